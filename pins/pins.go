@@ -1,0 +1,180 @@
+// Package pins finds the version pins in the files projects keep them in and
+// rewrites them byte-exactly.
+//
+// Each file format is a Format in its own package (pins/pyproject, ...), listed in
+// pins/all. A Format only reads: it reports every requirement with the byte span of
+// its version constraint. Apply is the one writer: it checks that each span still
+// holds the expected text, splices from the last span to the first, parses the
+// result again and requires that exactly the intended pins changed.
+package pins
+
+import (
+	"cmp"
+	"fmt"
+	"runtime/debug"
+	"slices"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+)
+
+// A Format finds the pins in one kind of file. Implementations never write and are
+// safe for concurrent use.
+type Format interface {
+	// Name is the format's identifier: "pyproject", "requirements", ...
+	Name() string
+	// Match reports whether a file with this slash-separated path, relative to the
+	// repository root, is of this format. It looks at the path only.
+	Match(path string) bool
+	// Extract returns every requirement in data, watched or not, in file order.
+	// path is used in errors and in Pin.File. A file that does not parse gives a
+	// *diag.Error (or a diag.List) naming the place.
+	Extract(path string, data []byte) ([]Pin, error)
+}
+
+// A Span is a half-open byte range [Start, End) in a file.
+type Span struct{ Start, End int }
+
+// A Pin is one requirement of one package in one file.
+type Pin struct {
+	File string // slash-separated, relative to the repository root
+	Line int    // 1-based line of the requirement
+	Col  int    // 1-based byte column of the requirement
+	// Key locates the requirement in the file's structure, such as
+	// "project.optional-dependencies.numba[0]".
+	Key string
+	// Package is the normalised package name (PEP 503 for Python packages).
+	Package string
+	// Text is the whole requirement as written, such as "numba>=0.58,<=0.66.0".
+	Text string
+	// Constraint is the version constraint as written ("" when there is none),
+	// and Span its place in the file. With no constraint the span is empty and
+	// marks where one would be inserted.
+	Constraint string
+	Span       Span
+	// TextStart is the file offset of Text, so the requirement can be shown with
+	// a new constraint in place.
+	TextStart int
+	// Insert is put before a constraint that is inserted where there was none
+	// (a space for conda specs such as "numba <=0.67.0").
+	Insert string
+	// Source names the release source that governs this pin ("pypi", "conda",
+	// "goproxy") and Scheme its version scheme ("pep440", "conda", "semver").
+	Source string
+	Scheme string
+	// Skip says why pinbot must not edit this pin (templated, escaped, ...);
+	// such pins are reported and never touched.
+	Skip string
+}
+
+// With returns the requirement text with its constraint replaced by c.
+func (p Pin) With(c string) string {
+	start, end := p.Span.Start-p.TextStart, p.Span.End-p.TextStart
+	if start < 0 || end > len(p.Text) || start > end {
+		return p.Text
+	}
+	if p.Constraint == "" && c != "" {
+		c = p.Insert + c
+	}
+	return p.Text[:start] + c + p.Text[end:]
+}
+
+// An Edit replaces the constraint of one pin.
+type Edit struct {
+	Pin Pin
+	New string // the new constraint text
+}
+
+// Apply returns data with edits applied. It verifies that every span holds the
+// pin's constraint, splices from the last edit to the first, extracts the result
+// again with f, and checks that exactly the edited pins changed, each to its new
+// constraint. On any failure it returns an error and no data.
+func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err error) {
+	if len(edits) == 0 {
+		return data, nil
+	}
+	sorted := slices.Clone(edits)
+	slices.SortFunc(sorted, func(a, b Edit) int { return cmp.Compare(a.Pin.Span.Start, b.Pin.Span.Start) })
+	// Two pins can share one span (a recipe variable used twice): one edit serves both.
+	sorted = slices.CompactFunc(sorted, func(a, b Edit) bool { return a.Pin.Span == b.Pin.Span && a.New == b.New })
+	for i, e := range sorted {
+		sp := e.Pin.Span
+		if sp.Start < 0 || sp.End > len(data) || sp.Start > sp.End {
+			return nil, editErr(path, e.Pin, "span %d-%d is outside the file", sp.Start, sp.End)
+		}
+		if got := string(data[sp.Start:sp.End]); got != e.Pin.Constraint {
+			return nil, editErr(path, e.Pin, "expected %q at byte %d, found %q", e.Pin.Constraint, sp.Start, got)
+		}
+		if e.Pin.Skip != "" {
+			return nil, editErr(path, e.Pin, "pin is not editable: %s", e.Pin.Skip)
+		}
+		if i > 0 && sorted[i-1].Pin.Span.End > sp.Start {
+			return nil, editErr(path, e.Pin, "overlaps another edit")
+		}
+	}
+	before, err := safeExtract(f, path, data)
+	if err != nil {
+		return nil, err
+	}
+	out = make([]byte, 0, len(data)+64)
+	last := 0
+	for _, e := range sorted {
+		out = append(out, data[last:e.Pin.Span.Start]...)
+		if e.Pin.Constraint == "" && e.New != "" {
+			out = append(out, e.Pin.Insert...)
+		}
+		out = append(out, e.New...)
+		last = e.Pin.Span.End
+	}
+	out = append(out, data[last:]...)
+
+	after, err := safeExtract(f, path, out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the rewritten file does not parse (nothing written): %w", path, err)
+	}
+	if err := confirm(path, before, after, sorted); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// confirm checks that after differs from before exactly in the edited pins.
+func confirm(path string, before, after []Pin, edits []Edit) error {
+	if len(before) != len(after) {
+		return fmt.Errorf("%s: rewrite changed the number of requirements from %d to %d (nothing written)", path, len(before), len(after))
+	}
+	want := make(map[int]string, len(edits)) // Span.Start of an edited pin -> new constraint
+	for _, e := range edits {
+		want[e.Pin.Span.Start] = e.New
+	}
+	for i, b := range before {
+		a := after[i]
+		newC, edited := want[b.Span.Start]
+		switch {
+		case a.Package != b.Package || a.Key != b.Key:
+			return editErr(path, b, "rewrite moved requirement %q to %q (nothing written)", b.Text, a.Text)
+		case edited && a.Constraint != newC:
+			return editErr(path, b, "rewrite produced constraint %q, want %q (nothing written)", a.Constraint, newC)
+		case !edited && a.Constraint != b.Constraint:
+			return editErr(path, b, "rewrite changed an unedited requirement %q to %q (nothing written)", b.Text, a.Text)
+		}
+	}
+	return nil
+}
+
+// safeExtract runs f.Extract and turns a panic into an internal error, because a
+// bug in one format must not take down a run over many files.
+func safeExtract(f Format, path string, data []byte) (pins []Pin, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pins, err = nil, fmt.Errorf("%s: internal error in the %s format: %v\n%s", path, f.Name(), r, debug.Stack())
+		}
+	}()
+	return f.Extract(path, data)
+}
+
+// Extract runs f.Extract, turning a panic in the format into an error.
+func Extract(f Format, path string, data []byte) ([]Pin, error) { return safeExtract(f, path, data) }
+
+func editErr(path string, p Pin, format string, args ...any) error {
+	return diag.Errorf(path, p.Line, p.Col, p.Key, format, args...)
+}

@@ -1,0 +1,227 @@
+package pyproject_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/internal/corpus"
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/pyproject"
+)
+
+var f = pyproject.Format{}
+
+type found struct {
+	Line       int
+	Key, Text  string
+	Package    string
+	Constraint string
+}
+
+func extract(t *testing.T, data []byte) []found {
+	t.Helper()
+	ps, err := f.Extract("pyproject.toml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []found
+	for _, p := range ps {
+		out = append(out, found{p.Line, p.Key, p.Text, p.Package, p.Constraint})
+	}
+	return out
+}
+
+// filter keeps the requirements of the named packages.
+func filter(fs []found, names ...string) []found {
+	var out []found
+	for _, f := range fs {
+		for _, n := range names {
+			if f.Package == n {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// TestCorpus checks the watched pins of the real pyproject files against the
+// lines listed in the corpus INDEX.md.
+func TestCorpus(t *testing.T) {
+	watched := []string{"numba", "llvmlite", "jax", "jaxlib", "tensorflow", "protobuf", "mlir-python-bindings", "torch-mlir"}
+	tests := []struct {
+		file string
+		want []found
+	}{
+		{"pymc-devs__pytensor__pyproject.toml", []found{
+			{53, "project.dependencies[3]", "numba>=0.58,<=0.66.0", "numba", ">=0.58,<=0.66.0"},
+			{80, "project.optional-dependencies.jax[0]", "jax", "jax", ""},
+			{80, "project.optional-dependencies.jax[1]", "jaxlib", "jaxlib", ""},
+			{81, "project.optional-dependencies.numba[0]", "numba>=0.58,<=0.66.0", "numba", ">=0.58,<=0.66.0"},
+			{81, "project.optional-dependencies.numba[1]", "llvmlite", "llvmlite", ""},
+		}},
+		{"pymc-devs__pytensor@v3__pyproject.toml", []found{
+			{53, "project.dependencies[3]", "numba>0.57,<1", "numba", ">0.57,<1"},
+			{83, "project.optional-dependencies.jax[0]", "jax", "jax", ""},
+			{83, "project.optional-dependencies.jax[1]", "jaxlib", "jaxlib", ""},
+			{84, "project.optional-dependencies.numba[0]", "numba>=0.57", "numba", ">=0.57"},
+			{84, "project.optional-dependencies.numba[1]", "llvmlite", "llvmlite", ""},
+		}},
+		{"llvm__lighthouse__pyproject.toml", []found{
+			{6, "project.dependencies[0]", "mlir-python-bindings==20251209+cdb525d2e", "mlir-python-bindings", "==20251209+cdb525d2e"},
+			{20, "project.optional-dependencies.ingress_torch_mlir[0]", "torch-mlir==20251122.639", "torch-mlir", "==20251122.639"},
+		}},
+		// Poetry tables are not PEP 621: nothing here for this format yet.
+		{"RToTheP__mlwrap__pyproject.toml", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got := filter(extract(t, corpus.Read(t, tt.file)), watched...)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("watched pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRewriteProperties rewrites every requirement of every corpus pyproject and
+// checks that only its span changed, the new text parses back, and a second
+// identical rewrite is a no-op.
+func TestRewriteProperties(t *testing.T) {
+	for _, name := range []string{"pymc-devs__pytensor__pyproject.toml", "pymc-devs__pytensor@v3__pyproject.toml", "llvm__lighthouse__pyproject.toml", "RToTheP__mlwrap__pyproject.toml"} {
+		data := corpus.Read(t, name)
+		ps, err := f.Extract(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := pins.Apply(f, name, data, nil); err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%s: Apply with no edits changed the file (%v)", name, err)
+		}
+		for _, p := range ps {
+			if p.Skip != "" {
+				continue
+			}
+			newC := ">=1.0,<=2.0"
+			out, err := pins.Apply(f, name, data, []pins.Edit{{Pin: p, New: newC}})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, p.Key, err)
+			}
+			ins := newC
+			if p.Constraint == "" {
+				ins = p.Insert + newC
+			}
+			if want := string(data[:p.Span.Start]) + ins + string(data[p.Span.End:]); string(out) != want {
+				t.Fatalf("%s %s: bytes outside the span changed", name, p.Key)
+			}
+			again, err := f.Extract(name, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range again {
+				if q.Key == p.Key && q.Constraint != newC {
+					t.Errorf("%s %s: reparsed constraint %q, want %q", name, p.Key, q.Constraint, newC)
+				}
+			}
+			var q pins.Pin
+			for _, q = range again {
+				if q.Key == p.Key {
+					break
+				}
+			}
+			out2, err := pins.Apply(f, name, out, []pins.Edit{{Pin: q, New: newC}})
+			if err != nil || !bytes.Equal(out2, out) {
+				t.Errorf("%s %s: second rewrite changed the file (%v)", name, p.Key, err)
+			}
+		}
+	}
+}
+
+func TestEdgeCases(t *testing.T) {
+	doc := "[project]\r\n" +
+		"dependencies = [\r\n" +
+		"  'numba >= 0.51.0', # literal string\r\n" +
+		"  \"numba[cuda]<0.60 ; python_version < '3.14'\",\r\n" +
+		"  \"nu\\u006dba>=1\",\r\n" +
+		"  \"\"\"numba>=2\"\"\",\r\n" +
+		"  \"numba @ https://example.com/numba.whl\",\r\n" +
+		"]\r\n" +
+		"# dependencies = [\"numba<1\"]\r\n" +
+		"[tool.other]\r\ndependencies = [\"numba<3\"]\r\n"
+	ps, err := f.Extract("pyproject.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, fmt.Sprintf("%d %s %q skip=%q", p.Line, p.Package, p.Constraint, p.Skip))
+	}
+	want := []string{
+		`3 numba ">= 0.51.0" skip=""`,
+		`4 numba "<0.60" skip=""`,
+		`5 numba ">=1" skip="string with escape sequences"`,
+		`6 numba ">=2" skip="multi-line string"`,
+		`7 numba "" skip="direct URL requirement"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	out, err := pins.Apply(f, "pyproject.toml", []byte(doc), []pins.Edit{{Pin: ps[0], New: ">= 0.51.0,<=0.67.0"}, {Pin: ps[1], New: "<=0.67.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDoc := strings.Replace(strings.Replace(doc, "'numba >= 0.51.0'", "'numba >= 0.51.0,<=0.67.0'", 1), "numba[cuda]<0.60", "numba[cuda]<=0.67.0", 1)
+	if string(out) != wantDoc {
+		t.Errorf("CRLF file rewritten as\n%q\nwant\n%q", out, wantDoc)
+	}
+	if _, err := pins.Apply(f, "pyproject.toml", []byte(doc), []pins.Edit{{Pin: ps[2], New: "<=2"}}); err == nil {
+		t.Error("editing an escaped string: want an error")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		doc        string
+		line, col  int
+		key, inMsg string
+	}{
+		{"[project]\ndependencies = [\"numba\"\n", 2, 24, "", "not valid TOML"},
+		{"[project\n", 1, 0, "", "not valid TOML"},
+		{"[project]\ndependencies = \"numba\"\n", 2, 16, "project.dependencies", "expected an array"},
+		{"[project]\ndependencies = [1]\n", 2, 17, "project.dependencies[0]", "expected a requirement string"},
+		{"[project]\ndependencies = [\"numba ; \"]\n", 2, 17, "project.dependencies[0]", "invalid requirement"},
+		{"a = 1\na = 2\n", 2, 1, "", "not valid TOML"},
+	}
+	for _, tt := range tests {
+		_, err := f.Extract("pyproject.toml", []byte(tt.doc))
+		e, ok := diag.As(err)
+		if !ok {
+			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.doc, err)
+			continue
+		}
+		if e.File != "pyproject.toml" || e.Line != tt.line || (tt.col != 0 && e.Col != tt.col) || e.Key != tt.key || !strings.Contains(e.Error(), tt.inMsg) {
+			t.Errorf("Extract(%q) error = %q (line %d col %d key %q)", tt.doc, e, e.Line, e.Col, e.Key)
+		}
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add([]byte("[project]\ndependencies = [\"numba>=0.58,<=0.66.0\", 'x']\n[project.optional-dependencies]\na = [\"b<1\"]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ps, err := pyproject.Format{}.Extract("pyproject.toml", data)
+		if err != nil {
+			return
+		}
+		for _, p := range ps {
+			if p.Skip != "" {
+				continue
+			}
+			if p.Span.Start < 0 || p.Span.End > len(data) || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
+				t.Fatalf("pin %+v: span does not hold its constraint", p)
+			}
+		}
+	})
+}
