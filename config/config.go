@@ -1,0 +1,221 @@
+// Package config reads pinbot's configuration, .pinbot.yml.
+//
+// Decoding is strict: an unknown key, a value of the wrong type or a bad value is
+// an error naming the file, line, column and key (for example
+// ".pinbot.yml:7:10: packages.numba.cap: unknown strategy ..."). With no file,
+// Default serves: watch numba, tensorflow and protobuf, discover pin files, ask
+// public PyPI.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/versions"
+)
+
+// Names are where Find looks for the configuration, in order, relative to the
+// repository root.
+var Names = []string{".pinbot.yml", ".pinbot.yaml", ".github/pinbot.yml", ".github/pinbot.yaml"}
+
+// DefaultPackages are watched when the configuration names none.
+var DefaultPackages = []string{"numba", "tensorflow", "protobuf"}
+
+// DefaultPyPIURL is the PyPI that serves when neither config nor environment
+// names another.
+const DefaultPyPIURL = "https://pypi.org"
+
+// A Config is pinbot's configuration.
+type Config struct {
+	// File is where the configuration was read from ("" for the defaults).
+	File     string              `yaml:"-"`
+	Sources  Sources             `yaml:"sources"`
+	Packages map[string]*Package `yaml:"packages"`
+	// Files lists the pin files to read, relative to the repository root; empty
+	// means discover them.
+	Files []string `yaml:"files"`
+}
+
+// Sources configures the release sources.
+type Sources struct {
+	PyPI PyPI `yaml:"pypi"`
+}
+
+// PyPI configures the PyPI source: pypi.org or any index serving its JSON API.
+type PyPI struct {
+	URL string `yaml:"url"`
+}
+
+// Validate checks that files are inside the repository.
+func (c *Config) Validate() error {
+	for _, f := range c.Files {
+		clean := filepath.ToSlash(filepath.Clean(f))
+		if filepath.IsAbs(f) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return fmt.Errorf("files: %q: expected a path inside the repository, relative to its root", f)
+		}
+	}
+	return nil
+}
+
+// Validate checks the URL.
+func (p *PyPI) Validate() error { return checkURL(p.URL) }
+
+// A Package configures how one watched package's pins move.
+type Package struct {
+	// Cap is the cap strategy (default inclusive).
+	Cap Strategy `yaml:"cap"`
+	// Prereleases lets pre-releases be targets.
+	Prereleases bool `yaml:"prereleases"`
+	// AddCap gives a pin with no upper bound one (default true).
+	AddCap *bool `yaml:"add-cap"`
+}
+
+// Policy returns the package's cap policy with defaults applied.
+func (p *Package) Policy() versions.Policy {
+	pol := versions.Policy{Strategy: versions.Inclusive, AddCap: true}
+	if p == nil {
+		return pol
+	}
+	if p.Cap != "" {
+		pol.Strategy = versions.Strategy(p.Cap)
+	}
+	if p.AddCap != nil {
+		pol.AddCap = *p.AddCap
+	}
+	return pol
+}
+
+// A Strategy is a cap strategy name as written in the configuration.
+type Strategy string
+
+// strategies are the cap strategies this version of pinbot implements.
+var strategies = []versions.Strategy{versions.Inclusive}
+
+// UnmarshalText accepts the implemented strategy names.
+func (s *Strategy) UnmarshalText(b []byte) error {
+	for _, known := range strategies {
+		if string(b) == string(known) {
+			*s = Strategy(b)
+			return nil
+		}
+	}
+	names := make([]string, len(strategies))
+	for i, k := range strategies {
+		names[i] = string(k)
+	}
+	return fmt.Errorf("unknown cap strategy %q (expected one of: %s)", b, strings.Join(names, ", "))
+}
+
+// Default returns the configuration used when there is no file.
+func Default() *Config {
+	c := &Config{Packages: map[string]*Package{}}
+	for _, name := range DefaultPackages {
+		c.Packages[name] = &Package{}
+	}
+	c.Sources.PyPI.URL = DefaultPyPIURL
+	return c
+}
+
+// Find returns the path of the configuration file under root, or "" if there is
+// none.
+func Find(root string) (string, error) {
+	for _, n := range Names {
+		p := filepath.Join(root, filepath.FromSlash(n))
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// Load reads and parses the configuration file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse parses configuration data read from file (used in errors).
+func Parse(file string, data []byte) (*Config, error) {
+	c := &Config{File: file}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, &diag.Error{File: file, Line: yamlErrorLine(err), Err: fmt.Errorf("not valid YAML: %v", err)}
+	}
+	if len(doc.Content) > 0 {
+		d := &decoder{file: file}
+		d.decode(doc.Content[0], reflect.ValueOf(c).Elem(), "")
+		if err := d.errs.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if c.Sources.PyPI.URL == "" {
+		c.Sources.PyPI.URL = DefaultPyPIURL
+	}
+	if len(c.Packages) == 0 {
+		c.Packages = Default().Packages
+	}
+	if err := c.normalize(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// normalize keys packages by their normalised names.
+func (c *Config) normalize() error {
+	norm := make(map[string]*Package, len(c.Packages))
+	for _, name := range slices.Sorted(maps.Keys(c.Packages)) {
+		n := pep508.Normalize(name)
+		if _, dup := norm[n]; dup {
+			return &diag.Error{File: c.File, Key: "packages." + name, Err: fmt.Errorf("names the same package as another entry (%s)", n)}
+		}
+		norm[n] = c.Packages[name]
+	}
+	c.Packages = norm
+	return nil
+}
+
+// Watched returns the normalised names of the watched packages, sorted.
+func (c *Config) Watched() []string { return slices.Sorted(maps.Keys(c.Packages)) }
+
+func checkURL(u string) error {
+	if u == "" {
+		return nil
+	}
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return fmt.Errorf("expected an http:// or https:// URL, found %q", u)
+	}
+	return nil
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// yamlErrorLine digs the line number out of a yaml.v3 syntax error message;
+// yaml.v3 leaves it out for the first line.
+func yamlErrorLine(err error) int {
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 1
+}

@@ -1,0 +1,123 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/versions"
+)
+
+func TestParse(t *testing.T) {
+	cfg, err := config.Parse(".pinbot.yml", []byte(`
+# pinbot configuration
+sources:
+  pypi:
+    url: https://pypi.internal.example/
+packages:
+  Numba:
+    cap: inclusive
+    prereleases: true
+    add-cap: false
+  llvmlite:           # defaults
+files: [pyproject.toml, requirements/base.txt]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Sources.PyPI.URL != "https://pypi.internal.example/" {
+		t.Errorf("pypi url %q", cfg.Sources.PyPI.URL)
+	}
+	if diff := cmp.Diff([]string{"llvmlite", "numba"}, cfg.Watched()); diff != "" {
+		t.Errorf("watched (-want +got):\n%s", diff)
+	}
+	n := cfg.Packages["numba"]
+	if !n.Prereleases || n.Policy() != (versions.Policy{Strategy: versions.Inclusive, AddCap: false}) {
+		t.Errorf("numba = %+v policy %+v", n, n.Policy())
+	}
+	if p := cfg.Packages["llvmlite"].Policy(); p != (versions.Policy{Strategy: versions.Inclusive, AddCap: true}) {
+		t.Errorf("llvmlite policy %+v", p)
+	}
+	if diff := cmp.Diff([]string{"pyproject.toml", "requirements/base.txt"}, cfg.Files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	for _, doc := range []string{"", "# nothing\n", "sources: {pypi: {}}\n"} {
+		cfg, err := config.Parse("c.yml", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"numba", "protobuf", "tensorflow"}, cfg.Watched()); diff != "" {
+			t.Errorf("%q: watched (-want +got):\n%s", doc, diff)
+		}
+		if cfg.Sources.PyPI.URL != config.DefaultPyPIURL || len(cfg.Files) != 0 {
+			t.Errorf("%q: %+v", doc, cfg)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		doc       string
+		line, col int
+		key, msg  string
+	}{
+		{"packagez: {}\n", 1, 1, "packagez", "unknown key"},
+		{"packages:\n  numba:\n    cap: sideways\n", 3, 10, "packages.numba.cap", `unknown cap strategy "sideways"`},
+		{"packages:\n  numba:\n    prereleases: yes please\n", 3, 18, "packages.numba.prereleases", "expected true or false"},
+		{"packages:\n  numba:\n    capp: inclusive\n", 3, 5, "packages.numba.capp", "unknown key"},
+		{"packages: [numba]\n", 1, 11, "packages", "expected a mapping"},
+		{"packages:\n  numba: 3\n", 2, 10, "packages.numba", "expected a mapping"},
+		{"sources:\n  pypi:\n    url: ftp://x\n", 3, 5, "sources.pypi", "expected an http:// or https:// URL"},
+		{"files: {a: b}\n", 1, 8, "files", "expected a list"},
+		{"packages:\n  numba: {}\n  numba: {}\n", 3, 3, "packages.numba", "duplicate key"},
+		{"packages:\n  numba: {}\n  Numba: {}\n", 0, 0, "packages.numba", "same package"},
+		{"packages:\n  numba: {cap: [a]}\n", 2, 16, "packages.numba.cap", "expected a string"},
+		{"a: b: c\n", 1, 0, "", "not valid YAML"},
+		{"packages:\n  numba: {}\nfiles: [\n", 3, 0, "", "not valid YAML"},
+		{"files: [../outside.txt]\n", 1, 1, "", "inside the repository"},
+	}
+	for _, tt := range tests {
+		_, err := config.Parse(".pinbot.yml", []byte(tt.doc))
+		e, ok := diag.As(err)
+		if !ok {
+			t.Errorf("Parse(%q) = %v, want a diag.Error", tt.doc, err)
+			continue
+		}
+		if e.File != ".pinbot.yml" || e.Line != tt.line || e.Col != tt.col || e.Key != tt.key || !strings.Contains(e.Err.Error(), tt.msg) {
+			t.Errorf("Parse(%q) = %q (line %d col %d key %q), want %d:%d %s: %s", tt.doc, e, e.Line, e.Col, e.Key, tt.line, tt.col, tt.key, tt.msg)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	if p, err := config.Find(dir); p != "" || err != nil {
+		t.Fatalf("Find(empty) = %q, %v", p, err)
+	}
+	os.MkdirAll(filepath.Join(dir, ".github"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".github", "pinbot.yml"), nil, 0o644)
+	if p, _ := config.Find(dir); p != filepath.Join(dir, ".github", "pinbot.yml") {
+		t.Errorf("Find = %q, want .github/pinbot.yml", p)
+	}
+	os.WriteFile(filepath.Join(dir, ".pinbot.yml"), nil, 0o644)
+	if p, _ := config.Find(dir); p != filepath.Join(dir, ".pinbot.yml") {
+		t.Errorf("Find = %q, want .pinbot.yml first", p)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("packages:\n  numba:\n    cap: inclusive\nfiles: [a]\n"))
+	f.Add([]byte("sources: {pypi: {url: 'https://x'}}\n"))
+	f.Add([]byte("&a [*a]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		config.Parse("f.yml", data) // must not panic
+	})
+}

@@ -1,0 +1,210 @@
+package config
+
+import (
+	"encoding"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+)
+
+// A validator checks a decoded value; the decoder reports its error at the
+// value's position.
+type validator interface{ Validate() error }
+
+// decoder turns YAML nodes into Go values strictly: unknown keys, wrong types and
+// bad values are errors naming the file, line, column and dotted key path.
+// Structs are described by `yaml:"key"` tags; fields tagged "-" are skipped.
+type decoder struct {
+	file  string
+	errs  diag.List
+	depth int
+}
+
+// maxDepth bounds nesting, which also stops alias cycles (&a [*a]).
+const maxDepth = 64
+
+func (d *decoder) errorf(n *yaml.Node, key, format string, args ...any) {
+	d.errs = append(d.errs, diag.Errorf(d.file, n.Line, n.Column, key, format, args...))
+}
+
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+
+// decode sets v (addressable) from n; key is the path used in errors.
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, key string) {
+	d.depth++
+	defer func() { d.depth-- }()
+	if d.depth > maxDepth {
+		d.errorf(n, key, "nested too deeply")
+		return
+	}
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // an empty value keeps the default
+	}
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		d.decode(n, v.Elem(), key)
+		return
+	}
+	before := len(d.errs)
+	switch {
+	case reflect.PointerTo(v.Type()).Implements(textUnmarshaler) && v.Kind() != reflect.Struct:
+		if d.scalar(n, key, "a string") {
+			if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Value)); err != nil {
+				d.errorf(n, key, "%v", err)
+			}
+		}
+	case v.Kind() == reflect.String:
+		if d.scalar(n, key, "a string") {
+			v.SetString(n.Value)
+		}
+	case v.Kind() == reflect.Bool:
+		if d.scalar(n, key, "true or false") {
+			b, err := strconv.ParseBool(n.Value)
+			if err != nil || n.Tag != "!!bool" {
+				d.errorf(n, key, "expected true or false, found %q", n.Value)
+				return
+			}
+			v.SetBool(b)
+		}
+	case v.Kind() == reflect.Int:
+		if d.scalar(n, key, "an integer") {
+			i, err := strconv.Atoi(n.Value)
+			if err != nil || n.Tag != "!!int" {
+				d.errorf(n, key, "expected an integer, found %q", n.Value)
+				return
+			}
+			v.SetInt(int64(i))
+		}
+	case v.Kind() == reflect.Slice:
+		d.sequence(n, v, key)
+	case v.Kind() == reflect.Map:
+		d.mapping(n, v, key)
+	case v.Kind() == reflect.Struct:
+		d.structure(n, v, key)
+	default:
+		panic(fmt.Sprintf("config: cannot decode into %s", v.Type()))
+	}
+	if len(d.errs) == before && v.CanAddr() {
+		if val, ok := v.Addr().Interface().(validator); ok {
+			if err := val.Validate(); err != nil {
+				d.errorf(n, key, "%v", err)
+			}
+		}
+	}
+}
+
+func (d *decoder) scalar(n *yaml.Node, key, want string) bool {
+	if n.Kind != yaml.ScalarNode {
+		d.errorf(n, key, "expected %s, found %s", want, kindName(n))
+		return false
+	}
+	return true
+}
+
+func (d *decoder) sequence(n *yaml.Node, v reflect.Value, key string) {
+	if n.Kind == yaml.ScalarNode && v.Type().Elem().Kind() == reflect.String {
+		// A single string where a list is expected is a list of one.
+		v.Set(reflect.Append(reflect.MakeSlice(v.Type(), 0, 1), reflect.ValueOf(n.Value).Convert(v.Type().Elem())))
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, key, "expected a list, found %s", kindName(n))
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", key, i))
+	}
+	v.Set(s)
+}
+
+func (d *decoder) mapping(n *yaml.Node, v reflect.Value, key string) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, key, "expected a mapping, found %s", kindName(n))
+		return
+	}
+	if v.Type().Key().Kind() != reflect.String {
+		panic("config: map keys must be strings")
+	}
+	if v.IsNil() {
+		v.Set(reflect.MakeMap(v.Type()))
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		sub := join(key, k.Value)
+		if k.Kind != yaml.ScalarNode || k.Value == "" {
+			d.errorf(k, key, "expected a name as key")
+			continue
+		}
+		if v.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+			d.errorf(k, sub, "duplicate key")
+			continue
+		}
+		elem := reflect.New(v.Type().Elem()).Elem()
+		d.decode(val, elem, sub)
+		v.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+	}
+}
+
+func (d *decoder) structure(n *yaml.Node, v reflect.Value, key string) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, key, "expected a mapping, found %s", kindName(n))
+		return
+	}
+	fields := map[string]int{}
+	var names []string
+	t := v.Type()
+	for i := range t.NumField() {
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if tag == "" || tag == "-" {
+			continue
+		}
+		fields[tag] = i
+		names = append(names, tag)
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		sub := join(key, k.Value)
+		idx, ok := fields[k.Value]
+		switch {
+		case !ok:
+			d.errorf(k, sub, "unknown key (known keys: %s)", strings.Join(names, ", "))
+			continue
+		case seen[k.Value]:
+			d.errorf(k, sub, "duplicate key")
+			continue
+		}
+		seen[k.Value] = true
+		d.decode(val, v.Field(idx), sub)
+	}
+}
+
+func join(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "something else"
+}
