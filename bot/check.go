@@ -1,0 +1,280 @@
+// Package bot runs pinbot's jobs over a repository: Check finds the pins of
+// watched packages, asks the release sources, plans the new caps and, when asked,
+// rewrites the files. Planning (bot/plan) and rendering (bot/report) live in
+// subpackages; this package does the I/O around them.
+package bot
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions"
+)
+
+// A Checker checks one repository.
+type Checker struct {
+	Root    string // the repository root
+	Config  *config.Config
+	Formats []pins.Format
+	Sources map[string]sources.Source
+	Schemes map[string]versions.Scheme
+	Log     *slog.Logger
+	// Concurrency bounds the source lookups in flight (default 4).
+	Concurrency int
+}
+
+// CheckOptions are the per-run choices of Check.
+type CheckOptions struct {
+	// Packages limits the run to these packages; names the configuration does
+	// not watch are watched with default settings for this run.
+	Packages []string
+	// Write applies the plan to the files.
+	Write bool
+}
+
+// A FileError is a pin file that could not be read or parsed.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Check runs the check and returns its report. Problems with one file or one
+// package are in the report (Errors, a package's Error); the error return is for
+// failures that leave no report, such as a write that could not be completed.
+func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
+	log := c.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	watched := c.watched(opts.Packages)
+	files, err := c.files()
+	if err != nil {
+		return nil, err
+	}
+	rep := &report.Report{}
+	data := map[string][]byte{}
+	formats := map[string]pins.Format{}
+	byPkg := map[string][]pins.Pin{}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(f.Path)))
+		if err != nil {
+			rep.Errors = append(rep.Errors, err.Error())
+			continue
+		}
+		ps, err := pins.Extract(f.Format, f.Path, b)
+		if err != nil {
+			rep.Errors = append(rep.Errors, err.Error())
+			continue
+		}
+		data[f.Path], formats[f.Path] = b, f.Format
+		n := 0
+		for _, p := range ps {
+			if _, ok := watched[p.Package]; ok {
+				byPkg[p.Package] = append(byPkg[p.Package], p)
+				n++
+			}
+		}
+		log.Debug("read pin file", "file", f.Path, "format", f.Format.Name(), "requirements", len(ps), "watched", n)
+	}
+
+	names := slices.Sorted(maps.Keys(byPkg))
+	lookups := c.lookup(ctx, log, names, byPkg)
+	plans := make([]plan.Plan, len(names))
+	for i, name := range names {
+		settings := watched[name]
+		pkg := plan.Package{Name: name, Policy: settings.Policy(), Prereleases: settings != nil && settings.Prereleases}
+		plans[i] = plan.Make(pkg, byPkg[name], lookups[name], c.Schemes)
+		rep.Packages = append(rep.Packages, toReport(plans[i]))
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if opts.Write {
+		written, err := c.write(plans, data, formats)
+		if err != nil {
+			return nil, err
+		}
+		rep.Written = written
+	}
+	return rep, nil
+}
+
+// watched returns the packages of this run with their settings (nil: defaults).
+func (c *Checker) watched(only []string) map[string]*config.Package {
+	w := map[string]*config.Package{}
+	if len(only) == 0 {
+		for _, n := range c.Config.Watched() {
+			w[n] = c.Config.Packages[n]
+		}
+		return w
+	}
+	for _, n := range only {
+		n = pep508.Normalize(n)
+		w[n] = c.Config.Packages[n]
+	}
+	return w
+}
+
+// files returns the configured pin files, or the discovered ones.
+func (c *Checker) files() ([]pins.Found, error) {
+	if len(c.Config.Files) == 0 {
+		return pins.Discover(c.Root, c.Formats)
+	}
+	var out []pins.Found
+	for _, f := range c.Config.Files {
+		rel := filepath.ToSlash(filepath.Clean(f))
+		format := pins.Lookup(c.Formats, rel)
+		if format == nil {
+			return nil, fmt.Errorf("%s: files: %s: no pin-file format reads this file", c.Config.File, f)
+		}
+		out = append(out, pins.Found{Path: rel, Format: format})
+	}
+	return out, nil
+}
+
+// lookup asks every source each package's pins follow, at most Concurrency
+// requests at a time, and returns the answers per package in source order.
+func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, byPkg map[string][]pins.Pin) map[string][]plan.Lookup {
+	type job struct {
+		pkg, src string
+		out      *plan.Lookup
+	}
+	res := map[string][]plan.Lookup{}
+	var jobs []job
+	for _, name := range names {
+		var srcs []string
+		for _, p := range byPkg[name] {
+			if !slices.Contains(srcs, p.Source) {
+				srcs = append(srcs, p.Source)
+			}
+		}
+		slices.Sort(srcs)
+		res[name] = make([]plan.Lookup, len(srcs))
+		for i, s := range srcs {
+			res[name][i].Source = s
+			jobs = append(jobs, job{pkg: name, src: s, out: &res[name][i]})
+		}
+	}
+	sem := make(chan struct{}, max(cmp.Or(c.Concurrency, 4), 1))
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				j.out.Err = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			src, ok := c.Sources[j.src]
+			if !ok {
+				j.out.Err = fmt.Errorf("no source %q is configured", j.src)
+				return
+			}
+			log.Info("looking up releases", "package", j.pkg, "source", j.src)
+			j.out.Releases, j.out.Err = src.Releases(ctx, j.pkg)
+			if j.out.Err != nil {
+				log.Warn("lookup failed", "package", j.pkg, "source", j.src, "err", j.out.Err)
+			}
+		})
+	}
+	wg.Wait()
+	return res
+}
+
+// write applies every changed pin. All files are rewritten in memory and
+// verified first; only then is any file replaced, each atomically.
+func (c *Checker) write(plans []plan.Plan, data map[string][]byte, formats map[string]pins.Format) ([]string, error) {
+	edits := map[string][]pins.Edit{}
+	for _, p := range plans {
+		if p.Status != plan.Bump {
+			continue
+		}
+		for _, pp := range p.Pins {
+			if pp.Changed {
+				edits[pp.Pin.File] = append(edits[pp.Pin.File], pins.Edit{Pin: pp.Pin, New: pp.New})
+			}
+		}
+	}
+	paths := slices.Sorted(maps.Keys(edits))
+	out := map[string][]byte{}
+	var errs []error
+	for _, path := range paths {
+		b, err := pins.Apply(formats[path], path, data[path], edits[path])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out[path] = b
+	}
+	if len(errs) > 0 {
+		return nil, &FileError{Path: paths[0], Err: fmt.Errorf("nothing written: %w", errors.Join(errs...))}
+	}
+	for _, path := range paths {
+		if err := writeAtomic(filepath.Join(c.Root, filepath.FromSlash(path)), out[path]); err != nil {
+			return nil, err
+		}
+	}
+	return paths, nil
+}
+
+// writeAtomic replaces the file at path with data, keeping its permissions, so
+// that an interrupted run never leaves a half-written pin file.
+func writeAtomic(path string, data []byte) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".pinbot-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func toReport(p plan.Plan) report.Package {
+	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason}
+	if p.Err != nil {
+		rp.Error = p.Err.Error()
+	}
+	for _, pp := range p.Pins {
+		rp.Pins = append(rp.Pins, report.Pin{
+			File: pp.Pin.File, Line: pp.Pin.Line, Key: pp.Pin.Key,
+			Before: pp.Pin.Text, After: pp.Pin.With(pp.New),
+			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip,
+		})
+	}
+	slices.SortStableFunc(rp.Pins, func(a, b report.Pin) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	return rp
+}

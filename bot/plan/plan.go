@@ -1,0 +1,197 @@
+// Package plan decides, for one watched package, which release its caps should
+// admit and how each pin's constraint changes. It is the only place where pins,
+// sources and version schemes meet, and it does no I/O: releases are fetched
+// before and edits are written after, so a plan is tested from literal inputs.
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions"
+)
+
+// Status is the outcome for a package.
+type Status string
+
+// The statuses of the report contract.
+const (
+	Current Status = "current" // every cap already admits the target
+	Bump    Status = "bump"    // at least one cap moves
+	Blocked Status = "blocked" // a check failed against the target
+	Error   Status = "error"   // the target could not be determined
+)
+
+// A Package is what the planner needs to know about a watched package.
+type Package struct {
+	Name        string // normalised
+	Policy      versions.Policy
+	Prereleases bool
+}
+
+// A Lookup is what one source said about the package.
+type Lookup struct {
+	Source   string
+	Releases []sources.Release
+	Err      error
+}
+
+// A Plan is the decision for one package.
+type Plan struct {
+	Name   string
+	Status Status
+	// Target is the release the caps move to admit ("" when unknown).
+	Target string
+	// Newest is each source's newest acceptable release.
+	Newest map[string]string
+	// Reason explains the target, such as "pypi has 0.67.0".
+	Reason string
+	Pins   []PinPlan
+	Err    error
+}
+
+// A PinPlan is the decision for one pin.
+type PinPlan struct {
+	Pin pins.Pin
+	// New is the new constraint; it equals Pin.Constraint when nothing changes.
+	New     string
+	Changed bool
+	Reason  string
+	// Narrows and Conflict are copied from versions.Move.
+	Narrows, Conflict bool
+}
+
+// Make plans pkg's pins (all of them of pkg) from what the sources said. schemes
+// maps scheme names to schemes.
+func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme) Plan {
+	p := Plan{Name: pkg.Name, Newest: map[string]string{}}
+	var errs []error
+	var notes []string
+	for _, l := range lookups {
+		if l.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", l.Source, l.Err))
+			continue
+		}
+		scheme := schemeFor(ps, l.Source, schemes)
+		if scheme == nil {
+			errs = append(errs, fmt.Errorf("%s: no version scheme for its pins", l.Source))
+			continue
+		}
+		newest, why := Newest(scheme, l.Releases, pkg.Prereleases)
+		if newest == "" {
+			errs = append(errs, fmt.Errorf("%s: %s", l.Source, why))
+			continue
+		}
+		p.Newest[l.Source] = newest
+		notes = append(notes, fmt.Sprintf("%s has %s", l.Source, newest))
+	}
+	for _, pin := range ps {
+		p.Pins = append(p.Pins, PinPlan{Pin: pin, New: pin.Constraint})
+	}
+	if len(errs) > 0 {
+		p.Status, p.Err = Error, errors.Join(errs...)
+		return p
+	}
+	p.Target, p.Reason = target(p.Newest, ps, schemes, notes)
+	if p.Target == "" {
+		p.Status, p.Err = Error, errors.New("no source answered")
+		return p
+	}
+	p.Status = Current
+	for i := range p.Pins {
+		pp := &p.Pins[i]
+		if pp.Pin.Skip != "" {
+			pp.Reason = "not edited: " + pp.Pin.Skip
+			continue
+		}
+		scheme := schemes[pp.Pin.Scheme]
+		c, err := scheme.ParseConstraint(pp.Pin.Constraint)
+		if err != nil {
+			// A watched pin pinbot cannot read is a broken file, not a detail.
+			pp.Reason = "not edited: " + err.Error()
+			pinErr := diag.Errorf(pp.Pin.File, pp.Pin.Line, pp.Pin.Col, pp.Pin.Key, "%v", err)
+			p.Status, p.Err = Error, errors.Join(p.Err, pinErr)
+			continue
+		}
+		m, err := versions.NewUpper(scheme, c, p.Target, pkg.Policy)
+		if err != nil {
+			pp.Reason = "not edited: " + err.Error()
+			pp.Conflict = true
+			continue
+		}
+		pp.New, pp.Changed, pp.Reason, pp.Narrows, pp.Conflict = m.Text, m.Changed, m.Reason, m.Narrows, m.Conflict
+		if m.Changed && p.Status != Error {
+			p.Status = Bump
+		}
+	}
+	return p
+}
+
+// target picks the release every pin moves to: the lowest of the sources'
+// newest releases, so that pins of one package move together and no file is
+// capped at a release another of its sources does not have yet.
+func target(newest map[string]string, ps []pins.Pin, schemes map[string]versions.Scheme, notes []string) (string, string) {
+	if len(newest) == 0 || len(ps) == 0 {
+		return "", ""
+	}
+	scheme := schemes[ps[0].Scheme]
+	names := make([]string, 0, len(newest))
+	for n := range newest {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	t := newest[names[0]]
+	for _, n := range names[1:] {
+		if scheme.Compare(newest[n], t) < 0 {
+			t = newest[n]
+		}
+	}
+	sort.Strings(notes)
+	if len(notes) == 1 {
+		return t, notes[0]
+	}
+	return t, strings.Join(notes, ", ") + " → " + t
+}
+
+func schemeFor(ps []pins.Pin, source string, schemes map[string]versions.Scheme) versions.Scheme {
+	for _, p := range ps {
+		if p.Source == source {
+			return schemes[p.Scheme]
+		}
+	}
+	return nil
+}
+
+// Newest returns the newest release that is valid in scheme, not yanked, has
+// files, and is not a pre-release unless prereleases is set. With none, it says
+// why.
+func Newest(scheme versions.Scheme, rs []sources.Release, prereleases bool) (string, string) {
+	var ok []string
+	var yanked, pre, empty, invalid int
+	for _, r := range rs {
+		switch {
+		case !scheme.Valid(r.Version):
+			invalid++
+		case r.Yanked:
+			yanked++
+		case len(r.Files) == 0:
+			empty++
+		case !prereleases && scheme.Prerelease(r.Version):
+			pre++
+		default:
+			ok = append(ok, r.Version)
+		}
+	}
+	if len(ok) == 0 {
+		return "", fmt.Sprintf("no acceptable release among %d (%d yanked, %d pre-releases, %d without files, %d invalid)",
+			len(rs), yanked, pre, empty, invalid)
+	}
+	slices.SortFunc(ok, scheme.Compare)
+	return ok[len(ok)-1], ""
+}

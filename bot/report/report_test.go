@@ -1,0 +1,99 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixture exercises every field the renderers show.
+func fixture() *report.Report {
+	return &report.Report{
+		Packages: []report.Package{
+			{
+				Name: "numba", Newest: "0.67.0", Status: "bump", Sources: map[string]string{"pypi": "0.67.0"}, Reason: "pypi has 0.67.0",
+				Pins: []report.Pin{
+					{File: "pyproject.toml", Line: 53, Key: "project.dependencies[3]", Before: "numba>=0.58,<=0.66.0", After: "numba>=0.58,<=0.67.0", Reason: "0.67.0 is newer than the cap <=0.66.0"},
+					{File: "pyproject.toml", Line: 81, Key: "project.optional-dependencies.numba[0]", Before: "numba>0.57,<1", After: "numba>0.57,<=0.67.0", Reason: "exclusive cap <1 becomes the tested-through <=0.67.0; this narrows the range", Narrows: true},
+					{File: "pyproject.toml", Line: 90, Key: "project.dependencies[9]", Before: `nu\u006dba>=1`, After: `nu\u006dba>=1`, Reason: "not edited: string with escape sequences", Skip: "string with escape sequences"},
+				},
+				Checks: []report.Check{{Kind: "probe", Name: "numba.core.bytecode.FunctionIdentity._unique_ids", OK: true, Baseline: "pass", Candidate: "pass", Detail: "iterator"}},
+			},
+			{Name: "protobuf", Newest: "6.33.0", Status: "current", Sources: map[string]string{"pypi": "6.33.0"}, Reason: "pypi has 6.33.0",
+				Pins: []report.Pin{{File: "requirements.txt", Line: 11, Key: "line 11", Before: "protobuf>=5.29.3,<=6.33.0", After: "protobuf>=5.29.3,<=6.33.0", Reason: "cap <=6.33.0 already admits the newest release"}}},
+			{Name: "tensorflow", Status: "error", Error: "pypi: https://pypi.org/pypi/tensorflow/json: 404 Not Found",
+				Pins: []report.Pin{{File: "pyproject.toml", Line: 60, Key: "project.dependencies[5]", Before: "tensorflow|x>=2", After: "tensorflow|x>=2"}}},
+		},
+		Errors:  []string{"setup.cfg:3:1: not valid INI"},
+		Written: []string{"pyproject.toml"},
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for name, render := range map[string]func(io.Writer, *report.Report) error{
+		"report.txt":  report.Text,
+		"report.md":   report.Markdown,
+		"report.json": report.JSON,
+	} {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := render(&buf, fixture()); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", name)
+			if *update {
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), buf.String()); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", name, diff)
+			}
+		})
+	}
+}
+
+// TestJSONContract checks the keys users' scripts read, and that empty lists
+// are [] rather than null.
+func TestJSONContract(t *testing.T) {
+	var buf bytes.Buffer
+	r := &report.Report{Packages: []report.Package{{Name: "numba", Status: "current"}}}
+	if err := report.JSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	pkg := doc["packages"].([]any)[0].(map[string]any)
+	for _, k := range []string{"name", "newest", "status", "sources", "pins", "checks", "error"} {
+		if _, ok := pkg[k]; !ok {
+			t.Errorf("package key %q missing", k)
+		}
+	}
+	if _, ok := pkg["pins"].([]any); !ok {
+		t.Errorf("pins = %v, want []", pkg["pins"])
+	}
+	if _, ok := pkg["sources"].(map[string]any); !ok {
+		t.Errorf("sources = %v, want {}", pkg["sources"])
+	}
+	for _, k := range []string{"errors", "written"} {
+		if _, ok := doc[k].([]any); !ok {
+			t.Errorf("%s = %v, want []", k, doc[k])
+		}
+	}
+}
