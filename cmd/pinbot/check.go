@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pinbot-dev/pinbot/bot"
+	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins/all"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/pypi"
+	schemes "github.com/pinbot-dev/pinbot/versions/all"
+)
+
+// CheckOptions are the flags and dependencies of `pinbot check`.
+type CheckOptions struct {
+	Factory *Factory
+
+	Dir        string
+	ConfigPath string
+	Format     string
+	Write      bool
+	Packages   []string
+}
+
+// formats are the report renderers by --format name.
+var formats = map[string]func(io.Writer, *report.Report) error{
+	"text":     report.Text,
+	"json":     report.JSON,
+	"markdown": report.Markdown,
+}
+
+func newCheckCmd(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Plan new caps for the watched packages (and apply them with --write)",
+		Long: `Check finds the pins of watched packages in the repository's pin files, asks the
+package sources for their releases, and plans the new caps. It prints the plan on
+stdout; --write applies it to the files. It needs no token.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, ok := formats[opts.Format]; !ok {
+				return &usageError{fmt.Errorf("--format: expected text, json or markdown, found %q", opts.Format)}
+			}
+			if info, err := os.Stat(opts.Dir); err != nil || !info.IsDir() {
+				return &usageError{fmt.Errorf("--dir: %q is not a directory", opts.Dir)}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return checkRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Dir, "dir", ".", "the repository to check")
+	fl.StringVar(&opts.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
+	fl.StringVar(&opts.Format, "format", "text", "report format: text, json or markdown")
+	fl.BoolVar(&opts.Write, "write", false, "rewrite the pin files with the new caps")
+	fl.StringSliceVar(&opts.Packages, "package", nil, "check only this package (repeatable)")
+	return cmd
+}
+
+func checkRun(ctx context.Context, opts *CheckOptions) error {
+	f := opts.Factory
+	cfg, err := f.loadConfig(opts.Dir, opts.ConfigPath)
+	if err != nil {
+		return err
+	}
+	checker := &bot.Checker{
+		Root:    opts.Dir,
+		Config:  cfg,
+		Formats: all.Formats(),
+		Sources: newSources(cfg, f.HTTPClient()),
+		Schemes: schemes.Schemes(),
+		Log:     f.Log,
+	}
+	rep, err := checker.Check(ctx, bot.CheckOptions{Packages: opts.Packages, Write: opts.Write})
+	if err != nil {
+		return err
+	}
+	if err := formats[opts.Format](f.Stdout, rep); err != nil {
+		return err
+	}
+	return outcome(rep)
+}
+
+// newSources builds the release sources the configuration describes.
+func newSources(cfg *config.Config, hc *http.Client) map[string]sources.Source {
+	return map[string]sources.Source{
+		pypi.Name: pypi.New(cfg.Sources.PyPI.URL, hc),
+	}
+}
+
+// outcome turns a report into the run's error: a runtime failure (exit 1) when a
+// file or a package failed, else a check failure (exit 3) when a bump is blocked.
+func outcome(rep *report.Report) error {
+	failures := slices.Clone(rep.Errors)
+	blocked := 0
+	for _, p := range rep.Packages {
+		switch plan.Status(p.Status) {
+		case plan.Error:
+			failures = append(failures, p.Name+": "+p.Error)
+		case plan.Blocked:
+			blocked++
+		}
+	}
+	switch {
+	case len(failures) > 0:
+		return fmt.Errorf("%d failure(s):\n  %s", len(failures), strings.Join(failures, "\n  "))
+	case blocked > 0:
+		return checkFailedError{}
+	}
+	return nil
+}

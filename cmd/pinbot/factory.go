@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/web"
+)
+
+// Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123".
+var (
+	version = "dev"
+	commit  = ""
+)
+
+// A Factory holds what commands need from the outside world, built once for the
+// real program and replaced field by field in tests. The environment is read
+// only through Getenv.
+type Factory struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// HTTPClient returns the client for outside services; tests point it at fakes
+	// by setting URLs, or replace it to shorten retries.
+	HTTPClient func() *http.Client
+
+	LogFormat string
+	Verbose   bool
+	Log       *slog.Logger
+}
+
+func newFactory(stdout, stderr io.Writer, getenv func(string) string) *Factory {
+	f := &Factory{Stdout: stdout, Stderr: stderr, Getenv: getenv, Log: slog.New(slog.DiscardHandler)}
+	f.HTTPClient = func() *http.Client {
+		return &http.Client{Transport: web.NewTransport(nil, web.DefaultPolicy, web.UserAgent(versionString()), f.Log)}
+	}
+	return f
+}
+
+func (f *Factory) setupLog() error {
+	level := slog.LevelInfo
+	if f.Verbose {
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch f.LogFormat {
+	case "text":
+		f.Log = slog.New(slog.NewTextHandler(f.Stderr, opts))
+	case "json":
+		f.Log = slog.New(slog.NewJSONHandler(f.Stderr, opts))
+	default:
+		return &usageError{fmt.Errorf("--log-format: expected text or json, found %q", f.LogFormat)}
+	}
+	return nil
+}
+
+// loadConfig reads the configuration named by path, or the one found in dir, or
+// the defaults, then applies environment overrides. Any problem is a usage error.
+func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
+	var cfg *config.Config
+	var err error
+	if path == "" {
+		if path, err = config.Find(dir); err != nil {
+			return nil, &usageError{err}
+		}
+	}
+	if path == "" {
+		cfg = config.Default()
+	} else if cfg, err = config.Load(path); err != nil {
+		return nil, &usageError{err}
+	}
+	if u := f.Getenv("PINBOT_PYPI_URL"); u != "" {
+		cfg.Sources.PyPI.URL = u
+	}
+	for _, file := range cfg.Files {
+		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+			return nil, &usageError{fmt.Errorf("%s: files: %w", cfg.File, err)}
+		}
+	}
+	return cfg, nil
+}
+
+func versionString() string { return version }
+
+func commitString() string {
+	if commit != "" {
+		return commit
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}

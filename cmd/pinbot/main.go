@@ -1,0 +1,104 @@
+// Command pinbot guards the version caps of fragile dependencies: it finds the
+// pins of watched packages, asks the package sources what was released, plans
+// the new caps and rewrites the pin files byte-exactly.
+//
+// Exit codes: 0 success (bumps pending or not); 1 a runtime failure (a source
+// unreachable after retries, a file that does not parse); 2 a usage or
+// configuration error; 3 a check failed.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+	exitCheck   = 3
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], newFactory(os.Stdout, os.Stderr, os.Getenv))
+	stop()
+	os.Exit(code)
+}
+
+// run executes the command line args and returns the exit code.
+func run(ctx context.Context, args []string, f *Factory) int {
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetOut(f.Stdout)
+	root.SetErr(f.Stderr)
+	err := root.ExecuteContext(ctx)
+	return exitCode(err, f.Stderr)
+}
+
+// usageError is a bad command line or configuration.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// checkFailedError means a check blocked a bump; the report says which.
+type checkFailedError struct{}
+
+func (checkFailedError) Error() string { return "a check failed" }
+
+// exitCode maps an error to an exit code, printing it unless it is silent.
+func exitCode(err error, stderr io.Writer) int {
+	var (
+		ue *usageError
+		ce checkFailedError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ce):
+		return exitCheck
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "pinbot: %v\n", err)
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "pinbot: interrupted")
+		return exitFailure
+	}
+	if _, ok := diag.As(err); !ok {
+		err = fmt.Errorf("pinbot: %w", err)
+	}
+	fmt.Fprintln(stderr, err)
+	return exitFailure
+}
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "pinbot",
+		Short:         "Guard the version caps of fragile dependencies",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          usageArgs(cobra.NoArgs),
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return f.setupLog()
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	root.PersistentFlags().StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
+	root.PersistentFlags().BoolVarP(&f.Verbose, "verbose", "v", false, "log debug detail (every HTTP request)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{fmt.Errorf("%w\n\n%s", err, cmd.UsageString())}
+	})
+	root.AddCommand(newCheckCmd(f, nil), newVersionCmd(f))
+	return root
+}
