@@ -26,7 +26,6 @@ import (
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins/pep508"
-	"github.com/pinbot-dev/pinbot/versions"
 )
 
 // Names are where Find looks for the configuration, in order, relative to the
@@ -49,76 +48,6 @@ type Config struct {
 	// Files lists the pin files to read, relative to the repository root; empty
 	// means discover them.
 	Files []string `yaml:"files"`
-}
-
-// Sources configures the release sources.
-type Sources struct {
-	PyPI PyPI `yaml:"pypi"`
-}
-
-// PyPI configures the PyPI source: pypi.org or any index serving its JSON API.
-type PyPI struct {
-	URL string `yaml:"url"`
-}
-
-// Validate checks that files are inside the repository.
-func (c *Config) Validate() error {
-	for _, f := range c.Files {
-		clean := filepath.ToSlash(filepath.Clean(f))
-		if filepath.IsAbs(f) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return fmt.Errorf("files: %q: expected a path inside the repository, relative to its root", f)
-		}
-	}
-	return nil
-}
-
-// Validate checks the URL.
-func (p *PyPI) Validate() error { return checkURL(p.URL) }
-
-// A Package configures how one watched package's pins move.
-type Package struct {
-	// Cap is the cap strategy (default inclusive).
-	Cap Strategy `yaml:"cap"`
-	// Prereleases lets pre-releases be targets.
-	Prereleases bool `yaml:"prereleases"`
-	// AddCap gives a pin with no upper bound one (default true).
-	AddCap *bool `yaml:"add-cap"`
-}
-
-// Policy returns the package's cap policy with defaults applied.
-func (p *Package) Policy() versions.Policy {
-	pol := versions.Policy{Strategy: versions.Inclusive, AddCap: true}
-	if p == nil {
-		return pol
-	}
-	if p.Cap != "" {
-		pol.Strategy = versions.Strategy(p.Cap)
-	}
-	if p.AddCap != nil {
-		pol.AddCap = *p.AddCap
-	}
-	return pol
-}
-
-// A Strategy is a cap strategy name as written in the configuration.
-type Strategy string
-
-// strategies are the cap strategies this version of pinbot implements.
-var strategies = []versions.Strategy{versions.Inclusive}
-
-// UnmarshalText accepts the implemented strategy names.
-func (s *Strategy) UnmarshalText(b []byte) error {
-	for _, known := range strategies {
-		if string(b) == string(known) {
-			*s = Strategy(b)
-			return nil
-		}
-	}
-	names := make([]string, len(strategies))
-	for i, k := range strategies {
-		names[i] = string(k)
-	}
-	return fmt.Errorf("unknown cap strategy %q (expected one of: %s)", b, strings.Join(names, ", "))
 }
 
 // Default returns the configuration used when there is no file.
@@ -218,4 +147,15 @@ func yamlErrorLine(err error) int {
 		return n
 	}
 	return 1
+}
+
+// Validate checks that files are inside the repository.
+func (c *Config) Validate() error {
+	for _, f := range c.Files {
+		clean := filepath.ToSlash(filepath.Clean(f))
+		if filepath.IsAbs(f) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return fmt.Errorf("files: %q: expected a path inside the repository, relative to its root", f)
+		}
+	}
+	return nil
 }

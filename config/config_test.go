@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -120,4 +121,43 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		config.Parse("f.yml", data) // must not panic
 	})
+}
+
+func TestPackageKeys(t *testing.T) {
+	cfg, err := config.Parse("c.yml", []byte(`
+sources:
+  pypi: {url: "https://pypi.org", api: simple}
+  conda: {channels: [conda-forge, numba], labels: [main, rc], repodata-url: "https://prefix.dev"}
+  goproxy: {url: "https://proxy.golang.org"}
+packages:
+  numba:
+    yanked: follow
+    unify: true
+    require: [pypi, conda-forge]
+    platforms: [linux-64, osx-arm64]
+    python: ["3.12", "3.13"]
+    min-age: 3d
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := cfg.Packages["numba"]
+	if n.Yanked != "follow" || !n.Unify || len(n.Require) != 2 || len(n.Platforms) != 2 || len(n.Python) != 2 || time.Duration(n.MinAge) != 72*time.Hour {
+		t.Errorf("numba = %+v", n)
+	}
+	if cfg.Sources.PyPI.API != "simple" || len(cfg.Sources.Conda.Channels) != 2 || cfg.Sources.Conda.RepodataURL != "https://prefix.dev" {
+		t.Errorf("sources = %+v", cfg.Sources)
+	}
+	for doc, msg := range map[string]string{
+		"packages: {numba: {min-age: soon}}":           "expected a duration",
+		"packages: {numba: {platforms: [linux]}}":      "not a conda platform",
+		"packages: {numba: {python: [py3]}}":           "not a Python version",
+		"packages: {numba: {yanked: always}}":          `yanked: unknown value "always"`,
+		"sources: {pypi: {api: xmlrpc}}":               `api: unknown value "xmlrpc"`,
+		"packages: {numba: {require: ['pypi conda']}}": "not a source name",
+	} {
+		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: err = %v, want %q", doc, err, msg)
+		}
+	}
 }

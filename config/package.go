@@ -1,0 +1,194 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pinbot-dev/pinbot/versions"
+)
+
+// Sources configures the release sources.
+type Sources struct {
+	PyPI    PyPI    `yaml:"pypi"`
+	Conda   Conda   `yaml:"conda"`
+	GoProxy GoProxy `yaml:"goproxy"`
+}
+
+// PyPI configures the PyPI source: pypi.org or any index serving the same APIs.
+type PyPI struct {
+	URL string `yaml:"url"`
+	// API selects the JSON API ("json", /pypi/NAME/json, the default) or the
+	// PEP 691 simple API ("simple", /simple/NAME/), which every index serves.
+	API string `yaml:"api"`
+}
+
+// Validate checks the URL and the API name.
+func (p *PyPI) Validate() error {
+	if err := checkURL(p.URL); err != nil {
+		return err
+	}
+	return oneOf("api", p.API, "", "json", "simple")
+}
+
+// Conda configures the conda source.
+type Conda struct {
+	// URL is the anaconda.org API (default https://api.anaconda.org).
+	URL string `yaml:"url"`
+	// Channels are the channels to ask (default [conda-forge]); each is also a
+	// source name for require.
+	Channels []string `yaml:"channels"`
+	// Labels are the labels that count (default [main]).
+	Labels []string `yaml:"labels"`
+	// RepodataURL is a channel host serving CEP-16 sharded repodata (such as
+	// https://prefix.dev); when set it is used instead of the API.
+	RepodataURL string `yaml:"repodata-url"`
+}
+
+// Validate checks the URLs and channel names.
+func (c *Conda) Validate() error {
+	for _, u := range []string{c.URL, c.RepodataURL} {
+		if err := checkURL(u); err != nil {
+			return err
+		}
+	}
+	for _, ch := range c.Channels {
+		if !nameRE.MatchString(ch) {
+			return fmt.Errorf("channels: %q is not a channel name", ch)
+		}
+	}
+	return nil
+}
+
+// GoProxy configures the Go module proxy source; the default follows GOPROXY.
+type GoProxy struct {
+	URL string `yaml:"url"`
+}
+
+// Validate checks the URL.
+func (g *GoProxy) Validate() error { return checkURL(g.URL) }
+
+// A Package configures how one watched package's pins move.
+type Package struct {
+	// Cap is the cap strategy (default inclusive).
+	Cap Strategy `yaml:"cap"`
+	// Prereleases lets pre-releases be targets.
+	Prereleases bool `yaml:"prereleases"`
+	// AddCap gives a pin with no upper bound one (default true).
+	AddCap *bool `yaml:"add-cap"`
+	// Yanked says what to do when a cap names a yanked release: "report"
+	// (default) or "follow" (lower the cap to the newest good release).
+	Yanked string `yaml:"yanked"`
+	// Unify brings every pin of the package to one range across files.
+	Unify bool `yaml:"unify"`
+	// Require lists sources that must all have a release before any cap moves
+	// to it, such as [pypi, conda-forge].
+	Require []string `yaml:"require"`
+	// Platforms are the conda subdirs (linux-64, osx-arm64, ...) a release must
+	// be available for, on conda and as matching wheels on PyPI.
+	Platforms []string `yaml:"platforms"`
+	// Python lists the project's Python versions ("3.12") wheels must serve.
+	Python []string `yaml:"python"`
+	// MinAge ignores releases younger than this ("3d", "12h").
+	MinAge Duration `yaml:"min-age"`
+}
+
+// Validate checks the package's values.
+func (p *Package) Validate() error {
+	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
+		return err
+	}
+	for _, r := range p.Require {
+		if !nameRE.MatchString(r) {
+			return fmt.Errorf("require: %q is not a source name", r)
+		}
+	}
+	for _, pl := range p.Platforms {
+		if !subdirRE.MatchString(pl) {
+			return fmt.Errorf("platforms: %q is not a conda platform such as linux-64, osx-arm64, win-64 or noarch", pl)
+		}
+	}
+	for _, py := range p.Python {
+		if !pythonRE.MatchString(py) {
+			return fmt.Errorf("python: %q is not a Python version such as 3.12", py)
+		}
+	}
+	return nil
+}
+
+// Policy returns the package's cap policy with defaults applied.
+func (p *Package) Policy() versions.Policy {
+	pol := versions.Policy{Strategy: versions.Inclusive, AddCap: true}
+	if p == nil {
+		return pol
+	}
+	if p.Cap != "" {
+		pol.Strategy = versions.Strategy(p.Cap)
+	}
+	if p.AddCap != nil {
+		pol.AddCap = *p.AddCap
+	}
+	return pol
+}
+
+// A Strategy is a cap strategy name as written in the configuration.
+type Strategy string
+
+// strategies are the cap strategies this version of pinbot implements.
+var strategies = []versions.Strategy{versions.Inclusive}
+
+// UnmarshalText accepts the implemented strategy names.
+func (s *Strategy) UnmarshalText(b []byte) error {
+	names := make([]string, len(strategies))
+	for i, known := range strategies {
+		if string(b) == string(known) {
+			*s = Strategy(b)
+			return nil
+		}
+		names[i] = string(known)
+	}
+	return fmt.Errorf("unknown cap strategy %q (expected one of: %s)", b, strings.Join(names, ", "))
+}
+
+// A Duration is a length of time written as a Go duration ("12h", "90m") or in
+// days or weeks ("3d", "2w").
+type Duration time.Duration
+
+var dayRE = regexp.MustCompile(`^(\d+)([dw])$`)
+
+// UnmarshalText parses a duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	s := string(b)
+	if m := dayRE.FindStringSubmatch(s); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		unit := 24 * time.Hour
+		if m[2] == "w" {
+			unit *= 7
+		}
+		*d = Duration(time.Duration(n) * unit)
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < 0 {
+		return fmt.Errorf("expected a duration such as 3d, 12h or 1w, found %q", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+var (
+	nameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	subdirRE = regexp.MustCompile(`^(noarch|(linux|osx|win|emscripten|wasi|freebsd|zos)-[a-z0-9_]+)$`)
+	pythonRE = regexp.MustCompile(`^3\.\d{1,2}$`)
+)
+
+func oneOf(key, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: unknown value %q (expected one of: %s)", key, v, strings.Join(allowed[1:], ", "))
+}
