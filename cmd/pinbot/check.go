@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -14,10 +13,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
-	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins/all"
-	"github.com/pinbot-dev/pinbot/sources"
-	"github.com/pinbot-dev/pinbot/sources/pypi"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
 
@@ -92,13 +88,6 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	return outcome(rep)
-}
-
-// newSources builds the release sources the configuration describes.
-func newSources(cfg *config.Config, hc *http.Client) map[string]sources.Source {
-	return map[string]sources.Source{
-		pypi.Name: pypi.New(cfg.Sources.PyPI.URL, hc),
-	}
 }
 
 // outcome turns a report into the run's error: a runtime failure (exit 1) when a
