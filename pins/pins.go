@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
 )
@@ -29,6 +30,15 @@ type Format interface {
 	// path is used in errors and in Pin.File. A file that does not parse gives a
 	// *diag.Error (or a diag.List) naming the place.
 	Extract(path string, data []byte) ([]Pin, error)
+}
+
+// A CommentAligner is a Format whose trailing comments carry meaning and are
+// aligned in columns (conda-build selectors). Apply keeps such a comment in its
+// column after an edit by resizing the spaces before it; for other formats
+// only the bytes of the edited spans change.
+type CommentAligner interface {
+	Format
+	AlignsComments()
 }
 
 // A Span is a half-open byte range [Start, End) in a file.
@@ -85,9 +95,11 @@ type Edit struct {
 }
 
 // Apply returns data with edits applied. It verifies that every span holds the
-// pin's constraint, splices from the last edit to the first, extracts the result
-// again with f, and checks that exactly the edited pins changed, each to its new
-// constraint. On any failure it returns an error and no data.
+// pin's constraint, splices the edits in, extracts the result again with f, and
+// checks that exactly the edited pins changed, each to its new constraint. For
+// a CommentAligner, a comment aligned after an edited constraint keeps its
+// column where the spaces before it allow. On any failure it returns an error
+// and no data.
 func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err error) {
 	if len(edits) == 0 {
 		return data, nil
@@ -115,15 +127,25 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	if err != nil {
 		return nil, err
 	}
+	_, keepCols := f.(CommentAligner)
 	out = make([]byte, 0, len(data)+64)
 	last := 0
 	for _, e := range sorted {
 		out = append(out, data[last:e.Pin.Span.Start]...)
+		repl := e.New
 		if e.Pin.Constraint == "" && e.New != "" {
-			out = append(out, e.Pin.Insert...)
+			repl = e.Pin.Insert + e.New
 		}
-		out = append(out, e.New...)
+		out = append(out, repl...)
 		last = e.Pin.Span.End
+		// Keep an aligned trailing comment in its column by resizing the
+		// spaces before it, leaving at least two (numba-feedstock aligns its
+		// "# [selector]"s, which are semantics, not decoration).
+		if n := countSpaces(data[last:]); keepCols && n > 0 && last+n < len(data) && data[last+n] == '#' {
+			delta := len(repl) - (e.Pin.Span.End - e.Pin.Span.Start)
+			out = append(out, strings.Repeat(" ", max(n-delta, min(n, 2)))...)
+			last += n
+		}
 	}
 	out = append(out, data[last:]...)
 
@@ -159,6 +181,14 @@ func confirm(path string, before, after []Pin, edits []Edit) error {
 		}
 	}
 	return nil
+}
+
+func countSpaces(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] == ' ' {
+		n++
+	}
+	return n
 }
 
 // safeExtract runs f.Extract and turns a panic into an internal error, because a

@@ -1,0 +1,192 @@
+// Package condaspec holds what the conda pin formats share: the Source of a
+// pin from the channels a file names (an environment.yml channels list, a
+// "conda-forge::numba" prefix, a pixi workspace's channels; see
+// https://docs.conda.io/projects/conda/en/latest/user-guide/concepts/channels.html),
+// and the pin of one MatchSpec (pins/matchspec).
+package condaspec
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/matchspec"
+)
+
+// Default is the Source of a conda pin whose file names no channel: the
+// channel the user has configured, which the caller maps.
+const Default = "conda"
+
+// subdirs are conda platform subdirectories, which a channel may end with
+// ("conda-forge/linux-64::numba").
+var subdirs = map[string]bool{
+	"noarch": true, "linux-64": true, "linux-32": true, "linux-aarch64": true,
+	"linux-armv6l": true, "linux-armv7l": true, "linux-ppc64": true, "linux-ppc64le": true,
+	"linux-riscv64": true, "linux-s390x": true, "osx-64": true, "osx-arm64": true,
+	"win-32": true, "win-64": true, "win-arm64": true, "emscripten-wasm32": true,
+	"wasi-wasm32": true, "zos-z": true,
+}
+
+// hosts serve channels at https://HOST/NAME, as conda.anaconda.org/conda-forge
+// and its mirror prefix.dev/conda-forge do.
+var hosts = map[string]bool{
+	"conda.anaconda.org": true, "anaconda.org": true, "prefix.dev": true, "repo.prefix.dev": true,
+}
+
+// Source returns the Source for a channel as written. A name stays as it is
+// ("conda-forge"), and so does a label channel ("numba/label/dev": the label is
+// part of the channel's address, and its releases, pre-releases included, are
+// not the main label's). A URL on anaconda.org or prefix.dev becomes the
+// channel's name, without a token ("https://prefix.dev/conda-forge" is
+// "conda-forge"); another URL stays as written, without user information or a
+// trailing "/". A trailing platform subdirectory is dropped. "" gives Default.
+func Source(ch string) string {
+	ch = strings.TrimRight(strings.TrimSpace(ch), "/")
+	if strings.Contains(ch, "://") {
+		if u, err := url.Parse(ch); err == nil {
+			u.User = nil
+			if hosts[strings.ToLower(u.Host)] && (u.Scheme == "https" || u.Scheme == "http") {
+				ch = strings.Trim(u.Path, "/")
+				if rest, ok := strings.CutPrefix(ch, "t/"); ok { // /t/<token>/channel
+					if _, after, ok := strings.Cut(rest, "/"); ok {
+						ch = after
+					}
+				}
+			} else {
+				ch = strings.TrimRight(u.String(), "/")
+			}
+		}
+	}
+	if i := strings.LastIndexByte(ch, '/'); i >= 0 && subdirs[ch[i+1:]] {
+		ch = ch[:i]
+	}
+	if ch == "" {
+		return Default
+	}
+	return ch
+}
+
+// First returns the Source of the first channel of a file's channel list that
+// names a channel: "defaults" (Anaconda's channels, whatever conda is
+// configured with) and "nodefaults" (an instruction, not a channel) are passed
+// over. With none, it is Default.
+func First(channels []string) string {
+	for _, ch := range channels {
+		switch strings.TrimSpace(ch) {
+		case "defaults", "nodefaults", "":
+			continue
+		}
+		return Source(ch)
+	}
+	return Default
+}
+
+// Pin returns the pin of the MatchSpec text, which starts at file offset
+// start: Package, Text, TextStart, Constraint, Span, Insert, Source (the spec's
+// channel, else source) and Scheme "conda"; the caller sets File, Line, Col and
+// Key. A templated spec ("{{ compiler('c') }}", "python >=${{ python_min }}")
+// and a regular-expression version come back with Skip set; any other spec
+// matchspec refuses is an error (a *matchspec.Error).
+func Pin(text string, start int, source string) (pins.Pin, error) {
+	p := pins.Pin{Text: text, TextStart: start, Source: source, Scheme: "conda"}
+	sp, err := matchspec.Parse(text)
+	if errors.Is(err, matchspec.ErrTemplated) {
+		// The constraint is reported as written: the text after the name, or
+		// all of it when the name is templated too.
+		p.Package = matchspec.Normalize(TemplateName(text))
+		cs, ce := 0, len(strings.TrimRight(text, " \t"))
+		if name := LeadingName(text); !strings.Contains(name, "{") {
+			cs = strings.Index(text, name) + len(name)
+			for cs < ce && (text[cs] == ' ' || text[cs] == '\t') {
+				cs++
+			}
+		}
+		p.Constraint = text[cs:ce]
+		p.Span = pins.Span{Start: start + cs, End: start + ce}
+		p.Skip = "templated: no version until the recipe is rendered"
+		return p, nil
+	}
+	if err != nil {
+		return pins.Pin{}, err
+	}
+	p.Package = matchspec.Normalize(sp.Name)
+	p.Constraint = sp.Constraint
+	p.Span = pins.Span{Start: start + sp.ConstraintStart, End: start + sp.ConstraintEnd}
+	p.Insert = sp.Insert
+	if sp.Channel != "" {
+		p.Source = Source(sp.Channel)
+	}
+	if strings.HasPrefix(sp.Constraint, "^") || strings.HasSuffix(sp.Constraint, "$") {
+		p.Skip = "regular-expression version"
+	}
+	return p, nil
+}
+
+// IsFileOrURL reports whether err is matchspec's refusal of a package file or
+// URL, which is not a named requirement.
+func IsFileOrURL(err error) bool {
+	var me *matchspec.Error
+	return errors.As(err, &me) && strings.Contains(me.Msg, "package file or URL")
+}
+
+// LeadingName returns the package name at the start of a templated spec as
+// written ("libtensorflow_framework" of "libtensorflow_framework {{ version }}"),
+// or the whole spec when the name itself is templated
+// ("cross-python_{{ target_platform }}").
+func LeadingName(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, "::"); i >= 0 && !strings.Contains(s[:i], "{") {
+		s = s[i+2:]
+	}
+	end := 0
+	for end < len(s) && !strings.ContainsRune(" \t=<>!~[", rune(s[end])) {
+		end++
+	}
+	if strings.Contains(s[:end], "{") {
+		return s
+	}
+	return s[:end]
+}
+
+// TemplateName returns the package a templated spec stands for, when the
+// template says: the first argument of pin_compatible and pin_subpackage, the
+// variant names of compiler and stdlib ("c_compiler", "c_stdlib"), else the
+// name at the start of the spec as written (see LeadingName). Both Jinja
+// ({{ }}) and rattler-build (${{ }}) templates are read.
+func TemplateName(text string) string {
+	t := strings.TrimSpace(text)
+	if in, ok := strings.CutPrefix(strings.TrimPrefix(t, "$"), "{{"); ok {
+		if i := strings.Index(in, "}}"); i >= 0 {
+			in = in[:i]
+		}
+		in = strings.TrimSpace(strings.Trim(strings.TrimSpace(in), "-+"))
+		if fn, args, ok := strings.Cut(in, "("); ok {
+			arg := firstString(args)
+			switch fn = strings.TrimSpace(fn); fn {
+			case "pin_compatible", "pin_subpackage", "cdt":
+				if arg != "" {
+					return arg
+				}
+			case "compiler", "stdlib":
+				if arg != "" {
+					return arg + "_" + fn
+				}
+			}
+		}
+	}
+	return LeadingName(t)
+}
+
+// firstString returns the text of the first quoted string in s.
+func firstString(s string) string {
+	i := strings.IndexAny(s, `"'`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.IndexByte(s[i+1:], s[i])
+	if j < 0 {
+		return ""
+	}
+	return s[i+1 : i+1+j]
+}

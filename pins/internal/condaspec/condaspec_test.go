@@ -1,0 +1,74 @@
+package condaspec_test
+
+import (
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
+)
+
+func TestSource(t *testing.T) {
+	for in, want := range map[string]string{
+		"conda-forge":                                 "conda-forge",
+		" conda-forge/ ":                              "conda-forge",
+		"conda-forge/linux-64":                        "conda-forge",
+		"conda-forge/label/rc":                        "conda-forge/label/rc",
+		"numba/label/dev":                             "numba/label/dev",
+		"https://conda.anaconda.org/conda-forge/":     "conda-forge",
+		"https://conda.anaconda.org/t/tk-123/private": "private",
+		"https://prefix.dev/conda-forge":              "conda-forge",
+		"https://repo.prefix.dev/my-channel/noarch":   "my-channel",
+		"https://user:secret@example.com/channel/":    "https://example.com/channel",
+		"file:///opt/channel":                         "file:///opt/channel",
+		"":                                            "conda",
+	} {
+		if got := condaspec.Source(in); got != want {
+			t.Errorf("Source(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFirst(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, "conda"},
+		{[]string{"defaults"}, "conda"},
+		{[]string{"nodefaults", "conda-forge"}, "conda-forge"},
+		{[]string{"defaults", "numba/label/dev", "conda-forge"}, "numba/label/dev"},
+	} {
+		if got := condaspec.First(tt.in); got != tt.want {
+			t.Errorf("First(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPin(t *testing.T) {
+	for _, tt := range []struct {
+		text, pkg, constraint, skip string
+	}{
+		{"numba >=0.59,<0.62", "numba", ">=0.59,<0.62", ""},
+		{"Numba", "numba", "", ""},
+		{"{{ compiler('c') }}", "c_compiler", "{{ compiler('c') }}", "templated: no version until the recipe is rendered"},
+		{"${{ pin_subpackage(\"pymc-base\", exact=True) }}", "pymc-base", "${{ pin_subpackage(\"pymc-base\", exact=True) }}", "templated: no version until the recipe is rendered"},
+		{"python >=${{ python_min }}", "python", ">=${{ python_min }}", "templated: no version until the recipe is rendered"},
+		{"libtensorflow_framework {{ version }}", "libtensorflow_framework", "{{ version }}", "templated: no version until the recipe is rendered"},
+		{"cross-python_{{ target_platform }}", "cross-python_{{ target_platform }}", "cross-python_{{ target_platform }}", "templated: no version until the recipe is rendered"},
+		{"numba ^0\\.6.*$", "numba", "^0\\.6.*$", "regular-expression version"},
+	} {
+		p, err := condaspec.Pin(tt.text, 10, "conda-forge")
+		if err != nil {
+			t.Errorf("Pin(%q): %v", tt.text, err)
+			continue
+		}
+		if p.Package != tt.pkg || p.Constraint != tt.constraint || p.Skip != tt.skip || p.Scheme != "conda" {
+			t.Errorf("Pin(%q) = %+v", tt.text, p)
+		}
+		if got := tt.text[p.Span.Start-10 : p.Span.End-10]; got != p.Constraint {
+			t.Errorf("Pin(%q): span holds %q", tt.text, got)
+		}
+	}
+	if _, err := condaspec.Pin("https://example.com/x-1.0-0.conda", 0, "conda"); !condaspec.IsFileOrURL(err) {
+		t.Errorf("package file: %v", err)
+	}
+}

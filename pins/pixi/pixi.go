@@ -1,0 +1,318 @@
+// Package pixi reads the requirements of a pixi manifest, pixi.toml
+// (https://pixi.sh/latest/reference/pixi_manifest/): conda dependencies, whose
+// values are MatchSpec version specs (numba = ">=0.49") or tables
+// ({ version = ">=1", channel = "conda-forge" }), and PyPI dependencies, whose
+// values are PEP 440 specifiers or tables ({ version = ">=1", extras = [...] }).
+//
+// The dependency tables read are [dependencies], [host-dependencies],
+// [build-dependencies] and [pypi-dependencies], at the top, in
+// [feature.<name>], [target.<platform>] and [feature.<name>.target.<platform>],
+// and [package.run-dependencies], [package.host-dependencies] and
+// [package.build-dependencies] (with [package.target.<platform>]). Everything
+// else (tasks, environments, activation) is ignored, whatever it mentions. The
+// file is read with pins/internal/tomlwalk, so every string maps to its bytes.
+package pixi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
+	"github.com/pinbot-dev/pinbot/pins/internal/tomlwalk"
+	"github.com/pinbot-dev/pinbot/pins/matchspec"
+	"github.com/pinbot-dev/pinbot/pins/pep508"
+)
+
+// Name is the format's identifier.
+const Name = "pixi"
+
+// Format reads pixi.toml manifests.
+type Format struct{}
+
+var _ pins.Format = Format{}
+
+// Name returns "pixi".
+func (Format) Name() string { return Name }
+
+// Match reports whether the file is named pixi.toml.
+func (Format) Match(path string) bool { return pins.Base(path) == "pixi.toml" }
+
+// depTables maps the dependency tables to whether they hold PyPI requirements.
+var depTables = map[string]bool{
+	"dependencies": false, "host-dependencies": false, "build-dependencies": false,
+	"run-dependencies": false, "pypi-dependencies": true,
+}
+
+// depIndex returns the index of the dependency-table segment of key, when key
+// is a dependency or one of its fields: a table of depTables after "", feature
+// <f>, target <t>, feature <f> target <t>, package or package target <t>.
+func depIndex(key []string) (int, bool) {
+	prefix := func(i int) bool {
+		p := key[:i]
+		switch {
+		case len(p) == 0:
+			return key[i] != "run-dependencies"
+		case len(p) == 1:
+			return p[0] == "package" && key[i] != "pypi-dependencies"
+		case len(p) == 2:
+			return p[0] == "feature" || p[0] == "target"
+		case len(p) == 3:
+			return p[0] == "package" && p[1] == "target" && key[i] != "pypi-dependencies"
+		case len(p) == 4:
+			return p[0] == "feature" && p[2] == "target"
+		}
+		return false
+	}
+	for i := 0; i < len(key) && i <= 4; i++ {
+		if _, ok := depTables[key[i]]; ok && prefix(i) && len(key) > i+1 {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// A val is what Extract keeps of one value: the walker's nodes are reused
+// from one expression to the next.
+type val struct {
+	kind  unstable.Kind
+	str   tomlwalk.String
+	isStr bool
+	off   int // the offset of the value's token
+}
+
+// A dep is one dependency: its value when it is a string, or its table fields.
+type dep struct {
+	key    []string // the dependency's key path, name last
+	pypi   bool
+	str    *val
+	fields map[string]*val
+	first  *val // the first value seen, for positions
+}
+
+// Extract returns the dependencies of the manifest in file order. Conda ones
+// have Scheme "conda" and Source the table's channel, else the workspace's
+// first channel, else "conda"; PyPI ones have Scheme "pep440" and Source "pypi".
+func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
+	var deps []*dep
+	byKey := map[string]*dep{}
+	var channels []string
+	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
+		if len(v.Key) == 2 && (v.Key[0] == "workspace" || v.Key[0] == "project") && v.Key[1] == "channels" {
+			channels = channelNames(d, v.Node)
+			return nil
+		}
+		i, ok := depIndex(v.Key)
+		if !ok {
+			return nil
+		}
+		s, isStr := d.StringAt(v.Node)
+		vl := &val{kind: v.Node.Kind, str: s, isStr: isStr, off: d.Offset(v.Node)}
+		if it := v.Node.Children(); v.Node.Kind == unstable.Array && it.Next() {
+			vl.off = d.Offset(it.Node()) // an array has no position of its own
+		}
+		id := strings.Join(v.Key[:i+2], "\x00")
+		dp := byKey[id]
+		if dp == nil {
+			dp = &dep{key: v.Key[:i+2], pypi: depTables[v.Key[i]], fields: map[string]*val{}, first: vl}
+			byKey[id] = dp
+			deps = append(deps, dp)
+		}
+		if len(v.Key) == i+2 {
+			dp.str = vl
+		} else if _, dup := dp.fields[v.Key[i+2]]; !dup {
+			dp.fields[v.Key[i+2]] = vl
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	x := &extractor{path: path, data: data, source: condaspec.First(channels)}
+	for _, dp := range deps {
+		if p, ok := x.pin(dp); ok {
+			x.out = append(x.out, p)
+		}
+	}
+	return x.out, x.errs.Err()
+}
+
+type extractor struct {
+	path   string
+	data   []byte
+	source string
+	out    []pins.Pin
+	errs   diag.List
+}
+
+func (x *extractor) fail(v *val, key, format string, args ...any) {
+	line, col := diag.Position(x.data, v.off)
+	x.errs = append(x.errs, diag.Errorf(x.path, line, col, key, format, args...))
+}
+
+// channelNames returns the channels of a channels array: strings, or inline
+// tables with a channel key.
+func channelNames(d *tomlwalk.Doc, n *unstable.Node) []string {
+	if n.Kind != unstable.Array {
+		return nil
+	}
+	var out []string
+	for _, el := range tomlwalk.Elements(n) {
+		if s, ok := d.StringAt(el); ok {
+			out = append(out, s.Value)
+			continue
+		}
+		if el.Kind == unstable.InlineTable {
+			it := el.Children()
+			for it.Next() {
+				kv := it.Node()
+				k := kv.Key()
+				if k.Next() && string(k.Node().Data) == "channel" {
+					if s, ok := d.StringAt(kv.Value()); ok {
+						out = append(out, s.Value)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pin returns the pin of one dependency; ok is false after an error.
+func (x *extractor) pin(dp *dep) (pins.Pin, bool) {
+	label := strings.Join(dp.key, ".")
+	name := dp.key[len(dp.key)-1]
+	p := pins.Pin{File: x.path, Key: label, Source: x.source, Scheme: "conda", Package: matchspec.Normalize(name)}
+	if dp.pypi {
+		p.Source, p.Scheme, p.Package = "pypi", "pep440", pep508.Normalize(name)
+	}
+	v := dp.str
+	if v == nil {
+		v = dp.fields["version"]
+		if ch, ok := dp.fields["channel"]; ok && ch.isStr && !dp.pypi {
+			p.Source = condaspec.Source(ch.str.Value)
+		}
+	}
+	if v == nil {
+		// A table without a version: a source dependency, or one that takes
+		// any version; a version key cannot be inserted in place.
+		x.place(&p, dp.first.off, dp.first.off)
+		p.Skip = "table without a version key"
+		for _, k := range []string{"path", "git", "url"} {
+			if _, ok := dp.fields[k]; ok {
+				p.Skip = k + " dependency, not a version pin"
+			}
+		}
+		return p, true
+	}
+	if !v.isStr {
+		x.fail(v, label, "expected a version string, found %s", v.kind)
+		return pins.Pin{}, false
+	}
+	s := v.str
+	x.place(&p, v.off, s.Start)
+	if s.Skip != "" {
+		p.Skip = s.Skip
+		return p, true
+	}
+	if _, ok := dp.fields["index"]; ok && dp.pypi {
+		p.Skip = "custom package index: its releases are not PyPI's"
+	}
+	start, end, err := constraintSpan(s.Value, dp.pypi)
+	if err != nil {
+		line, col := diag.Position(x.data, v.off)
+		x.errs = append(x.errs, &diag.Error{File: x.path, Line: line, Col: col, Key: label, Err: err})
+		return pins.Pin{}, false
+	}
+	p.Constraint = s.Value[start:end]
+	p.Span = pins.Span{Start: s.Start + start, End: s.Start + end}
+	if dp.pypi && p.Constraint == "*" && p.Skip == "" {
+		p.Skip = `any version ("*"): not a PEP 440 specifier, so pinbot does not edit it`
+	}
+	return p, true
+}
+
+// place sets the pin's Text to the line holding the value at offset off (from
+// its first non-space byte, without a trailing comment), its Line and Col to
+// where that text starts, and an empty Span at at, the offset of the value's
+// text.
+func (x *extractor) place(p *pins.Pin, off, at int) {
+	data := x.data
+	ls := off
+	for ls > 0 && data[ls-1] != '\n' {
+		ls--
+	}
+	for ls < off && (data[ls] == ' ' || data[ls] == '\t') {
+		ls++
+	}
+	le := lineEnd(data, ls)
+	p.Text, p.TextStart = string(data[ls:le]), ls
+	p.Line, p.Col = diag.Position(data, ls)
+	p.Span = pins.Span{Start: at, End: at}
+	if at < ls || at > le {
+		p.Span = pins.Span{Start: ls, End: ls}
+	}
+}
+
+// lineEnd returns the end of the TOML line starting at ls, before a comment
+// and trailing space.
+func lineEnd(data []byte, ls int) int {
+	i := ls
+	for i < len(data) && data[i] != '\n' && data[i] != '#' {
+		switch data[i] {
+		case '"', '\'':
+			q := data[i]
+			i++
+			for i < len(data) && data[i] != q && data[i] != '\n' {
+				if q == '"' && data[i] == '\\' {
+					i++
+				}
+				i++
+			}
+		}
+		if i < len(data) && data[i] != '\n' {
+			i++
+		}
+	}
+	for i > ls && (data[i-1] == ' ' || data[i-1] == '\t' || data[i-1] == '\r') {
+		i--
+	}
+	return i
+}
+
+// constraintSpan returns the span of the constraint in a dependency's version
+// string: a MatchSpec version spec for conda ("*", ">=0.49", "1.2.* py*"), a
+// PEP 440 specifier for PyPI ("*", ">=1,<2"). The constraint is the whole
+// string but its spaces and a conda build string; "*" is kept as written.
+func constraintSpan(v string, pypi bool) (int, int, error) {
+	start := 0
+	for start < len(v) && (v[start] == ' ' || v[start] == '\t') {
+		start++
+	}
+	end := len(strings.TrimRight(v, " \t"))
+	if start >= end || v[start:end] == "*" {
+		start = min(start, end)
+		return start, end, nil
+	}
+	if pypi {
+		r, err := pep508.Parse("x" + v)
+		if err != nil {
+			return 0, 0, fmt.Errorf("invalid PyPI version specifier %q: %w", v, err)
+		}
+		if r.Marker != "" || r.URL != "" || len(r.Extras) > 0 {
+			return 0, 0, fmt.Errorf("invalid PyPI version specifier %q: only a specifier may be given", v)
+		}
+		return r.SpecStart - 1, r.SpecEnd - 1, nil
+	}
+	sp, err := matchspec.Parse("x " + v)
+	if err != nil {
+		return 0, 0, fmt.Errorf("invalid conda version spec %q: %w", v, err)
+	}
+	if sp.Channel != "" || sp.Constraint == "" {
+		return 0, 0, fmt.Errorf("invalid conda version spec %q", v)
+	}
+	return sp.ConstraintStart - 2, sp.ConstraintEnd - 2, nil
+}

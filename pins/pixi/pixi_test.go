@@ -1,0 +1,296 @@
+package pixi_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/internal/corpus"
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/pixi"
+	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/conda"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+var f = pixi.Format{}
+
+const sparse = "pydata__sparse__pixi.toml"
+
+func TestMatch(t *testing.T) {
+	for path, want := range map[string]bool{
+		"pixi.toml": true, "sub/pixi.toml": true, "pyproject.toml": false, "pixi.lock": false, "pixi.toml.orig": false,
+	} {
+		if got := f.Match(path); got != want {
+			t.Errorf("Match(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+type found struct {
+	Line      int
+	Key, Text string
+	Skip      bool
+}
+
+// TestCorpus checks pydata/sparse's manifest against INDEX.md: the numba and
+// finch-mlir pins are found, and none of the many other lines that mention
+// numba (tasks, environments, activation) is a pin.
+func TestCorpus(t *testing.T) {
+	ps, err := f.Extract(sparse, corpus.Read(t, sparse))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []found
+	for _, p := range ps {
+		if p.Package == "numba" || strings.Contains(p.Package, "mlir") {
+			got = append(got, found{p.Line, p.Key, p.Text, p.Skip != ""})
+		}
+		if !strings.Contains(p.Key, "dependencies.") {
+			t.Errorf("line %d: %s is not in a dependency table", p.Line, p.Key)
+		}
+	}
+	want := []found{
+		{34, "package.run-dependencies.numba", `numba = ">=0.49"`, false},
+		{228, "feature.mlir.pypi-dependencies.finch-mlir", `finch-mlir = ">=0.0.2"`, false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("watched pins (-want +got):\n%s", diff)
+	}
+	if len(ps) != 39 {
+		t.Errorf("%d dependencies, want 39", len(ps))
+	}
+	for _, p := range ps {
+		wantSrc, wantScheme := "conda-forge", "conda" // https://prefix.dev/conda-forge
+		if strings.Contains(p.Key, "pypi-dependencies") {
+			wantSrc, wantScheme = "pypi", "pep440"
+		}
+		if p.Source != wantSrc || p.Scheme != wantScheme {
+			t.Errorf("%s: source %q scheme %q, want %q %q", p.Key, p.Source, p.Scheme, wantSrc, wantScheme)
+		}
+		if p.Key == "dependencies.sparse" && p.Skip != "path dependency, not a version pin" {
+			t.Errorf("%s: skip %q", p.Key, p.Skip)
+		}
+	}
+}
+
+// TestRewriteProperties rewrites every editable dependency of the corpus
+// manifest: only its span changes, it extracts back, a second rewrite is a
+// no-op.
+func TestRewriteProperties(t *testing.T) {
+	data := corpus.Read(t, sparse)
+	ps, err := f.Extract(sparse, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := pins.Apply(f, sparse, data, nil); err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("Apply with no edits changed the file (%v)", err)
+	}
+	for i, p := range ps {
+		if p.Skip != "" {
+			continue
+		}
+		const newC = ">=1.0,<=2.0"
+		out, err := pins.Apply(f, sparse, data, []pins.Edit{{Pin: p, New: newC}})
+		if err != nil {
+			t.Fatalf("%s: %v", p.Key, err)
+		}
+		if want := string(data[:p.Span.Start]) + newC + string(data[p.Span.End:]); string(out) != want {
+			t.Fatalf("%s: bytes outside the span changed", p.Key)
+		}
+		again, err := f.Extract(sparse, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q := again[i]; q.Key != p.Key || q.Constraint != newC {
+			t.Fatalf("%s: reparsed %s %q, want %q", p.Key, q.Key, q.Constraint, newC)
+		}
+		out2, err := pins.Apply(f, sparse, out, []pins.Edit{{Pin: again[i], New: newC}})
+		if err != nil || !bytes.Equal(out2, out) {
+			t.Errorf("%s: second rewrite changed the file (%v)", p.Key, err)
+		}
+	}
+}
+
+func describe(ps []pins.Pin) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("%d:%d %s %s %q text=%q src=%s skip=%q", p.Line, p.Col, p.Key, p.Package, p.Constraint, p.Text, p.Source, p.Skip))
+	}
+	return out
+}
+
+func TestEdgeCases(t *testing.T) {
+	doc := "[project]\r\n" +
+		"channels = [{ channel = \"https://conda.anaconda.org/conda-forge/\", priority = 1 }, \"pytorch\"]\r\n" +
+		"# numba = \"<0.1\"\r\n" +
+		"[tasks]\r\nnumba = \"python -c 'import numba'\"\r\n" +
+		"[dependencies]\r\n" +
+		"numba = \">=0.59,<0.62\"   # comment \"x\"\r\n" +
+		"llvmlite = { version = \"0.47.*\", channel = \"numba/label/dev\" }\r\n" +
+		"numpy = \" 1.26.* *mkl \"\r\n" +
+		"scipy = { channel = \"conda-forge\" }\r\n" +
+		"\"jax\" = '*'\r\n" +
+		"tbb = \"\\u003e=2021\"\r\n" +
+		"[target.linux-64.host-dependencies]\r\nnumba = \"0.61.*\"\r\n" +
+		"[feature.gpu.target.linux-64.build-dependencies]\r\nnumba = \"==0.61.0\"\r\n" +
+		"[package.target.osx-arm64.run-dependencies]\r\nnumba = \"<1\"\r\n" +
+		"[feature.test.dependencies.numba]\r\nversion = \">=0.50\"\r\nbuild = \"py312*\"\r\n" +
+		"[pypi-dependencies]\r\n" +
+		"Numba_X = \">=0.58\"\r\n" +
+		"jax = { version = \"~=0.4\", extras = [\"cuda12\"] }\r\n" +
+		"jaxlib = \"*\"\r\n" +
+		"mine = { path = \".\", editable = true }\r\n" +
+		"private = { version = \">=1\", index = \"https://example.com/simple\" }\r\n" +
+		"[feature.docs.pypi-dependencies]\r\nsphinx = { git = \"https://github.com/sphinx-doc/sphinx\" }\r\n"
+	ps, err := f.Extract("pixi.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`7:1 dependencies.numba numba ">=0.59,<0.62" text="numba = \">=0.59,<0.62\"" src=conda-forge skip=""`,
+		`8:1 dependencies.llvmlite llvmlite "0.47.*" text="llvmlite = { version = \"0.47.*\", channel = \"numba/label/dev\" }" src=numba/label/dev skip=""`,
+		`9:1 dependencies.numpy numpy "1.26.*" text="numpy = \" 1.26.* *mkl \"" src=conda-forge skip=""`,
+		`10:1 dependencies.scipy scipy "" text="scipy = { channel = \"conda-forge\" }" src=conda-forge skip="table without a version key"`,
+		`11:1 dependencies.jax jax "*" text="\"jax\" = '*'" src=conda-forge skip=""`,
+		`12:1 dependencies.tbb tbb "" text="tbb = \"\\u003e=2021\"" src=conda-forge skip="string with escape sequences"`,
+		`14:1 target.linux-64.host-dependencies.numba numba "0.61.*" text="numba = \"0.61.*\"" src=conda-forge skip=""`,
+		`16:1 feature.gpu.target.linux-64.build-dependencies.numba numba "==0.61.0" text="numba = \"==0.61.0\"" src=conda-forge skip=""`,
+		`18:1 package.target.osx-arm64.run-dependencies.numba numba "<1" text="numba = \"<1\"" src=conda-forge skip=""`,
+		`20:1 feature.test.dependencies.numba numba ">=0.50" text="version = \">=0.50\"" src=conda-forge skip=""`,
+		`23:1 pypi-dependencies.Numba_X numba-x ">=0.58" text="Numba_X = \">=0.58\"" src=pypi skip=""`,
+		`24:1 pypi-dependencies.jax jax "~=0.4" text="jax = { version = \"~=0.4\", extras = [\"cuda12\"] }" src=pypi skip=""`,
+		`25:1 pypi-dependencies.jaxlib jaxlib "*" text="jaxlib = \"*\"" src=pypi skip="any version (\"*\"): not a PEP 440 specifier, so pinbot does not edit it"`,
+		`26:1 pypi-dependencies.mine mine "" text="mine = { path = \".\", editable = true }" src=pypi skip="path dependency, not a version pin"`,
+		`27:1 pypi-dependencies.private private ">=1" text="private = { version = \">=1\", index = \"https://example.com/simple\" }" src=pypi skip="custom package index: its releases are not PyPI's"`,
+		`29:1 feature.docs.pypi-dependencies.sphinx sphinx "" text="sphinx = { git = \"https://github.com/sphinx-doc/sphinx\" }" src=pypi skip="git dependency, not a version pin"`,
+	}
+	if diff := cmp.Diff(want, describe(ps)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	out, err := pins.Apply(f, "pixi.toml", []byte(doc), []pins.Edit{
+		{Pin: ps[0], New: ">=0.59,<=0.67.0"}, {Pin: ps[1], New: "0.48.*"}, {Pin: ps[2], New: "1.27.*"}, {Pin: ps[4], New: "<=0.7"},
+		{Pin: ps[9], New: ">=0.50,<=0.67.0"}, {Pin: ps[11], New: "~=0.5"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDoc := strings.NewReplacer(`">=0.59,<0.62"`, `">=0.59,<=0.67.0"`, `"0.47.*"`, `"0.48.*"`, `" 1.26.* *mkl "`, `" 1.27.* *mkl "`,
+		`'*'`, `'<=0.7'`, `">=0.50"`, `">=0.50,<=0.67.0"`, `"~=0.4"`, `"~=0.5"`).Replace(doc)
+	if string(out) != wantDoc {
+		t.Errorf("rewritten as\n%q\nwant\n%q", out, wantDoc)
+	}
+	for _, i := range []int{3, 5, 12, 13} {
+		if _, err := pins.Apply(f, "pixi.toml", []byte(doc), []pins.Edit{{Pin: ps[i], New: "<=1"}}); err == nil {
+			t.Errorf("editing skipped pin %s: want an error", ps[i].Key)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		doc        string
+		line, col  int
+		key, inMsg string
+	}{
+		{"[dependencies]\nnumba = \">=1\"\nnumba = \"<2\"\n", 3, 1, "", "not valid TOML"},
+		{"[dependencies\n", 1, 0, "", "not valid TOML"},
+		{"[dependencies]\nnumba = 1\n", 2, 9, "dependencies.numba", "expected a version string"},
+		{"[dependencies]\nnumba = \">= 1 if x\"\n", 2, 9, "dependencies.numba", "invalid conda version spec"},
+		{"[dependencies]\nnumba = { version = [\"1\"] }\n", 2, 22, "dependencies.numba", "expected a version string"},
+		{"[pypi-dependencies]\nnumba = \"1.0 ; python_version < '3'\"\n", 2, 9, "pypi-dependencies.numba", "invalid PyPI version specifier"},
+	}
+	for _, tt := range tests {
+		_, err := f.Extract("pixi.toml", []byte(tt.doc))
+		e, ok := diag.As(err)
+		if !ok {
+			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.doc, err)
+			continue
+		}
+		if e.File != "pixi.toml" || e.Line != tt.line || (tt.col != 0 && e.Col != tt.col) || e.Key != tt.key || !strings.Contains(e.Error(), tt.inMsg) {
+			t.Errorf("Extract(%q) error = %q (line %d col %d key %q)", tt.doc, e, e.Line, e.Col, e.Key)
+		}
+	}
+}
+
+// TestGolden moves numba's and finch-mlir's caps in sparse's manifest with the
+// inclusive strategy and compares with testdata/golden.
+func TestGolden(t *testing.T) {
+	data := corpus.Read(t, sparse)
+	ps, err := f.Extract(sparse, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemes := map[string]versions.Scheme{"conda": conda.Scheme{}, "pep440": pep440.Scheme{}}
+	targets := map[string]string{"numba": "0.67.0", "finch-mlir": "0.1.3"}
+	var edits []pins.Edit
+	for _, p := range ps {
+		target, ok := targets[p.Package]
+		if !ok || p.Skip != "" {
+			continue
+		}
+		s := schemes[p.Scheme]
+		c, err := s.ParseConstraint(p.Constraint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := versions.NewUpper(s, c, target, versions.Policy{Strategy: versions.Inclusive, AddCap: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Changed {
+			edits = append(edits, pins.Edit{Pin: p, New: m.Text})
+		}
+	}
+	out, err := pins.Apply(f, sparse, data, edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "golden", sparse+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(out)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add([]byte("[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumba = \">=0.49\"\nx = { version = \"1.*\", channel = \"c\" }\n[feature.a.pypi-dependencies]\ny = \"*\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ps, err := pixi.Format{}.Extract("pixi.toml", data)
+		if err != nil {
+			if _, ok := diag.As(err); !ok {
+				t.Fatalf("error %v is not a diag.Error", err)
+			}
+			return
+		}
+		for _, p := range ps {
+			if p.Skip != "" {
+				continue
+			}
+			if p.Span.Start < 0 || p.Span.End > len(data) || p.Span.Start > p.Span.End || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
+				t.Fatalf("pin %+v: span does not hold its constraint", p)
+			}
+		}
+	})
+}

@@ -1,0 +1,226 @@
+// Package rattler reads the requirements of a rattler-build recipe, recipe.yaml
+// (recipe format v1, CEP 13 and CEP 14:
+// https://rattler.build/latest/reference/recipe_file/,
+// https://github.com/conda/ceps/blob/main/cep-0013.md).
+//
+// A v1 recipe is valid YAML: it is parsed with go.yaml.in/yaml/v3 and each
+// scalar mapped back to its bytes (pins/internal/yamlspan). The requirements
+// lists (build, host, run, run_constraints, run_exports) are read at the top,
+// in the cache, in each output and in each test's requirements, descending
+// into "if:/then:/else:" conditional items. Items with a ${{ … }} template have
+// no version until rattler-build renders them: they are reported with Skip.
+package rattler
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
+	"github.com/pinbot-dev/pinbot/pins/internal/yamlspan"
+)
+
+// Name is the format's identifier.
+const Name = "rattler"
+
+// Format reads rattler-build recipe.yaml recipes.
+type Format struct{}
+
+var _ pins.Format = Format{}
+
+// Name returns "rattler".
+func (Format) Name() string { return Name }
+
+// Match reports whether the file is named recipe.yaml (or recipe.yml).
+func (Format) Match(path string) bool {
+	b := pins.Base(path)
+	return b == "recipe.yaml" || b == "recipe.yml"
+}
+
+// lists are the requirements keys whose values are lists of MatchSpecs.
+var lists = map[string]bool{"build": true, "host": true, "run": true, "run_constraints": true, "run_exports": true}
+
+// exportKinds are the keys of a run_exports mapping.
+var exportKinds = map[string]bool{"weak": true, "strong": true, "noarch": true, "weak_constraints": true, "strong_constraints": true}
+
+// Extract returns the requirements of the recipe in file order, with Scheme
+// "conda" and Source the spec's channel, else "conda".
+func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
+	d, err := yamlspan.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	x := &extractor{d: d}
+	if d.Root == nil || isNull(d.Root) {
+		return nil, nil
+	}
+	if d.Root.Kind != yaml.MappingNode {
+		x.fail(d.Root, "", "expected a mapping at the top of a recipe, found %s", yamlspan.Kind(d.Root))
+		return nil, x.errs.Err()
+	}
+	x.recipe(d.Root, "")
+	pairs, _ := yamlspan.Pairs(d.Root)
+	for _, p := range pairs {
+		if p.Key == "outputs" {
+			x.outputs(p.Value)
+		}
+	}
+	// Top-level tests may follow the outputs: put the pins in file order.
+	slices.SortStableFunc(x.out, func(a, b pins.Pin) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) })
+	return x.out, x.errs.Err()
+}
+
+type extractor struct {
+	d    *yamlspan.Doc
+	out  []pins.Pin
+	errs diag.List
+}
+
+func (x *extractor) fail(n *yaml.Node, key, format string, args ...any) {
+	line, col := x.d.NodePosition(n)
+	x.errs = append(x.errs, diag.Errorf(x.d.Path, line, col, key, format, args...))
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// recipe reads the requirements, cache and tests of a recipe or an output
+// (prefix "outputs[1].").
+func (x *extractor) recipe(n *yaml.Node, prefix string) {
+	pairs, dup := yamlspan.Pairs(n)
+	if dup != nil && (dup.Value == "requirements" || dup.Value == "outputs") {
+		x.fail(dup, prefix+dup.Value, "key given twice")
+		return
+	}
+	for _, p := range pairs {
+		switch p.Key {
+		case "requirements":
+			x.requirements(p.Value, prefix+"requirements")
+		case "cache":
+			if p.Value.Kind == yaml.MappingNode {
+				x.requirements(yamlspan.Get(p.Value, "requirements"), prefix+"cache.requirements")
+			}
+		case "tests":
+			if p.Value.Kind != yaml.SequenceNode {
+				continue
+			}
+			for i, t := range p.Value.Content {
+				if t.Kind == yaml.MappingNode {
+					x.requirements(yamlspan.Get(t, "requirements"), fmt.Sprintf("%stests[%d].requirements", prefix, i))
+				}
+			}
+		}
+	}
+}
+
+func (x *extractor) outputs(n *yaml.Node) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		x.fail(n, "outputs", "expected a list of outputs, found %s", yamlspan.Kind(n))
+		return
+	}
+	for i, o := range n.Content {
+		switch {
+		case o.Kind == yaml.MappingNode && yamlspan.Get(o, "if") != nil:
+			// A conditional output: its then/else are outputs.
+			for _, branch := range []string{"then", "else"} {
+				if b := yamlspan.Get(o, branch); b != nil && b.Kind == yaml.MappingNode {
+					x.recipe(b, fmt.Sprintf("outputs[%d].%s.", i, branch))
+				}
+			}
+		case o.Kind == yaml.MappingNode:
+			x.recipe(o, fmt.Sprintf("outputs[%d].", i))
+		default:
+			x.fail(o, fmt.Sprintf("outputs[%d]", i), "expected an output mapping, found %s", yamlspan.Kind(o))
+		}
+	}
+}
+
+// requirements reads a requirements mapping at label.
+func (x *extractor) requirements(n *yaml.Node, label string) {
+	if n == nil || isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		x.fail(n, label, "expected a mapping of requirement lists, found %s", yamlspan.Kind(n))
+		return
+	}
+	pairs, _ := yamlspan.Pairs(n)
+	for _, p := range pairs {
+		if !lists[p.Key] {
+			continue // ignore_run_exports names packages, not specs
+		}
+		key := label + "." + p.Key
+		if p.Key == "run_exports" && p.Value.Kind == yaml.MappingNode {
+			sub, _ := yamlspan.Pairs(p.Value)
+			for _, s := range sub {
+				if exportKinds[s.Key] {
+					x.list(s.Value, key+"."+s.Key)
+				}
+			}
+			continue
+		}
+		x.list(p.Value, key)
+	}
+}
+
+// list reads a list of MatchSpecs and conditional items at key.
+func (x *extractor) list(n *yaml.Node, key string) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		x.fail(n, key, "expected a list of requirements, found %s", yamlspan.Kind(n))
+		return
+	}
+	for i, el := range n.Content {
+		x.item(el, fmt.Sprintf("%s[%d]", key, i))
+	}
+}
+
+// item reads one list item: a MatchSpec, or an if/then/else conditional whose
+// branches are a MatchSpec or a list of them.
+func (x *extractor) item(n *yaml.Node, key string) {
+	if n.Kind == yaml.MappingNode {
+		if yamlspan.Get(n, "if") == nil {
+			x.fail(n, key, "expected a requirement or an if/then conditional, found a mapping")
+			return
+		}
+		pairs, _ := yamlspan.Pairs(n)
+		for _, p := range pairs {
+			if p.Key != "then" && p.Key != "else" {
+				continue
+			}
+			if p.Value.Kind == yaml.SequenceNode {
+				for i, el := range p.Value.Content {
+					x.item(el, fmt.Sprintf("%s.%s[%d]", key, p.Key, i))
+				}
+			} else {
+				x.item(p.Value, key+"."+p.Key)
+			}
+		}
+		return
+	}
+	s, ok := x.d.ScalarAt(n)
+	if !ok || isNull(n) {
+		x.fail(n, key, "expected a requirement, found %s", yamlspan.Kind(n))
+		return
+	}
+	p, err := condaspec.Pin(s.Value, s.Start, condaspec.Default)
+	if err != nil {
+		if !condaspec.IsFileOrURL(err) {
+			x.errs = append(x.errs, &diag.Error{File: x.d.Path, Line: s.Line, Col: s.Col, Key: key, Err: err})
+		}
+		return
+	}
+	p.File, p.Line, p.Col, p.Key = x.d.Path, s.Line, s.Col, key
+	if s.Skip != "" {
+		p.Skip = s.Skip
+	}
+	x.out = append(x.out, p)
+}
