@@ -1,6 +1,7 @@
 // Package sources defines where pinbot learns what was released: a Source lists
-// the releases of one package in one registry (sources/pypi, ...). Sources know
-// nothing of pin files; a pin names the source that governs it.
+// the releases of one package in one registry (sources/pypi, sources/conda,
+// sources/goproxy). Sources know nothing of pin files; a pin names the source
+// that governs it. Wheel filenames are read by sources/wheel.
 package sources
 
 import (
@@ -25,23 +26,86 @@ var ErrNotFound = fs.ErrNotExist
 
 // A Release is one version of a package in a registry.
 type Release struct {
+	// Version is the version as the registry spells it ("0.67.0", "v1.2.3").
 	Version string
 	// Time is the earliest upload time of the release's files (zero if unknown).
 	Time time.Time
 	// Yanked is set when every file of the release is yanked (PEP 592), or the
 	// registry marks the release as withdrawn; YankedReason says why, if known.
-	Yanked       bool
+	Yanked bool
+	// YankedReason says why the release was withdrawn ("" when unknown).
 	YankedReason string
-	Files        []File
+	// Files are the release's artifacts; a release may be listed without any.
+	Files []File
+}
+
+// A Schemer is a Source that names the version scheme of its releases
+// ("pep440", "conda", "semver"), for comparing them when no pin says which.
+type Schemer interface {
+	Scheme() string
+}
+
+// SchemeOf returns the version scheme s names, or "" if it names none.
+func SchemeOf(s Source) string {
+	if sc, ok := s.(Schemer); ok {
+		return sc.Scheme()
+	}
+	return ""
 }
 
 // A File is one installable artifact of a release.
 type File struct {
-	Name           string
-	URL            string
-	SHA256         string // hex; empty if the registry gives none
-	Size           int64
-	Time           time.Time
-	Yanked         bool
+	Name   string // the filename: "numba-0.67.0-cp312-cp312-win_amd64.whl"
+	URL    string // where to download it
+	SHA256 string // hex; empty if the registry gives none
+	Size   int64  // in bytes; 0 if unknown
+	// Time is the upload time (zero if unknown).
+	Time time.Time
+	// Yanked is set for a withdrawn file (PEP 592, a conda "broken" label).
+	Yanked bool
+	// RequiresPython is a Python file's requires-python specifier (PEP 345).
 	RequiresPython string
+	// Kind is the artifact's type: KindSdist, KindWheel, KindConda or KindZip
+	// ("" when unknown).
+	Kind string
+	// Tags are a wheel's compatibility tags, expanded from the filename's
+	// compressed tag sets (cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64
+	// gives two).
+	Tags []Tag
+	// Subdir is a conda package's platform subdir ("linux-64", "noarch").
+	Subdir string
+}
+
+// The kinds of File.
+const (
+	KindSdist = "sdist" // a Python source distribution
+	KindWheel = "wheel" // a Python wheel (Tags set)
+	KindConda = "conda" // a conda package (Subdir set)
+	KindZip   = "zip"   // a Go module zip
+)
+
+// A Tag is one wheel compatibility tag (PEP 425): "cp312", "cp312", "manylinux_2_17_x86_64".
+type Tag struct {
+	Python   string // interpreter: "cp312", "py3"
+	ABI      string // "cp312", "abi3", "none"
+	Platform string // "manylinux_2_17_x86_64", "macosx_11_0_arm64", "any"
+}
+
+// String returns the tag as python-abi-platform.
+func (t Tag) String() string { return t.Python + "-" + t.ABI + "-" + t.Platform }
+
+// SHA256s returns the distinct sha256 digests of a release's files that are
+// not yanked, in file order: the hashes a requirements file's --hash options
+// list for the release.
+func SHA256s(r Release) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range r.Files {
+		if f.SHA256 == "" || f.Yanked || seen[f.SHA256] {
+			continue
+		}
+		seen[f.SHA256] = true
+		out = append(out, f.SHA256)
+	}
+	return out
 }

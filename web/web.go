@@ -4,7 +4,13 @@
 // Transport retries what a bot should retry (timeouts, 5xx, truncated bodies, 429
 // and rate-limited 403 honouring Retry-After up to a cap) with exponential backoff
 // and full jitter, applies a per-attempt timeout, reads each body in full so a
-// truncated one is caught and retried, and sends a descriptive User-Agent.
+// truncated one is caught and retried, and sends a descriptive User-Agent. It
+// leaves Accept-Encoding unset so that Go's transport asks for gzip and
+// decompresses transparently.
+//
+// Cache wraps a Transport with an on-disk cache that revalidates with ETag and
+// Last-Modified (RFC 9111, https://www.rfc-editor.org/rfc/rfc9111), so a weekly
+// run whose sources did not change transfers little more than 304s.
 package web
 
 import (
@@ -52,10 +58,14 @@ var DefaultPolicy = Policy{
 // itself as described in the package comment. The zero value is not usable; use
 // NewTransport.
 type Transport struct {
-	Base      http.RoundTripper
-	Policy    Policy
+	// Base sends one attempt (http.DefaultTransport by default).
+	Base http.RoundTripper
+	// Policy says how often, how long and how big.
+	Policy Policy
+	// UserAgent is sent unless the request sets its own.
 	UserAgent string
-	Log       *slog.Logger
+	// Log gets retries as warnings and every request at debug level.
+	Log *slog.Logger
 	// Sleep waits for d or until ctx is done; tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
@@ -259,12 +269,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // An HTTPError is a response with an unexpected status. URL is redacted and
 // Detail is a short, sanitised excerpt of the body.
 type HTTPError struct {
-	URL        string
-	StatusCode int
-	Status     string
-	Detail     string
+	URL        string // redacted (or "(secret URL)")
+	StatusCode int    // 404
+	Status     string // "404 Not Found"
+	Detail     string // at most 3 lines of the body, or "" when it was not plain text
 }
 
+// Error returns "URL: status: detail".
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("%s: %s", e.URL, e.Status)
 	if e.Detail != "" {

@@ -1,16 +1,85 @@
 package main
 
 import (
+	"context"
 	"net/http"
+	"slices"
 
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/conda"
+	"github.com/pinbot-dev/pinbot/sources/goproxy"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 )
 
-// newSources builds the release sources the configuration describes.
-func newSources(cfg *config.Config, hc *http.Client) map[string]sources.Source {
-	return map[string]sources.Source{
-		pypi.Name: pypi.New(cfg.Sources.PyPI.URL, hc),
+// condaAlias is the source name of conda pins whose file names no channel; it
+// selects the first configured channel (sources/conda/README.md).
+const condaAlias = "conda"
+
+// newSources builds the release sources the configuration describes: "pypi"
+// (the JSON API, or the simple API with sources.pypi.api: simple), one source
+// per conda channel named by the channel (default conda-forge) plus the
+// "conda" alias for the first, and "goproxy", which follows GOPROXY,
+// GONOPROXY and GOPRIVATE from getenv unless sources.goproxy.url names the one
+// proxy to use.
+func newSources(cfg *config.Config, hc *http.Client, getenv func(string) string) map[string]sources.Source {
+	out := map[string]sources.Source{}
+	if cfg.Sources.PyPI.API == pypi.SimpleAPI {
+		out[pypi.Name] = pypi.NewSimple(cfg.Sources.PyPI.URL, hc)
+	} else {
+		out[pypi.Name] = pypi.New(cfg.Sources.PyPI.URL, hc)
 	}
+
+	cc := cfg.Sources.Conda
+	channels := cc.Channels
+	if len(channels) == 0 {
+		channels = []string{conda.DefaultChannel}
+	}
+	// Shards are read for the platforms the packages require (conda's default
+	// subdirs for a package that names none), and noarch.
+	var subdirs []string
+	for _, p := range cfg.Packages {
+		platforms := conda.DefaultSubdirs
+		if p != nil && len(p.Platforms) > 0 {
+			platforms = p.Platforms
+		}
+		for _, pl := range platforms {
+			if !slices.Contains(subdirs, pl) {
+				subdirs = append(subdirs, pl)
+			}
+		}
+	}
+	slices.Sort(subdirs)
+	for i, ch := range channels {
+		src := conda.New(conda.Options{Channel: ch, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs}, hc)
+		out[ch] = src
+		if i == 0 {
+			out[condaAlias] = src
+		}
+	}
+
+	noProxy := getenv("GONOPROXY")
+	if noProxy == "" {
+		noProxy = getenv("GOPRIVATE")
+	}
+	gp, err := goproxy.New(goproxy.Options{GOPROXY: getenv("GOPROXY"), NoProxy: noProxy, URL: cfg.Sources.GoProxy.URL}, hc)
+	if err != nil {
+		out[goproxy.Name] = failing{name: goproxy.Name, scheme: goproxy.Scheme, err: err}
+	} else {
+		out[goproxy.Name] = gp
+	}
+	return out
+}
+
+// failing is a source that could not be set up: every lookup reports why, so
+// only the packages that need it fail.
+type failing struct {
+	name, scheme string
+	err          error
+}
+
+func (s failing) Name() string   { return s.name }
+func (s failing) Scheme() string { return s.scheme }
+func (s failing) Releases(context.Context, string) ([]sources.Release, error) {
+	return nil, s.err
 }

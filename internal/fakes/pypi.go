@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -31,22 +32,38 @@ type Fault struct {
 
 // A Release is one version of a fake project.
 type Release struct {
-	Version string
+	Version string // as PyPI lists it
 	// NoFiles gives the release no files (PyPI lists such versions).
-	NoFiles      bool
+	NoFiles bool
+	// Yanked yanks every file, with YankedReason when set (the simple API
+	// then says the reason instead of true).
 	Yanked       bool
 	YankedReason string
-	Uploaded     time.Time
+	// Uploaded is the files' upload time (default DefaultUpload).
+	Uploaded time.Time
+	// Wheels are the release's wheels as python-abi-platform tags, compressed
+	// tag sets allowed ("cp312-cp312-macosx_11_0_arm64"); nil gives one
+	// manylinux x86_64 wheel for CPython 3.12, an empty non-nil list none.
+	Wheels []string
+	// RequiresPython is the files' requires-python (default ">=3.10").
+	RequiresPython string
 }
 
-// PyPI is a fake PyPI JSON API (https://docs.pypi.org/api/json/).
+// PyPI is a fake PyPI: the JSON API (https://docs.pypi.org/api/json/), project
+// and per-version, and the simple repository API in its PEP 691/700 JSON form
+// and its PEP 503 HTML form, negotiated on Accept.
 type PyPI struct {
 	*httptest.Server
+	recorder
 
 	mu       sync.Mutex
 	projects map[string][]Release
-	faults   map[string][]Fault
-	requests []string
+	// HTMLOnly makes the simple API answer HTML whatever the Accept header, as
+	// an index without PEP 691 support does.
+	HTMLOnly bool
+	// SimpleAPIVersion is the simple API's meta.api-version (default "1.1");
+	// "1.0" leaves out PEP 700's versions, size and upload-time.
+	SimpleAPIVersion string
 }
 
 var normRE = regexp.MustCompile(`[-_.]+`)
@@ -55,8 +72,10 @@ func norm(name string) string { return normRE.ReplaceAllString(strings.ToLower(n
 
 // NewPyPI starts a fake PyPI that is closed when the test ends.
 func NewPyPI(t testing.TB) *PyPI {
-	p := &PyPI{projects: map[string][]Release{}, faults: map[string][]Fault{}}
-	p.Server = httptest.NewServer(http.HandlerFunc(p.serve))
+	p := &PyPI{projects: map[string][]Release{}}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.serve(w, r, p.answer)
+	}))
 	t.Cleanup(p.Close)
 	return p
 }
@@ -75,98 +94,71 @@ func (p *PyPI) Remove(name string) {
 	delete(p.projects, norm(name))
 }
 
-// Fail queues faults for the next requests to path (such as "/pypi/numba/json").
-func (p *PyPI) Fail(path string, fs ...Fault) {
+var (
+	projectPath = regexp.MustCompile(`^/pypi/([^/]+)/json$`)
+	versionPath = regexp.MustCompile(`^/pypi/([^/]+)/([^/]+)/json$`)
+	simplePath  = regexp.MustCompile(`^/simple/([^/]+)/$`)
+)
+
+func (p *PyPI) project(name string) ([]Release, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.faults[path] = append(p.faults[path], fs...)
+	rs, ok := p.projects[name]
+	return rs, ok
 }
 
-// Requests returns the paths requested so far.
-func (p *PyPI) Requests() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.requests...)
+func notFoundJSON() reply {
+	return reply{status: http.StatusNotFound, header: http.Header{"Content-Type": {"application/json"}},
+		body: []byte(`{"message": "Not Found"}`), noETag: true}
 }
 
-var projectPath = regexp.MustCompile(`^/pypi/([^/]+)/json$`)
-
-func (p *PyPI) serve(w http.ResponseWriter, r *http.Request) {
-	p.mu.Lock()
-	p.requests = append(p.requests, r.URL.Path)
-	var fault *Fault
-	if q := p.faults[r.URL.Path]; len(q) > 0 {
-		fault, p.faults[r.URL.Path] = &q[0], q[1:]
-	}
-	p.mu.Unlock()
-
-	m := projectPath.FindStringSubmatch(r.URL.Path)
-	if m == nil {
-		http.NotFound(w, r)
-		return
-	}
-	if n := norm(m[1]); n != m[1] {
-		// PyPI redirects to the normalised name.
-		http.Redirect(w, r, "/pypi/"+n+"/json", http.StatusMovedPermanently)
-		return
-	}
-	p.mu.Lock()
-	rs, ok := p.projects[m[1]]
-	p.mu.Unlock()
-	status, body := http.StatusOK, []byte(nil)
-	if ok {
-		body = projectJSON(m[1], rs, p.URL)
-	} else {
-		status, body = http.StatusNotFound, []byte(`{"message": "Not Found"}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if fault != nil && applyFault(w, r, fault, body) {
-		return
-	}
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
-	w.Header().Set("ETag", etag)
-	w.Header().Set("X-PyPI-Last-Serial", "22406780")
-	if status == http.StatusOK && r.Header.Get("If-None-Match") == etag {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.WriteHeader(status)
-	w.Write(body)
-}
-
-// applyFault answers per f and reports whether the response is complete.
-func applyFault(w http.ResponseWriter, r *http.Request, f *Fault, body []byte) bool {
-	if f.Hang > 0 {
-		select {
-		case <-time.After(f.Hang):
-		case <-r.Context().Done():
-			return true
+func (p *PyPI) answer(r *http.Request) reply {
+	jsonHeader := http.Header{"Content-Type": {"application/json"}, "X-Pypi-Last-Serial": {"22406780"}}
+	if m := projectPath.FindStringSubmatch(r.URL.Path); m != nil {
+		if n := norm(m[1]); n != m[1] {
+			// PyPI redirects to the normalised name.
+			return reply{redirect: "/pypi/" + n + "/json"}
 		}
+		rs, ok := p.project(m[1])
+		if !ok {
+			return notFoundJSON()
+		}
+		return reply{header: jsonHeader, body: projectJSON(m[1], rs, p.URL)}
 	}
-	for k, v := range f.Header {
-		w.Header().Set(k, v)
-	}
-	switch {
-	case f.Truncate:
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		w.WriteHeader(http.StatusOK)
-		w.Write(body[:len(body)/2])
-		if h, ok := w.(http.Hijacker); ok {
-			if conn, _, err := h.Hijack(); err == nil {
-				conn.Close()
+	if m := versionPath.FindStringSubmatch(r.URL.Path); m != nil {
+		if n := norm(m[1]); n != m[1] {
+			return reply{redirect: "/pypi/" + n + "/" + m[2] + "/json"}
+		}
+		rs, _ := p.project(m[1])
+		for _, rel := range rs {
+			if rel.Version == m[2] {
+				return reply{header: jsonHeader, body: versionJSON(m[1], rel, p.URL)}
 			}
 		}
-		return true
-	case f.Body != "" || f.Status != 0:
-		if strings.HasPrefix(f.Body, "<") {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		}
-		w.WriteHeader(max(f.Status, http.StatusOK))
-		w.Write([]byte(f.Body))
-		return true
+		return notFoundJSON()
 	}
-	return f.Hang > 0 && r.Context().Err() != nil
+	if m := simplePath.FindStringSubmatch(r.URL.Path); m != nil {
+		if n := norm(m[1]); n != m[1] {
+			return reply{redirect: "/simple/" + n + "/"}
+		}
+		rs, ok := p.project(m[1])
+		accept := r.Header.Get("Accept")
+		wantJSON := strings.Contains(accept, "application/vnd.pypi.simple.v1+json") || strings.Contains(accept, "application/vnd.pypi.simple.latest+json")
+		wantHTML := accept == "" || strings.Contains(accept, "text/html") || strings.Contains(accept, "*/*") ||
+			strings.Contains(accept, "application/vnd.pypi.simple.v1+html")
+		switch {
+		case !ok:
+			return reply{status: http.StatusNotFound, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("404 Not Found"), noETag: true}
+		case wantJSON && !p.HTMLOnly:
+			return reply{header: http.Header{"Content-Type": {"application/vnd.pypi.simple.v1+json"}, "X-Pypi-Last-Serial": {"22406780"}},
+				body: p.simpleJSON(m[1], rs)}
+		case wantHTML || p.HTMLOnly:
+			return reply{header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, body: simpleHTML(m[1], rs, p.URL)}
+		default:
+			return reply{status: http.StatusNotAcceptable, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("406 Not Acceptable"), noETag: true}
+		}
+	}
+	return reply{status: http.StatusNotFound, body: []byte("404 page not found\n"), noETag: true}
 }
 
 type pypiFile struct {
@@ -185,18 +177,25 @@ type pypiFile struct {
 	URL               string            `json:"url"`
 	Yanked            bool              `json:"yanked"`
 	YankedReason      *string           `json:"yanked_reason"`
+	uploaded          time.Time
 }
 
-// files returns an sdist and a manylinux wheel for a release, shaped like PyPI's.
+// DefaultUpload is when a fake release without Uploaded was uploaded.
+var DefaultUpload = time.Date(2026, 8, 11, 12, 30, 5, 123456000, time.UTC)
+
+// files returns a release's files shaped like PyPI's: an sdist and the wheels.
 func files(name string, r Release, base string) []pypiFile {
 	if r.NoFiles {
 		return []pypiFile{}
 	}
 	up := r.Uploaded
 	if up.IsZero() {
-		up = time.Date(2026, 8, 11, 12, 30, 5, 123456000, time.UTC)
+		up = DefaultUpload
 	}
-	rp := ">=3.10"
+	rp := r.RequiresPython
+	if rp == "" {
+		rp = ">=3.10"
+	}
 	var reason *string
 	if r.Yanked && r.YankedReason != "" {
 		reason = &r.YankedReason
@@ -210,13 +209,27 @@ func files(name string, r Release, base string) []pypiFile {
 			Downloads: -1, Size: size,
 			UploadTime: up.Format("2006-01-02T15:04:05"), UploadTimeISO8601: up.Format("2006-01-02T15:04:05.000000Z"),
 			URL:    base + "/packages/" + hex.EncodeToString(sum[:2]) + "/" + fn,
-			Yanked: r.Yanked, YankedReason: reason,
+			Yanked: r.Yanked, YankedReason: reason, uploaded: up,
 		}
 	}
 	mod := strings.ReplaceAll(name, "-", "_")
-	return []pypiFile{
-		mk(fmt.Sprintf("%s-%s.tar.gz", mod, r.Version), "sdist", "source", 2_845_321),
-		mk(fmt.Sprintf("%s-%s-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", mod, r.Version), "bdist_wheel", "cp312", 3_923_101),
+	out := []pypiFile{mk(fmt.Sprintf("%s-%s.tar.gz", mod, r.Version), "sdist", "source", 2_845_321)}
+	wheels := r.Wheels
+	if wheels == nil {
+		wheels = []string{"cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64"}
+	}
+	for i, tags := range wheels {
+		py, _, _ := strings.Cut(tags, "-")
+		out = append(out, mk(fmt.Sprintf("%s-%s-%s.whl", mod, r.Version, tags), "bdist_wheel", py, 3_923_101+int64(i)))
+	}
+	return out
+}
+
+func info(name, version string) map[string]any {
+	return map[string]any{
+		"name": name, "version": version, "summary": "compiling Python code using LLVM",
+		"requires_python": ">=3.10", "requires_dist": []string{"llvmlite<0.50,>=0.49.0dev0", "numpy<2.6,>=1.22"},
+		"yanked": false, "yanked_reason": nil, "bugtrack_url": nil, "downloads": map[string]int{"last_day": -1},
 	}
 }
 
@@ -230,11 +243,7 @@ func projectJSON(name string, rs []Release, base string) []byte {
 		}
 	}
 	doc := map[string]any{
-		"info": map[string]any{
-			"name": name, "version": latest, "summary": "compiling Python code using LLVM",
-			"requires_python": ">=3.10", "requires_dist": []string{"llvmlite<0.50,>=0.49.0dev0", "numpy<2.6,>=1.22"},
-			"yanked": false, "yanked_reason": nil, "bugtrack_url": nil, "downloads": map[string]int{"last_day": -1},
-		},
+		"info":            info(name, latest),
 		"last_serial":     22406780,
 		"releases":        releases,
 		"urls":            releases[latest],
@@ -242,6 +251,94 @@ func projectJSON(name string, rs []Release, base string) []byte {
 	}
 	b, _ := json.Marshal(doc)
 	return b
+}
+
+// versionJSON is /pypi/NAME/VERSION/json: the project at one version, its
+// files in "urls", and no "releases".
+func versionJSON(name string, r Release, base string) []byte {
+	in := info(name, r.Version)
+	in["yanked"] = r.Yanked
+	if r.Yanked && r.YankedReason != "" {
+		in["yanked_reason"] = r.YankedReason
+	}
+	b, _ := json.Marshal(map[string]any{"info": in, "last_serial": 22406780, "urls": files(name, r, base), "vulnerabilities": []any{}})
+	return b
+}
+
+// simpleJSON is the PEP 691 JSON form of /simple/NAME/, with PEP 700's
+// versions (including versions without files), size and upload-time, and
+// file URLs relative to the page, as some indexes serve them.
+func (p *PyPI) simpleJSON(name string, rs []Release) []byte {
+	api := p.SimpleAPIVersion
+	if api == "" {
+		api = "1.1"
+	}
+	type file struct {
+		Filename       string            `json:"filename"`
+		URL            string            `json:"url"`
+		Hashes         map[string]string `json:"hashes"`
+		RequiresPython *string           `json:"requires-python"`
+		Size           *int64            `json:"size,omitempty"`
+		UploadTime     string            `json:"upload-time,omitempty"`
+		Yanked         any               `json:"yanked"`
+		CoreMetadata   any               `json:"core-metadata"`
+		DistInfo       any               `json:"data-dist-info-metadata"`
+	}
+	var fs []file
+	var versions []string
+	for _, r := range rs {
+		versions = append(versions, r.Version)
+		for _, f := range files(name, r, p.URL) {
+			var yanked any = f.Yanked
+			if f.Yanked && f.YankedReason != nil {
+				yanked = *f.YankedReason
+			}
+			sf := file{
+				Filename: f.Filename, URL: "../../packages/" + f.Digests["sha256"][:4] + "/" + f.Filename,
+				Hashes:         map[string]string{"sha256": f.Digests["sha256"]},
+				RequiresPython: f.RequiresPython, Yanked: yanked,
+				CoreMetadata: map[string]string{"sha256": f.Digests["blake2b_256"]}, DistInfo: map[string]string{"sha256": f.Digests["blake2b_256"]},
+			}
+			if strings.HasSuffix(f.Filename, ".tar.gz") {
+				sf.CoreMetadata, sf.DistInfo = false, false
+			}
+			if api != "1.0" {
+				size := f.Size
+				sf.Size, sf.UploadTime = &size, f.uploaded.Format("2006-01-02T15:04:05.000000Z")
+			}
+			fs = append(fs, sf)
+		}
+	}
+	doc := map[string]any{
+		"meta":  map[string]any{"api-version": api, "_last-serial": 22406780},
+		"name":  name,
+		"files": fs,
+	}
+	if api != "1.0" {
+		doc["versions"] = versions
+	}
+	b, _ := json.Marshal(doc)
+	return b
+}
+
+// simpleHTML is the PEP 503 HTML form of /simple/NAME/.
+func simpleHTML(name string, rs []Release, base string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html>\n  <head>\n    <meta name=\"pypi:repository-version\" content=\"1.1\">\n    <title>Links for %s</title>\n  </head>\n  <body>\n    <h1>Links for %s</h1>\n", name, name)
+	for _, r := range rs {
+		for _, f := range files(name, r, base) {
+			yanked := ""
+			if f.Yanked {
+				yanked = ` data-yanked=""`
+				if f.YankedReason != nil {
+					yanked = ` data-yanked="` + html.EscapeString(*f.YankedReason) + `"`
+				}
+			}
+			fmt.Fprintf(&b, "    <a href=\"%s#sha256=%s\" data-requires-python=\"%s\"%s>%s</a><br />\n", f.URL, f.Digests["sha256"], html.EscapeString(*f.RequiresPython), yanked, f.Filename)
+		}
+	}
+	b.WriteString("  </body>\n</html>\n")
+	return []byte(b.String())
 }
 
 // NumbaReleases is numba's release history as PyPI lists it around 2026-08-21,

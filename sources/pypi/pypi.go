@@ -1,6 +1,15 @@
-// Package pypi reads releases from PyPI's JSON API
-// (https://docs.pypi.org/api/json/), or from any index that serves the same API
-// (a private mirror).
+// Package pypi reads releases from a Python package index: PyPI's JSON API
+// (https://docs.pypi.org/api/json/) or the simple repository API that every
+// index serves (devpi, Artifactory, Nexus, GitLab, a private mirror), in its
+// PEP 691 JSON form with PEP 700's additions
+// (https://peps.python.org/pep-0691/, https://peps.python.org/pep-0700/,
+// https://packaging.python.org/en/latest/specifications/simple-repository-api/),
+// or in its PEP 503 HTML form when an index serves nothing else.
+//
+// Every release comes with its files: sha256 digests, sizes, upload times,
+// requires-python, yanked status and reason (PEP 592), and, for wheels, the
+// compatibility tags read from the filename. SHA256s lists a release's hashes
+// for requirements files with --hash options.
 package pypi
 
 import (
@@ -9,7 +18,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/pinbot-dev/pinbot/pins/pep508"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -19,96 +27,101 @@ import (
 // Name is the source's identifier.
 const Name = "pypi"
 
-// A Source lists releases from one PyPI-compatible index.
+// Scheme is the version scheme of Python package versions.
+const Scheme = "pep440"
+
+// The APIs a Source can read.
+const (
+	JSONAPI   = "json"   // /pypi/NAME/json
+	SimpleAPI = "simple" // /simple/NAME/ (PEP 691, PEP 700; PEP 503 HTML as a fallback)
+)
+
+// A Source lists releases from one Python package index.
 type Source struct {
-	base string
+	base string // JSON API: the host ("https://pypi.org"); simple API: the index URL
+	api  string
 	hc   *http.Client
 }
 
-var _ sources.Source = (*Source)(nil)
+var (
+	_ sources.Source  = (*Source)(nil)
+	_ sources.Schemer = (*Source)(nil)
+)
 
-// New returns a source reading from the index at baseURL ("https://pypi.org")
+// New returns a source reading PyPI's JSON API at baseURL ("https://pypi.org")
 // through hc.
 func New(baseURL string, hc *http.Client) *Source {
-	return &Source{base: strings.TrimRight(baseURL, "/"), hc: hc}
+	return &Source{base: strings.TrimRight(baseURL, "/"), api: JSONAPI, hc: hc}
+}
+
+// NewSimple returns a source reading the simple repository API of the index at
+// indexURL through hc. indexURL is the index's simple root
+// ("https://pypi.org/simple", devpi's ".../+simple", Artifactory's
+// ".../api/pypi/REPO/simple"); a URL with no path gets "/simple".
+func NewSimple(indexURL string, hc *http.Client) *Source {
+	base := strings.TrimRight(indexURL, "/")
+	if u, err := url.Parse(base); err == nil && (u.Path == "" || u.Path == "/") {
+		base += "/simple"
+	}
+	return &Source{base: base, api: SimpleAPI, hc: hc}
 }
 
 // Name returns "pypi".
 func (*Source) Name() string { return Name }
 
-// project is the part of /pypi/<name>/json pinbot reads.
-type project struct {
-	Info struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	} `json:"info"`
-	Releases map[string][]file `json:"releases"`
-}
-
-type file struct {
-	Filename       string  `json:"filename"`
-	URL            string  `json:"url"`
-	Size           int64   `json:"size"`
-	UploadTime     string  `json:"upload_time"`
-	UploadTimeISO  string  `json:"upload_time_iso_8601"`
-	Yanked         bool    `json:"yanked"`
-	YankedReason   *string `json:"yanked_reason"`
-	RequiresPython *string `json:"requires_python"`
-	Digests        struct {
-		SHA256 string `json:"sha256"`
-	} `json:"digests"`
-}
+// Scheme returns "pep440".
+func (*Source) Scheme() string { return Scheme }
 
 // Releases returns every release of pkg with its files. A release whose files
 // are all yanked is yanked; a release with no files is returned with none.
 func (s *Source) Releases(ctx context.Context, pkg string) ([]sources.Release, error) {
+	if s.api == SimpleAPI {
+		return s.simple(ctx, pkg)
+	}
 	u := s.base + "/pypi/" + url.PathEscape(pep508.Normalize(pkg)) + "/json"
 	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, err
 	}
-	var p project
-	if err := web.DecodeJSON(u, body, &p); err != nil {
-		return nil, err
+	rs, err := decodeProject(u, body)
+	if err == errNoReleases {
+		// Warehouse may drop the deprecated "releases" key; the simple API on
+		// the same host lists every version.
+		return NewSimple(s.base, s.hc).Releases(ctx, pkg)
 	}
-	if p.Releases == nil {
-		return nil, fmt.Errorf("%s: the response has no \"releases\" (is this a PyPI JSON API?)", u)
-	}
-	out := make([]sources.Release, 0, len(p.Releases))
-	for v, files := range p.Releases {
-		r := sources.Release{Version: v}
-		yanked := len(files) > 0
-		for _, f := range files {
-			sf := sources.File{
-				Name: f.Filename, URL: f.URL, SHA256: f.Digests.SHA256, Size: f.Size,
-				Time: uploadTime(f), Yanked: f.Yanked,
-			}
-			if f.RequiresPython != nil {
-				sf.RequiresPython = *f.RequiresPython
-			}
-			if !f.Yanked {
-				yanked = false
-			} else if f.YankedReason != nil && r.YankedReason == "" {
-				r.YankedReason = *f.YankedReason
-			}
-			if !sf.Time.IsZero() && (r.Time.IsZero() || sf.Time.Before(r.Time)) {
-				r.Time = sf.Time
-			}
-			r.Files = append(r.Files, sf)
-		}
-		r.Yanked = yanked
-		out = append(out, r)
-	}
-	return out, nil
+	return rs, err
 }
 
-// uploadTime reads the ISO time, or the older zone-less field as UTC.
-func uploadTime(f file) time.Time {
-	if t, err := time.Parse(time.RFC3339Nano, f.UploadTimeISO); err == nil {
-		return t
+// Release returns one release of pkg: from /pypi/NAME/VERSION/json with the
+// JSON API, from the project page with the simple API. A version the index
+// does not have gives an error wrapping sources.ErrNotFound.
+func (s *Source) Release(ctx context.Context, pkg, version string) (sources.Release, error) {
+	if s.api == SimpleAPI {
+		rs, err := s.simple(ctx, pkg)
+		if err != nil {
+			return sources.Release{}, err
+		}
+		for _, r := range rs {
+			if r.Version == version {
+				return r, nil
+			}
+		}
+		return sources.Release{}, fmt.Errorf("%s %s: no such version on %s: %w", pkg, version, s.base, sources.ErrNotFound)
 	}
-	if t, err := time.Parse("2006-01-02T15:04:05", f.UploadTime); err == nil {
-		return t.UTC()
+	u := s.base + "/pypi/" + url.PathEscape(pep508.Normalize(pkg)) + "/" + url.PathEscape(version) + "/json"
+	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
+	if err != nil {
+		return sources.Release{}, err
 	}
-	return time.Time{}
+	return decodeVersion(u, version, body)
+}
+
+// Hashes returns the sha256 digests of the files of one release, the hashes a
+// requirements file's --hash options list for it.
+func (s *Source) Hashes(ctx context.Context, pkg, version string) ([]string, error) {
+	r, err := s.Release(ctx, pkg, version)
+	if err != nil {
+		return nil, err
+	}
+	return sources.SHA256s(r), nil
 }

@@ -15,10 +15,14 @@ import (
 	"github.com/pinbot-dev/pinbot/web"
 )
 
-func newSource(t *testing.T, fake *fakes.PyPI) *pypi.Source {
+func client() *http.Client {
 	p := web.DefaultPolicy
-	p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, 2*time.Second
-	return pypi.New(fake.URL+"/", &http.Client{Transport: web.NewTransport(nil, p, "test", nil)})
+	p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, time.Second
+	return &http.Client{Transport: web.NewTransport(nil, p, "test", nil)}
+}
+
+func newSource(t *testing.T, fake *fakes.PyPI) *pypi.Source {
+	return pypi.New(fake.URL+"/", client())
 }
 
 func TestReleases(t *testing.T) {
@@ -41,7 +45,8 @@ func TestReleases(t *testing.T) {
 		t.Errorf("0.67.0 = %+v", r)
 	}
 	whl := r.Files[slices.IndexFunc(r.Files, func(f sources.File) bool { return strings.HasSuffix(f.Name, ".whl") })]
-	if len(whl.SHA256) != 64 || whl.RequiresPython != ">=3.10" || !strings.HasPrefix(whl.URL, fake.URL) || whl.Size == 0 {
+	if len(whl.SHA256) != 64 || whl.RequiresPython != ">=3.10" || !strings.HasPrefix(whl.URL, fake.URL) || whl.Size == 0 ||
+		whl.Kind != sources.KindWheel || len(whl.Tags) != 2 || whl.Tags[1].Platform != "manylinux_2_17_x86_64" {
 		t.Errorf("wheel = %+v", whl)
 	}
 	if y := byV["0.66.1"]; !y.Yanked || y.YankedReason != "broken wheel for py3.14" {
@@ -67,6 +72,7 @@ func TestFaults(t *testing.T) {
 		{name: "429 with Retry-After then 200", faults: []fakes.Fault{{Status: 429, Header: map[string]string{"Retry-After": "0"}}}},
 		{name: "truncated then 200", faults: []fakes.Fault{{Truncate: true}}},
 		{name: "hung then 200", faults: []fakes.Fault{{Hang: 5 * time.Second}}},
+		{name: "truncated JSON with 200", faults: []fakes.Fault{{Body: `{"info": {"name": "numba"}, "releases": {"0.67.0": [`}}, wantErr: "invalid JSON"},
 		{name: "HTML page with 200", faults: []fakes.Fault{{Body: "<!DOCTYPE html><html><body>Maintenance</body></html>"}}, wantErr: "expected JSON"},
 		{name: "JSON that is not the API", faults: []fakes.Fault{{Body: `{"info": {}}`}}, wantErr: `no "releases"`},
 		{name: "500 every time", faults: []fakes.Fault{{Status: 500}, {Status: 500}, {Status: 500}, {Status: 500}}, wantErr: "500"},

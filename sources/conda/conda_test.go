@@ -1,0 +1,233 @@
+package conda_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/conda"
+	"github.com/pinbot-dev/pinbot/web"
+)
+
+func client() *http.Client {
+	p := web.DefaultPolicy
+	p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, time.Second
+	return &http.Client{Transport: web.NewTransport(nil, p, "test", nil)}
+}
+
+var (
+	day1 = time.Date(2026, 7, 1, 10, 0, 0, 0, time.UTC)
+	day2 = time.Date(2026, 8, 12, 10, 0, 0, 0, time.UTC)
+)
+
+// numba on a fake conda-forge: 0.66.0 everywhere, 0.67.0 on linux-64 only
+// (its win-64 build was pulled), 0.68.0rc1 on the rc label only.
+func numbaFiles() []fakes.CondaFile {
+	return []fakes.CondaFile{
+		{Version: "0.66.0", Subdir: "linux-64", Uploaded: day1, TarBz2: true},
+		{Version: "0.66.0", Subdir: "osx-arm64", Build: "py312h2a3d4f1_0", Uploaded: day1.Add(time.Hour)},
+		{Version: "0.66.0", Subdir: "win-64", Build: "py312h7d8e9f0_0", Uploaded: day1.Add(2 * time.Hour)},
+		{Version: "0.66.0", Subdir: "linux-64", Build: "py313h6e6e5ba_0", Uploaded: day1.Add(3 * time.Hour)},
+		{Version: "0.67.0", Subdir: "linux-64", Uploaded: day2},
+		{Version: "0.67.0", Subdir: "win-64", Build: "py312h7d8e9f0_0", Uploaded: day2, Labels: []string{"broken"}},
+		{Version: "0.68.0rc1", Subdir: "linux-64", Uploaded: day2, Labels: []string{"rc"}},
+	}
+}
+
+func byVersion(rs []sources.Release) map[string]sources.Release {
+	m := map[string]sources.Release{}
+	for _, r := range rs {
+		if _, dup := m[r.Version]; dup {
+			panic("duplicate release " + r.Version)
+		}
+		m[r.Version] = r
+	}
+	return m
+}
+
+func subdirs(r sources.Release) []string {
+	var out []string
+	for _, f := range r.Files {
+		if !f.Yanked && !slices.Contains(out, f.Subdir) {
+			out = append(out, f.Subdir)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestAPI(t *testing.T) {
+	fake := fakes.NewConda(t)
+	fake.Add("conda-forge", "numba", numbaFiles()...)
+	src := conda.New(conda.Options{APIURL: fake.URL}, client())
+	if src.Name() != "conda-forge" || src.Scheme() != "conda" {
+		t.Errorf("name %q scheme %q", src.Name(), src.Scheme())
+	}
+	rs, err := src.Releases(context.Background(), "numba")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byV := byVersion(rs)
+	r := byV["0.66.0"]
+	if !r.Time.Equal(day1) || r.Yanked || !slices.Equal(subdirs(r), []string{"linux-64", "osx-arm64", "win-64"}) || len(r.Files) != 4 {
+		t.Errorf("0.66.0 = %+v", r)
+	}
+	for _, f := range r.Files {
+		if len(f.SHA256) != 64 || f.Kind != sources.KindConda || !strings.HasPrefix(f.URL, fake.URL+"/download/conda-forge/numba/0.66.0/") || f.Size == 0 {
+			t.Errorf("file %+v (sha256 \"None\" must come from attrs; the URL is scheme-relative)", f)
+		}
+	}
+	if r.Files[0].Name != "numba-0.66.0-py312h6e6e5ba_0.tar.bz2" {
+		t.Errorf("name %q", r.Files[0].Name)
+	}
+	r = byV["0.67.0"]
+	if r.Yanked || !slices.Equal(subdirs(r), []string{"linux-64"}) || len(r.Files) != 2 || !r.Files[1].Yanked {
+		t.Errorf("0.67.0 (a broken win-64 build) = %+v", r)
+	}
+	if r, ok := byV["0.68.0rc1"]; !ok || len(r.Files) != 0 {
+		t.Errorf("a version only on the rc label = %+v, %v; want listed without files", r, ok)
+	}
+	if len(rs) != 3 {
+		t.Errorf("%d releases from duplicated versions, want 3", len(rs))
+	}
+
+	// With the rc label counted, the release candidate has its file.
+	rs, _ = conda.New(conda.Options{APIURL: fake.URL, Labels: []string{"main", "rc"}}, client()).Releases(context.Background(), "numba")
+	if r := byVersion(rs)["0.68.0rc1"]; len(r.Files) != 1 {
+		t.Errorf("labels [main, rc]: 0.68.0rc1 = %+v", r)
+	}
+}
+
+// TestShards reads the same channel through CEP-16 shards: the same releases,
+// files and digests as the API for the subdirs read.
+func TestShards(t *testing.T) {
+	fake := fakes.NewConda(t)
+	fake.IndexNames = 50
+	fake.Add("conda-forge", "numba", numbaFiles()...)
+	fake.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.50.0"})
+	api, err := conda.New(conda.Options{APIURL: fake.URL}, client()).Releases(context.Background(), "numba")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := conda.New(conda.Options{RepodataURL: fake.URL}, client())
+	var wg sync.WaitGroup
+	var shards []sources.Release
+	for _, pkg := range []string{"numba", "llvmlite", "numba"} {
+		wg.Go(func() {
+			rs, err := src.Releases(context.Background(), pkg)
+			if err != nil {
+				t.Error(err)
+			}
+			if pkg == "numba" {
+				shards = rs
+			}
+		})
+	}
+	wg.Wait()
+	// The API lists the rc-only version without files; repodata has no labels.
+	want := byVersion(api)
+	delete(want, "0.68.0rc1")
+	got := byVersion(shards)
+	opts := cmp.Options{
+		cmpopts.SortSlices(func(a, b sources.File) bool { return a.Name+a.Subdir < b.Name+b.Subdir }),
+		cmpopts.IgnoreFields(sources.File{}, "URL", "Size"),
+		cmpopts.IgnoreFields(sources.Release{}, "YankedReason"),
+	}
+	// A removed (broken) file carries only its name in repodata.
+	for v, r := range want {
+		for i, f := range r.Files {
+			if f.Yanked {
+				r.Files[i] = sources.File{Name: f.Name, Kind: f.Kind, Subdir: f.Subdir, Yanked: true}
+			}
+		}
+		want[v] = r
+	}
+	if diff := cmp.Diff(want, got, opts); diff != "" {
+		t.Errorf("shards differ from the API (-api +shards):\n%s", diff)
+	}
+	for _, f := range got["0.66.0"].Files {
+		if !strings.HasPrefix(f.URL, fake.URL+"/conda-forge/"+f.Subdir+"/numba-0.66.0-") {
+			t.Errorf("URL %s", f.URL)
+		}
+	}
+	// Each subdir's index was fetched once for the three lookups.
+	indexes := 0
+	for _, p := range fake.Requests() {
+		if strings.HasSuffix(p, "repodata_shards.msgpack.zst") {
+			indexes++
+		}
+	}
+	if indexes != len(conda.DefaultSubdirs) {
+		t.Errorf("%d index requests, want %d", indexes, len(conda.DefaultSubdirs))
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	fake := fakes.NewConda(t)
+	fake.Add("conda-forge", "numba", numbaFiles()...)
+	for _, o := range []conda.Options{{APIURL: fake.URL}, {RepodataURL: fake.URL}, {RepodataURL: fake.URL, Channel: "no-such-channel"}} {
+		_, err := conda.New(o, client()).Releases(context.Background(), "no-such-package")
+		if !errors.Is(err, sources.ErrNotFound) {
+			t.Errorf("%+v: err = %v, want ErrNotFound", o, err)
+		}
+	}
+}
+
+func zstdOf(s string) string {
+	enc, _ := zstd.NewWriter(nil)
+	return string(enc.EncodeAll([]byte(s), nil))
+}
+
+func TestFaults(t *testing.T) {
+	tests := []struct {
+		name    string
+		path    string // "" for the API page
+		faults  []fakes.Fault
+		wantErr string
+	}{
+		{name: "500 then 200", faults: []fakes.Fault{{Status: 500}}},
+		{name: "429 with Retry-After then 200", faults: []fakes.Fault{{Status: 429, Header: map[string]string{"Retry-After": "0"}, Body: "terms of service rate limit"}}},
+		{name: "truncated then 200", faults: []fakes.Fault{{Truncate: true}}},
+		{name: "hung then 200", faults: []fakes.Fault{{Hang: 5 * time.Second}}},
+		{name: "HTML with 200", faults: []fakes.Fault{{Body: "<!DOCTYPE html><html><body>Anaconda.org is down for maintenance</body></html>"}}, wantErr: "expected JSON, got an HTML"},
+		{name: "truncated JSON with 200", faults: []fakes.Fault{{Body: `{"name": "numba", "files": [{"basename": "linux-64/numba-`}}, wantErr: "invalid JSON"},
+		{name: "429 every time", faults: []fakes.Fault{{Status: 429}, {Status: 429}, {Status: 429}, {Status: 429}}, wantErr: "429"},
+		{name: "shard index 500 then 200", path: "/conda-forge/linux-64/repodata_shards.msgpack.zst", faults: []fakes.Fault{{Status: 500}}},
+		{name: "shard index truncated then 200", path: "/conda-forge/osx-arm64/repodata_shards.msgpack.zst", faults: []fakes.Fault{{Truncate: true}}},
+		{name: "shard index HTML with 200", path: "/conda-forge/linux-64/repodata_shards.msgpack.zst", faults: []fakes.Fault{{Body: "<html>gateway</html>"}}, wantErr: "not a zstd stream"},
+		{name: "shard index zstd but not msgpack", path: "/conda-forge/noarch/repodata_shards.msgpack.zst", faults: []fakes.Fault{{Body: zstdOf(`{"shards": {}}`)}}, wantErr: "invalid shard index"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakes.NewConda(t)
+			fake.Add("conda-forge", "numba", numbaFiles()...)
+			o := conda.Options{APIURL: fake.URL}
+			path := "/package/conda-forge/numba"
+			if tt.path != "" {
+				o, path = conda.Options{RepodataURL: fake.URL}, tt.path
+			}
+			fake.Fail(path, tt.faults...)
+			rs, err := conda.New(o, client()).Releases(context.Background(), "numba")
+			if tt.wantErr == "" {
+				if err != nil || len(rs) == 0 {
+					t.Fatalf("Releases = %d, %v; want success after retry", len(rs), err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}

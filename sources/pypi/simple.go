@@ -1,0 +1,215 @@
+package pypi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"mime"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/web"
+)
+
+// simpleAccept asks for PEP 691 JSON, taking the HTML forms if that is all the
+// index has.
+const simpleAccept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
+
+// The simple API's content types.
+const (
+	simpleJSONType   = "application/vnd.pypi.simple.v1+json"
+	simpleLatestJSON = "application/vnd.pypi.simple.latest+json"
+	simpleHTMLType   = "application/vnd.pypi.simple.v1+html"
+)
+
+// simpleProject is the PEP 691 JSON project page with PEP 700's additions.
+type simpleProject struct {
+	Meta struct {
+		APIVersion string `json:"api-version"`
+	} `json:"meta"`
+	Name     string       `json:"name"`
+	Versions []string     `json:"versions"`
+	Files    []simpleFile `json:"files"`
+}
+
+type simpleFile struct {
+	Filename       string            `json:"filename"`
+	URL            string            `json:"url"`
+	Hashes         map[string]string `json:"hashes"`
+	RequiresPython *string           `json:"requires-python"`
+	Size           int64             `json:"size"`
+	UploadTime     string            `json:"upload-time"`
+	Yanked         yanked            `json:"yanked"`
+}
+
+// yanked is PEP 691's yanked: false, true, or a non-empty reason string.
+type yanked struct {
+	Yanked bool
+	Reason string
+}
+
+// UnmarshalJSON reads a bool or a string.
+func (y *yanked) UnmarshalJSON(b []byte) error {
+	switch b := bytes.TrimSpace(b); {
+	case string(b) == "null":
+		*y = yanked{}
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*y = yanked{Yanked: true, Reason: s}
+	default:
+		var v bool
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("yanked: expected a bool or a string, found %s", b)
+		}
+		*y = yanked{Yanked: v}
+	}
+	return nil
+}
+
+func (s *Source) simple(ctx context.Context, pkg string) ([]sources.Release, error) {
+	name := pep508.Normalize(pkg)
+	u := s.base + "/" + url.PathEscape(name) + "/"
+	resp, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {simpleAccept}})
+	if err != nil {
+		return nil, err
+	}
+	page := resp.Request.URL // after redirects: file URLs are relative to it
+	shown := web.Redact(page)
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch mt {
+	case simpleJSONType, simpleLatestJSON:
+		return decodeSimple(page, name, body)
+	case simpleHTMLType, "text/html", "":
+		if mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+			return decodeSimple(page, name, body)
+		}
+		return decodeSimpleHTML(page, name, body)
+	case "application/json":
+		return nil, fmt.Errorf("%s: the index answered plain JSON, not the simple API (is sources.pypi.url the JSON API's host? then use api: json)", shown)
+	}
+	return nil, fmt.Errorf("%s: unexpected content type %q for the simple API", shown, mt)
+}
+
+// decodeSimple reads a PEP 691 JSON project page fetched from page.
+func decodeSimple(page *url.URL, project string, body []byte) ([]sources.Release, error) {
+	shown := web.Redact(page)
+	var p simpleProject
+	if err := web.DecodeJSON(shown, body, &p); err != nil {
+		return nil, err
+	}
+	if p.Meta.APIVersion == "" || p.Files == nil {
+		return nil, fmt.Errorf("%s: the response has no \"meta.api-version\" or \"files\" (is this a PEP 691 simple API?)", shown)
+	}
+	if major, _, _ := strings.Cut(p.Meta.APIVersion, "."); major != "1" {
+		return nil, fmt.Errorf("%s: simple API version %s is not supported (pinbot reads 1.x)", shown, p.Meta.APIVersion)
+	}
+	byV := map[string][]sources.File{}
+	reasons := map[string]string{}
+	order := append([]string(nil), p.Versions...)
+	for _, f := range p.Files {
+		v := fileVersion(f.Filename, project)
+		if v == "" {
+			continue
+		}
+		sf := sources.File{Name: f.Filename, URL: resolve(page, f.URL), SHA256: strings.ToLower(f.Hashes["sha256"]),
+			Size: f.Size, Yanked: f.Yanked.Yanked}
+		if f.RequiresPython != nil {
+			sf.RequiresPython = *f.RequiresPython
+		}
+		if t, err := time.Parse(time.RFC3339Nano, f.UploadTime); err == nil {
+			sf.Time = t
+		}
+		if f.Yanked.Reason != "" && reasons[v] == "" {
+			reasons[v] = f.Yanked.Reason
+		}
+		classify(&sf, "")
+		if _, seen := byV[v]; !seen {
+			order = append(order, v)
+		}
+		byV[v] = append(byV[v], sf)
+	}
+	return collect(order, byV, reasons), nil
+}
+
+// collect makes one release per distinct version, in order.
+func collect(order []string, byV map[string][]sources.File, reasons map[string]string) []sources.Release {
+	var out []sources.Release
+	seen := map[string]bool{}
+	for _, v := range order {
+		if v == "" || seen[v] {
+			continue
+		}
+		seen[v] = true
+		out = append(out, assemble(v, byV[v], reasons[v]))
+	}
+	return out
+}
+
+func resolve(page *url.URL, ref string) string {
+	u, err := page.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}
+
+var (
+	anchorRE = regexp.MustCompile(`(?is)<a\s([^>]*)>(.*?)</a\s*>`)
+	attrRE   = regexp.MustCompile(`(?s)([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+)))?`)
+)
+
+// decodeSimpleHTML reads a PEP 503 HTML project page: one anchor per file, the
+// hash in the URL fragment, data-requires-python and data-yanked attributes.
+// It carries no upload times and lists no versions without files.
+func decodeSimpleHTML(page *url.URL, project string, body []byte) ([]sources.Release, error) {
+	anchors := anchorRE.FindAllSubmatch(body, -1)
+	lower := bytes.ToLower(body)
+	if len(anchors) == 0 && !bytes.Contains(lower, []byte("pypi:repository-version")) && !bytes.Contains(lower, []byte("links for")) {
+		return nil, fmt.Errorf("%s: expected a simple API page, got: %s", web.Redact(page), web.Sanitize(body[:min(len(body), 120)]))
+	}
+	byV := map[string][]sources.File{}
+	reasons := map[string]string{}
+	var order []string
+	for _, m := range anchors {
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllSubmatch(m[1], -1) {
+			attrs[strings.ToLower(string(a[1]))] = html.UnescapeString(string(a[2]) + string(a[3]) + string(a[4]))
+		}
+		href, ok := attrs["href"]
+		if !ok {
+			continue
+		}
+		fn := strings.TrimSpace(html.UnescapeString(string(m[2])))
+		v := fileVersion(fn, project)
+		if v == "" {
+			continue
+		}
+		ref, frag, _ := strings.Cut(href, "#")
+		sf := sources.File{Name: fn, URL: resolve(page, ref), RequiresPython: attrs["data-requires-python"]}
+		if algo, sum, ok := strings.Cut(frag, "="); ok && algo == "sha256" {
+			sf.SHA256 = strings.ToLower(sum)
+		}
+		if reason, ok := attrs["data-yanked"]; ok {
+			sf.Yanked = true
+			if reason != "" && reasons[v] == "" {
+				reasons[v] = reason
+			}
+		}
+		classify(&sf, "")
+		if _, seen := byV[v]; !seen {
+			order = append(order, v)
+		}
+		byV[v] = append(byV[v], sf)
+	}
+	return collect(order, byV, reasons), nil
+}
