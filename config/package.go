@@ -137,7 +137,7 @@ func (p *Package) Policy() versions.Policy {
 type Strategy string
 
 // strategies are the cap strategies this version of pinbot implements.
-var strategies = []versions.Strategy{versions.Inclusive}
+var strategies = []versions.Strategy{versions.Inclusive, versions.Exclusive, versions.Preserve}
 
 // UnmarshalText accepts the implemented strategy names.
 func (s *Strategy) UnmarshalText(b []byte) error {

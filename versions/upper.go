@@ -2,6 +2,8 @@ package versions
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -13,13 +15,28 @@ const (
 	// Inclusive caps at the newest accepted release: "<=0.67.0", the
 	// tested-through cap (pytensor's canonical numba>=X.Y,<=A.B.C).
 	Inclusive Strategy = "inclusive"
+	// Exclusive caps below the next release boundary at the pin's own
+	// precision: "<0.62" with 0.62.1 out becomes "<0.63", "<3" with 3.1.0
+	// becomes "<4"; a new cap is "<" the target's next minor ("<0.68").
+	Exclusive Strategy = "exclusive"
+	// Preserve keeps the operator the pin uses: "<=" moves like Inclusive, "<"
+	// like Exclusive, "==0.61.0" becomes "==NEWEST", and ranges written as one
+	// clause (~=, ^, ~, 0.61.*) move to the newest release at their own
+	// precision, which raises their lower bound.
+	Preserve Strategy = "preserve"
 )
+
+// Strategies lists the cap strategies NewUpper implements.
+var Strategies = []Strategy{Inclusive, Exclusive, Preserve}
 
 // A Policy says how NewUpper moves the cap of one pin.
 type Policy struct {
 	Strategy Strategy
 	// AddCap gives a constraint with no upper bound one.
 	AddCap bool
+	// FollowYanked lowers a cap that names a yanked release (yanked: follow);
+	// otherwise such a cap is reported and left as written.
+	FollowYanked bool
 }
 
 // A Move is what NewUpper decided for one constraint.
@@ -35,108 +52,602 @@ type Move struct {
 	// Conflict is set when a clause other than the cap excludes the target; the
 	// constraint is left alone and Reason names the clause.
 	Conflict bool
+	// RaisesLower is set when the rewrite raises the lower bound: Preserve moving
+	// "==0.61.0", "~=2.16", "^0.56.0" or "0.61.*", whose one clause is both
+	// the lower bound and the cap.
+	RaisesLower bool
+	// Yanked is set when a cap names a release its source yanked.
+	Yanked bool
+	// Lowers is set when a cap that named a yanked release was lowered
+	// (Policy.FollowYanked).
+	Lowers bool
 }
 
 // NewUpper moves the upper bound of c so that it admits target, following p. Only
-// the bytes of the upper-bound clause change (or a clause is appended); lower
-// bounds, exclusions and spacing stay as written. A cap is never lowered: a cap
-// already above target is left alone.
+// the bytes of the cap clauses change (or a clause is appended); lower bounds,
+// exclusions and spacing stay as written. A cap is never lowered: a cap already
+// above target is left alone (see NewUpperYanked for yanked releases).
 func NewUpper(s Scheme, c Constraint, target string, p Policy) (Move, error) {
+	return NewUpperYanked(s, c, target, p, nil)
+}
+
+// NewUpperYanked is NewUpper knowing which releases the source yanked: yanked
+// reports whether a version was (nil means none). A cap above target that names
+// a yanked release ("<=0.67.1" with 0.67.1 yanked) is reported (Move.Yanked)
+// and, with p.FollowYanked, lowered to the cap the strategy gives target.
+func NewUpperYanked(s Scheme, c Constraint, target string, p Policy, yanked func(string) bool) (Move, error) {
+	if !s.Valid(target) {
+		return Move{}, fmt.Errorf("target %q is not a valid %s version", target, s.Name())
+	}
+	if !slices.Contains(Strategies, p.Strategy) {
+		return Move{}, fmt.Errorf("cap strategy %q is not supported", p.Strategy)
+	}
+	u := &mover{s: s, c: c, t: target, p: p, yanked: yanked}
+	if c.Or {
+		return u.keep("constraint %q has alternatives; pinbot does not edit it", c.Text), nil
+	}
+	m, done := u.plan()
+	if done {
+		return m, nil
+	}
+	return u.finish()
+}
+
+// A mover plans the move of one constraint.
+type mover struct {
+	s      Scheme
+	c      Constraint
+	t      string
+	p      Policy
+	yanked func(string) bool
+
+	m       Move // flags gathered on the way
+	edits   []clauseEdit
+	reasons []string
+}
+
+// A clauseEdit replaces the bytes of one clause (an empty span inserts).
+type clauseEdit struct {
+	cl   Clause
+	text string
+}
+
+// keep returns the Move that leaves the constraint as written. Only Yanked
+// survives from the flags gathered: the others describe dropped edits.
+func (u *mover) keep(format string, args ...any) Move {
+	return Move{Text: u.c.Text, Reason: fmt.Sprintf(format, args...), Yanked: u.m.Yanked}
+}
+
+// conflict leaves the constraint as written because a clause excludes the
+// target.
+func (u *mover) conflict(format string, args ...any) (Move, bool) {
+	m := u.keep(format, args...)
+	m.Conflict = true
+	return m, true
+}
+
+// stop leaves the constraint as written.
+func (u *mover) stop(format string, args ...any) (Move, bool) {
+	return u.keep(format, args...), true
+}
+
+func (u *mover) admits(cl Clause) bool {
+	return u.s.Match(u.t, Constraint{Text: u.c.Text, Clauses: []Clause{cl}})
+}
+
+func (u *mover) isYanked(v string) bool { return u.yanked != nil && u.yanked(v) }
+
+func (u *mover) text(cl Clause) string { return u.c.Text[cl.Start:cl.End] }
+
+func (u *mover) edit(cl Clause, text, format string, args ...any) {
+	u.edits = append(u.edits, clauseEdit{cl: cl, text: text})
+	u.reasons = append(u.reasons, fmt.Sprintf(format, args...))
+}
+
+// plan decides every clause. It returns done when the constraint stays as it
+// is (with the Move saying why); otherwise the edits are queued.
+func (u *mover) plan() (Move, bool) {
+	var uppers, implied []Clause
+	for _, cl := range u.c.Clauses {
+		switch {
+		case cl.Upper():
+			uppers = append(uppers, cl)
+		case cl.ImpliedUpper():
+			implied = append(implied, cl)
+			if m, done := u.implied(cl); done {
+				return m, true
+			}
+		case !u.admits(cl):
+			return u.conflict("%s excludes %s; left as written", u.text(cl), u.t)
+		}
+	}
+	switch len(uppers) {
+	case 0:
+		if len(u.edits) > 0 {
+			return Move{}, false
+		}
+		if len(implied) > 0 {
+			return u.stop("%s already admits %s", u.text(implied[0]), u.t)
+		}
+		if !u.p.AddCap {
+			return u.stop("no upper bound, and add-cap is off")
+		}
+		return u.addCap()
+	case 1:
+		return u.upper(uppers[0])
+	}
+	return u.stop("constraint %q has %d upper bounds; pinbot does not edit it", u.c.Text, len(uppers))
+}
+
+// implied decides a clause that caps without being an explicit upper bound:
+// exact pins, prefix matches, ~=, ^ and ~.
+func (u *mover) implied(cl Clause) (Move, bool) {
+	admits := u.admits(cl)
+	exact := !cl.Wildcard() && (cl.Op == EQ || cl.Op == Exact || cl.Op == Arbitrary)
+	if exact {
+		switch {
+		case admits:
+			return u.stop("exact pin %s admits %s", u.text(cl), u.t)
+		case cl.Op == Arbitrary:
+			return u.stop("exact pin %s: pinbot does not move === pins", u.text(cl))
+		}
+		above := u.s.Compare(u.t, cl.Version) < 0
+		if above && u.isYanked(cl.Version) {
+			u.m.Yanked = true
+			if !u.p.FollowYanked {
+				return u.stop("exact pin %s names %s, which was yanked; left as written (yanked: follow moves it to %s)", u.text(cl), cl.Version, u.t)
+			}
+			u.m.Lowers = true
+			u.edit(cl, u.c.Text[cl.Start:cl.VersionStart]+u.t, "exact pin %s names the yanked release %s: moved down to %s (yanked: follow)", u.text(cl), cl.Version, u.t)
+			return Move{}, false
+		}
+		switch {
+		case u.p.Strategy != Preserve:
+			return u.stop("exact pin %s; the %s strategy does not move exact pins (cap: preserve does)", u.text(cl), u.p.Strategy)
+		case above:
+			return u.stop("exact pin %s is above the newest release %s; pinbot does not move a pin down", u.text(cl), u.t)
+		case strings.Contains(cl.Version, "+") && !strings.Contains(u.t, "+"):
+			return u.conflict("exact pin %s names a local build; the newest release %s has no local label, so it is left as written", u.text(cl), u.t)
+		}
+		u.m.RaisesLower = true
+		nt := u.c.Text[cl.Start:cl.VersionStart] + u.t
+		u.edit(cl, nt, "exact pin %s becomes %s (cap: preserve); this raises the lower bound", u.text(cl), nt)
+		return Move{}, false
+	}
+	if admits {
+		return Move{}, false
+	}
+	// The clause's lower end above the target (^0.70.0, ~=2.16 or =0.70 with
+	// 0.67.0 out): moving it would lower the pin.
+	base := wildcardBase(cl.Version)
+	if base == "" {
+		base = cl.Version
+	}
+	if base != "*" && u.s.Compare(u.t, base) < 0 {
+		return u.conflict("%s excludes %s; left as written", u.text(cl), u.t)
+	}
+	if u.p.Strategy != Preserve {
+		return u.conflict("%s caps below %s; the %s strategy does not rewrite it (cap: preserve does)", u.text(cl), u.t, u.p.Strategy)
+	}
+	nv, ok := u.shifted(cl)
+	if !ok {
+		return u.conflict("%s caps below %s and pinbot cannot rewrite it", u.text(cl), u.t)
+	}
+	u.m.RaisesLower = true
+	nt := u.c.Text[cl.Start:cl.VersionStart] + nv
+	u.edit(cl, nt, "%s becomes %s to admit %s (cap: preserve keeps the operator); this raises the lower bound", u.text(cl), nt, u.t)
+	return Move{}, false
+}
+
+// shifted returns the version of an implied-cap clause moved to the target at
+// the clause's own precision ("^0.56.0" → "0.67.0", "~=2.16" → "3.1",
+// "0.61.*" → "0.62.*"), falling back to the whole target when the shortened
+// one does not admit it (a pre-release target).
+func (u *mover) shifted(cl Clause) (string, bool) {
+	v := cl.Version
+	wild := ""
+	switch {
+	case strings.HasSuffix(v, ".*"):
+		wild = ".*"
+	case strings.HasSuffix(v, "*"):
+		wild = "*"
+	}
+	core := v[:len(v)-len(wild)]
+	n := Precision(core)
+	if n == 0 {
+		return "", false
+	}
+	nv, ok := Truncate(u.t, n)
+	if !ok {
+		return "", false
+	}
+	nv += wild
+	try := func(v string) bool {
+		c, err := u.s.ParseConstraint(u.c.Text[cl.Start:cl.VersionStart] + v)
+		return err == nil && u.s.Match(u.t, c)
+	}
+	if !try(nv) && wild == "" && try(u.t) {
+		nv = u.t
+	}
+	return nv, true
+}
+
+// addCap gives a constraint without a cap one.
+func (u *mover) addCap() (Move, bool) {
+	op, v, ok := u.freshCap(Clause{Op: LE})
+	if !ok {
+		return u.stop("cannot compute a cap for %s", u.t)
+	}
+	newCap := string(op) + v
+	c := u.c
+	if len(c.Clauses) == 0 {
+		u.edits = append(u.edits, clauseEdit{cl: Clause{Start: 0, End: len(c.Text)}, text: newCap})
+	} else {
+		// Follow the pin's style: ", " between clauses and a space after the
+		// operator when the pin writes them (">= 0.51" gains ", <= 0.67.0").
+		last := c.Clauses[len(c.Clauses)-1]
+		sep, text := ",", newCap
+		if gap := c.Text[last.Start+len(last.Op) : last.VersionStart]; gap != "" && last.Op != Exact {
+			sep, text = ", ", string(op)+gap+v
+		}
+		if strings.Contains(c.Text, ", ") {
+			sep = ", "
+		}
+		u.edits = append(u.edits, clauseEdit{cl: Clause{Start: last.End, End: last.End}, text: sep + text})
+	}
+	u.reasons = append(u.reasons, "no upper bound: capped at "+newCap)
+	return Move{}, false
+}
+
+// freshCap returns the cap the strategy writes for the target in place of old
+// (whose operator Preserve keeps and whose precision Exclusive keeps). A cap
+// added where there was none is inclusive under Preserve and "<" the next
+// minor under Exclusive.
+func (u *mover) freshCap(old Clause) (Op, string, bool) {
+	if u.p.Strategy == Inclusive || u.p.Strategy == Preserve && old.Op != LT {
+		return LE, u.t, true
+	}
+	n := 2
+	if old.Version != "" {
+		n = Precision(old.Version)
+	}
+	next, ok := NextRelease(u.t, n)
+	return LT, next, ok
+}
+
+// upper decides the one explicit upper bound.
+func (u *mover) upper(up Clause) (Move, bool) {
+	gap := u.c.Text[up.Start+len(up.Op) : up.VersionStart]
+	fresh := func() (string, bool) {
+		op, v, ok := u.freshCap(up)
+		return string(op) + gap + v, ok
+	}
+	cmp := u.s.Compare(u.t, up.Version)
+	if u.admits(up) {
+		if up.Op == LE && cmp < 0 && u.isYanked(up.Version) {
+			u.m.Yanked = true
+			if !u.p.FollowYanked {
+				return u.stop("cap %s names %s, which was yanked; left as written (yanked: follow lowers it to admit %s only)", u.text(up), up.Version, u.t)
+			}
+			nc, ok := fresh()
+			if !ok {
+				return u.stop("cannot compute a cap for %s", u.t)
+			}
+			u.m.Lowers = true
+			u.edit(up, nc, "cap %s names the yanked release %s: lowered to %s (yanked: follow)", u.text(up), up.Version, nc)
+			return Move{}, false
+		}
+		switch {
+		case up.Op == LE && cmp == 0:
+			return u.stop("cap %s already admits the newest release", u.text(up))
+		case u.p.Strategy == Inclusive && up.Op == LT:
+			u.m.Narrows = true
+			u.edit(up, string(LE)+gap+u.t, "exclusive cap %s becomes the tested-through %s%s; this narrows the range (releases after %s up to %s are no longer admitted)",
+				u.text(up), LE, u.t, u.t, up.Version)
+			return Move{}, false
+		case up.Op == LE:
+			return u.stop("cap %s is above the newest release %s; a cap is never lowered", u.text(up), u.t)
+		}
+		return u.stop("cap %s already admits %s; a cap is never lowered", u.text(up), u.t)
+	}
+	nc, ok := fresh()
+	if !ok {
+		return u.stop("cannot compute a cap for %s", u.t)
+	}
+	if up.Op == LE {
+		u.edit(up, nc, "%s is newer than the cap %s", u.t, u.text(up))
+	} else {
+		u.edit(up, nc, "%s is not admitted by %s: capped at %s", u.t, u.text(up), nc)
+	}
+	return Move{}, false
+}
+
+// finish applies the queued edits and checks the result.
+func (u *mover) finish() (Move, error) {
+	edits := slices.Clone(u.edits)
+	slices.SortFunc(edits, func(a, b clauseEdit) int { return b.cl.Start - a.cl.Start })
+	text := u.c.Text
+	for _, e := range edits {
+		text = text[:e.cl.Start] + e.text + text[e.cl.End:]
+	}
+	m := u.m
+	m.Text, m.Changed, m.Reason = text, text != u.c.Text, strings.Join(u.reasons, "; ")
+	nc, err := u.s.ParseConstraint(m.Text)
+	if err != nil {
+		return Move{}, fmt.Errorf("new constraint %q does not parse: %w", m.Text, err)
+	}
+	if !u.s.Match(u.t, nc) {
+		return Move{}, fmt.Errorf("new constraint %q does not admit %s", m.Text, u.t)
+	}
+	return m, nil
+}
+
+// wildcardBase returns the release a prefix clause starts at ("0.61" for
+// "0.61.*"), or "" when v has no wildcard.
+func wildcardBase(v string) string {
+	if !strings.HasSuffix(v, "*") {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(v, "*"), ".")
+}
+
+// splitRelease splits a version into what precedes its release numbers (a "v"
+// and an epoch such as "1!") and the numbers, ignoring what follows them
+// (pre-, post-, dev-release and local parts). It works for PEP 440, conda and
+// semantic versions alike.
+func splitRelease(v string) (prefix string, nums []int, ok bool) {
+	i := 0
+	if i < len(v) && (v[i] == 'v' || v[i] == 'V') {
+		i++
+	}
+	j := i
+	for j < len(v) && isDigit(v[j]) {
+		j++
+	}
+	if j > i && j < len(v) && v[j] == '!' {
+		i = j + 1
+	}
+	prefix = v[:i]
+	k := i
+	for k < len(v) && (isDigit(v[k]) || v[k] == '.') {
+		k++
+	}
+	rel := strings.TrimRight(v[i:k], ".")
+	if rel == "" {
+		return "", nil, false
+	}
+	for _, part := range strings.Split(rel, ".") {
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return "", nil, false
+		}
+		nums = append(nums, n)
+	}
+	return prefix, nums, true
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+func joinRelease(prefix string, nums []int) string {
+	parts := make([]string, len(nums))
+	for i, n := range nums {
+		parts[i] = strconv.Itoa(n)
+	}
+	return prefix + strings.Join(parts, ".")
+}
+
+// Precision returns the number of release components of v: 2 for "0.62",
+// 3 for "0.62.1rc1", 0 when v does not start with a release number.
+func Precision(v string) int {
+	_, nums, _ := splitRelease(v)
+	return len(nums)
+}
+
+// Truncate returns the first n release components of v, padded with zeros:
+// Truncate("3.1.0", 2) is "3.1", Truncate("0.67", 3) is "0.67.0".
+func Truncate(v string, n int) (string, bool) {
+	prefix, nums, ok := splitRelease(v)
+	if !ok || n < 1 {
+		return "", false
+	}
+	for len(nums) < n {
+		nums = append(nums, 0)
+	}
+	return joinRelease(prefix, nums[:n]), true
+}
+
+// NextRelease returns the release boundary after v at precision n: v's first n
+// release components with the last one incremented. NextRelease("0.62.1", 2) is
+// "0.63", NextRelease("3.1.0", 1) is "4".
+func NextRelease(v string, n int) (string, bool) {
+	prefix, nums, ok := splitRelease(v)
+	if !ok || n < 1 {
+		return "", false
+	}
+	for len(nums) < n {
+		nums = append(nums, 0)
+	}
+	nums = slices.Clone(nums[:n])
+	nums[n-1]++
+	return joinRelease(prefix, nums), true
+}
+
+// CaretUpper returns the exclusive upper bound of Poetry's caret requirement
+// ^v: the next release that changes the leftmost non-zero component among those
+// written. ^1.2.3 is <2, ^0.2.3 <0.3, ^0.0.3 <0.0.4, ^0.0 <0.1 and ^0 <1.
+func CaretUpper(v string) (string, bool) {
+	_, nums, ok := splitRelease(v)
+	if !ok {
+		return "", false
+	}
+	switch {
+	case nums[0] != 0:
+		return NextRelease(v, 1)
+	case len(nums) >= 2 && nums[1] != 0:
+		return NextRelease(v, 2)
+	}
+	return NextRelease(v, min(len(nums), 3))
+}
+
+// TildeUpper returns the exclusive upper bound of Poetry's tilde requirement ~v:
+// ~1.2.3 and ~1.2 are <1.3, ~1 is <2.
+func TildeUpper(v string) (string, bool) {
+	if Precision(v) == 1 {
+		return NextRelease(v, 1)
+	}
+	return NextRelease(v, 2)
+}
+
+// A Bound is one side of the range a constraint admits, in a comparable form
+// (">=0.58", "<=0.67.0"); the zero Bound is no bound.
+type Bound struct {
+	Op      Op
+	Version string
+}
+
+// String returns the bound as a clause, or "" for no bound.
+func (b Bound) String() string {
+	if b.Version == "" {
+		return ""
+	}
+	return string(b.Op) + b.Version
+}
+
+// Bounds returns the lower and upper bound of c, spelling out the bounds of
+// one-clause ranges: ^0.56.0 is >=0.56.0 and <0.57, ~=2.16 is >=2.16 and <3,
+// ==0.61.* is >=0.61 and <0.62, ==1.2.3 is >=1.2.3 and <=1.2.3. With several
+// lower (upper) bounds the strictest counts. ok is false for constraints with
+// alternatives or clauses whose bounds it cannot tell (===).
+func Bounds(s Scheme, c Constraint) (lower, upper Bound, ok bool) {
+	if c.Or {
+		return Bound{}, Bound{}, false
+	}
+	lo := func(b Bound) {
+		if lower.Version == "" || CompareLower(s, b, lower) > 0 {
+			lower = b
+		}
+	}
+	up := func(b Bound) {
+		if upper.Version == "" || CompareUpper(s, b, upper) < 0 {
+			upper = b
+		}
+	}
+	for _, cl := range c.Clauses {
+		v := cl.Version
+		switch cl.Op {
+		case GE, GT:
+			lo(Bound{cl.Op, v})
+		case LE, LT:
+			up(Bound{cl.Op, v})
+		case NE:
+		case Arbitrary:
+			return Bound{}, Bound{}, false
+		default:
+			var next string
+			var ok bool
+			switch {
+			case cl.Wildcard() || cl.Op == Fuzzy:
+				v = wildcardBase(v)
+				if v == "" {
+					v = cl.Version
+				}
+				if v == "" || v == "*" {
+					continue // any version
+				}
+				next, ok = NextRelease(v, Precision(v))
+			case cl.Op == Caret:
+				next, ok = CaretUpper(v)
+			case cl.Op == Tilde:
+				next, ok = TildeUpper(v)
+			case cl.Op == Compatible:
+				next, ok = NextRelease(v, Precision(v)-1)
+			default: // == and bare exact versions
+				lo(Bound{GE, v})
+				up(Bound{LE, v})
+				continue
+			}
+			if !ok {
+				return Bound{}, Bound{}, false
+			}
+			lo(Bound{GE, v})
+			up(Bound{LT, next})
+		}
+	}
+	return lower, upper, true
+}
+
+// CompareLower orders two lower bounds by how strict they are: the higher
+// version is stricter, and ">" is stricter than ">=" at the same version. No
+// bound is the least strict.
+func CompareLower(s Scheme, a, b Bound) int {
+	switch {
+	case a.Version == "" && b.Version == "":
+		return 0
+	case a.Version == "":
+		return -1
+	case b.Version == "":
+		return 1
+	}
+	if c := s.Compare(a.Version, b.Version); c != 0 {
+		return c
+	}
+	return opRank(a.Op, GT) - opRank(b.Op, GT)
+}
+
+// CompareUpper orders two upper bounds by how much they admit: the higher
+// version admits more, and "<=" admits more than "<" at the same version. No
+// bound admits the most.
+func CompareUpper(s Scheme, a, b Bound) int {
+	switch {
+	case a.Version == "" && b.Version == "":
+		return 0
+	case a.Version == "":
+		return 1
+	case b.Version == "":
+		return -1
+	}
+	if c := s.Compare(a.Version, b.Version); c != 0 {
+		return c
+	}
+	return opRank(a.Op, LE) - opRank(b.Op, LE)
+}
+
+func opRank(op, high Op) int {
+	if op == high {
+		return 1
+	}
+	return 0
+}
+
+// RaiseMinimum moves a constraint that is one bare minimum version (a go.mod
+// requirement, versions/semver) up to target: a minimum has no cap to move,
+// so the version itself is raised when target is newer and c admits it (the
+// same major version, hence the same module path). It is never lowered.
+func RaiseMinimum(s Scheme, c Constraint, target string) (Move, error) {
 	keep := func(format string, args ...any) (Move, error) {
 		return Move{Text: c.Text, Reason: fmt.Sprintf(format, args...)}, nil
 	}
 	if !s.Valid(target) {
 		return Move{}, fmt.Errorf("target %q is not a valid %s version", target, s.Name())
 	}
-	if c.Or {
-		return keep("constraint %q has alternatives; pinbot does not edit it", c.Text)
+	if len(c.Clauses) != 1 || c.Clauses[0].Op != Exact || c.Or {
+		return keep("requirement %q is not one minimum version; pinbot does not edit it", c.Text)
 	}
-	if p.Strategy != Inclusive {
-		return Move{}, fmt.Errorf("cap strategy %q is not supported", p.Strategy)
+	cl := c.Clauses[0]
+	cmp := s.Compare(target, cl.Version)
+	switch {
+	case cmp == 0:
+		return keep("requires %s, the newest release", cl.Version)
+	case cmp < 0:
+		return keep("requires %s, newer than %s; a requirement is never lowered", cl.Version, target)
+	case !s.Match(target, c):
+		return keep("%s is another major version than %s (another module path); not moved", target, cl.Version)
 	}
-	var uppers []Clause
-	for _, cl := range c.Clauses {
-		if cl.Upper() {
-			uppers = append(uppers, cl)
-			continue
-		}
-		admits := s.Match(target, Constraint{Text: c.Text, Clauses: []Clause{cl}})
-		switch {
-		case cl.ImpliedUpper() && !cl.Wildcard() && (cl.Op == EQ || cl.Op == Exact || cl.Op == Arbitrary):
-			if admits {
-				return keep("exact pin %s admits %s", clauseText(c, cl), target)
-			}
-			return keep("exact pin %s; the %s strategy does not move exact pins", clauseText(c, cl), p.Strategy)
-		case cl.ImpliedUpper() && !admits:
-			m, _ := keep("%s caps below %s; the %s strategy does not rewrite it", clauseText(c, cl), target, p.Strategy)
-			m.Conflict = true
-			return m, nil
-		case !admits:
-			m, _ := keep("%s excludes %s; left as written", clauseText(c, cl), target)
-			m.Conflict = true
-			return m, nil
-		}
-	}
-	newCap := string(LE) + target
-	var m Move
-	switch len(uppers) {
-	case 0:
-		for _, cl := range c.Clauses {
-			if cl.ImpliedUpper() {
-				return keep("%s already admits %s", clauseText(c, cl), target)
-			}
-		}
-		if !p.AddCap {
-			return keep("no upper bound, and add-cap is off")
-		}
-		if len(c.Clauses) == 0 {
-			m = Move{Text: newCap, Reason: "no upper bound: capped at the newest release"}
-			break
-		}
-		last := c.Clauses[len(c.Clauses)-1]
-		sep := ","
-		if strings.Contains(c.Text, ", ") {
-			sep = ", "
-		}
-		m = Move{
-			Text:   c.Text[:last.End] + sep + newCap + c.Text[last.End:],
-			Reason: "no upper bound: capped at the newest release",
-		}
-	case 1:
-		up := uppers[0]
-		// Keep whatever spacing the pin puts between operator and version.
-		gap := c.Text[up.Start+len(up.Op) : up.VersionStart]
-		repl := string(LE) + gap + target
-		cmp := s.Compare(target, up.Version)
-		switch {
-		case up.Op == LE && cmp == 0:
-			return keep("cap %s already admits the newest release", clauseText(c, up))
-		case up.Op == LE && cmp < 0:
-			return keep("cap %s is above the newest release %s; a cap is never lowered", clauseText(c, up), target)
-		case up.Op == LE:
-			m = Move{Text: c.Replace(up, repl), Reason: fmt.Sprintf("%s is newer than the cap %s", target, clauseText(c, up))}
-		case cmp >= 0:
-			m = Move{Text: c.Replace(up, repl), Reason: fmt.Sprintf("%s is not admitted by %s: capped at the newest release", target, clauseText(c, up))}
-		default:
-			m = Move{
-				Text:    c.Replace(up, repl),
-				Narrows: true,
-				Reason: fmt.Sprintf("exclusive cap %s becomes the tested-through %s%s; this narrows the range (releases after %s up to %s are no longer admitted)",
-					clauseText(c, up), LE, target, target, up.Version),
-			}
-		}
-	default:
-		return keep("constraint %q has %d upper bounds; pinbot does not edit it", c.Text, len(uppers))
-	}
-	m.Changed = m.Text != c.Text
-	nc, err := s.ParseConstraint(m.Text)
-	if err != nil {
-		return Move{}, fmt.Errorf("new constraint %q does not parse: %w", m.Text, err)
-	}
-	if !s.Match(target, nc) {
-		return Move{}, fmt.Errorf("new constraint %q does not admit %s", m.Text, target)
+	m := Move{
+		Text:        c.Replace(cl, target),
+		Changed:     true,
+		RaisesLower: true,
+		Reason:      fmt.Sprintf("%s is newer than the required %s: the minimum is raised", target, cl.Version),
 	}
 	return m, nil
 }
-
-func clauseText(c Constraint, cl Clause) string { return c.Text[cl.Start:cl.End] }

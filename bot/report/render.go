@@ -40,6 +40,14 @@ func Text(w io.Writer, r *Report) error {
 			fmt.Fprintf(tw, "  %s:%d\t%s\t%s\n", pin.File, pin.Line, change, pin.Reason)
 		}
 		tw.Flush()
+		if len(p.Drift) > 0 {
+			ew.printf("  drift: the pins of %s disagree on the range:\n", p.Name)
+			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
+			for _, d := range p.Drift {
+				fmt.Fprintf(tw, "    %s\t%s%s\n", d.Range(), strings.Join(d.Pins, ", "), markerNote(d.Marker))
+			}
+			tw.Flush()
+		}
 		for _, c := range p.Checks {
 			mark := "ok"
 			if !c.OK {
@@ -47,6 +55,9 @@ func Text(w io.Writer, r *Report) error {
 			}
 			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", c.Kind, c.Name, mark, c.Baseline, c.Candidate, c.Detail)
 		}
+	}
+	for _, in := range r.Includes {
+		ew.printf("included %s via %s\n", in.File, strings.Join(in.Chain, " → "))
 	}
 	for _, e := range r.Errors {
 		ew.printf("error: %s\n", e)
@@ -92,6 +103,17 @@ func Markdown(w io.Writer, r *Report) error {
 			}
 			ew.printf("\n")
 		}
+		if len(p.Drift) > 0 {
+			ew.printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", mdEscape(p.Name))
+			for _, d := range p.Drift {
+				var at []string
+				for _, pin := range d.Pins {
+					at = append(at, "`"+mdCode(pin)+"`")
+				}
+				ew.printf("| `%s` | %s%s |\n", mdCode(d.Range()), strings.Join(at, ", "), mdEscape(markerNote(d.Marker)))
+			}
+			ew.printf("\n")
+		}
 		if len(p.Checks) > 0 {
 			ew.printf("| Check | Result | Baseline | Candidate | Detail |\n|---|---|---|---|---|\n")
 			for _, c := range p.Checks {
@@ -103,6 +125,17 @@ func Markdown(w io.Writer, r *Report) error {
 			}
 			ew.printf("\n")
 		}
+	}
+	if len(r.Includes) > 0 {
+		ew.printf("### Included files\n\n")
+		for _, in := range r.Includes {
+			var chain []string
+			for _, c := range in.Chain {
+				chain = append(chain, "`"+mdCode(c)+"`")
+			}
+			ew.printf("- `%s` via %s\n", mdCode(in.File), strings.Join(chain, " → "))
+		}
+		ew.printf("\n")
 	}
 	if len(r.Errors) > 0 {
 		ew.printf("### Errors\n\n")
@@ -128,6 +161,14 @@ func (e *errWriter) Write(b []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
+
+// markerNote describes a drift group's environment marker.
+func markerNote(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " (marker " + m + ")"
+}
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 

@@ -23,6 +23,17 @@ type Report struct {
 	Errors []string `json:"errors"`
 	// Written lists the files rewritten by --write, relative to the root.
 	Written []string `json:"written"`
+	// Includes lists the files read because a requirements file includes them
+	// (-r, -c), with the chain of include lines that leads to each.
+	Includes []Include `json:"includes"`
+}
+
+// An Include is a file read because a requirements file includes it.
+type Include struct {
+	File string `json:"file"`
+	// Chain is the include lines that lead to the file, outermost first, each
+	// as "requirements-dev.txt:1: -r base.txt".
+	Chain []string `json:"chain"`
 }
 
 // A Package is the outcome for one watched package.
@@ -39,6 +50,33 @@ type Package struct {
 	Pins   []Pin   `json:"pins"`
 	Checks []Check `json:"checks"`
 	Error  string  `json:"error"`
+	// Drift lists the ranges the package's pins disagree on after the plan,
+	// one entry per range; empty when they agree.
+	Drift []Drift `json:"drift"`
+}
+
+// A Drift is one range of a package's pins where its pins disagree, such as
+// environment.yml's numba>=0.57 beside pyproject's numba>=0.58,<=0.66.0.
+type Drift struct {
+	// Lower and Upper are the bounds (">=0.58", "<=0.67.0"; "" for none).
+	Lower string `json:"lower"`
+	Upper string `json:"upper"`
+	// Marker is the environment marker the pins share, if any.
+	Marker string `json:"marker,omitempty"`
+	// Pins are the places with this range, as "file:line".
+	Pins []string `json:"pins"`
+}
+
+// Range returns the drift's range as one constraint, such as ">=0.58,<=0.67.0",
+// or "any version".
+func (d Drift) Range() string {
+	switch {
+	case d.Lower != "" && d.Upper != "":
+		return d.Lower + "," + d.Upper
+	case d.Lower+d.Upper != "":
+		return d.Lower + d.Upper
+	}
+	return "any version"
 }
 
 // A Pin is one requirement of the package and what happens to it.
@@ -53,6 +91,11 @@ type Pin struct {
 	Narrows bool `json:"narrows,omitempty"`
 	// Skip says why pinbot does not edit this pin.
 	Skip string `json:"skip,omitempty"`
+	// RaisesLower is set when the rewrite raises the lower bound (cap:
+	// preserve moving ==, ~=, ^ or ~; unify; a go.mod minimum).
+	RaisesLower bool `json:"raises_lower,omitempty"`
+	// Yanked is set when the pin's cap names a yanked release.
+	Yanked bool `json:"yanked,omitempty"`
 }
 
 // A Check is the result of one check (an internal-API probe, a symbol scan)
@@ -95,6 +138,9 @@ func normalized(r *Report) *Report {
 	if c.Written == nil {
 		c.Written = []string{}
 	}
+	if c.Includes == nil {
+		c.Includes = []Include{}
+	}
 	c.Packages = make([]Package, len(r.Packages))
 	for i, p := range r.Packages {
 		if p.Sources == nil {
@@ -105,6 +151,9 @@ func normalized(r *Report) *Report {
 		}
 		if p.Checks == nil {
 			p.Checks = []Check{}
+		}
+		if p.Drift == nil {
+			p.Drift = []Drift{}
 		}
 		c.Packages[i] = p
 	}

@@ -28,14 +28,23 @@ func fixture() *report.Report {
 					{File: "pyproject.toml", Line: 90, Key: "project.dependencies[9]", Before: `nu\u006dba>=1`, After: `nu\u006dba>=1`, Reason: "not edited: string with escape sequences", Skip: "string with escape sequences"},
 				},
 				Checks: []report.Check{{Kind: "probe", Name: "numba.core.bytecode.FunctionIdentity._unique_ids", OK: true, Baseline: "pass", Candidate: "pass", Detail: "iterator"}},
+				Drift: []report.Drift{
+					{Lower: ">=0.58", Upper: "<=0.67.0", Pins: []string{"pyproject.toml:53", "pyproject.toml:81"}},
+					{Lower: ">=0.57", Pins: []string{"requirements/base.txt:3"}},
+					{Pins: []string{"requirements/base.txt:4"}, Marker: `python_version < "3.9"`},
+				},
 			},
+			{Name: "llvmlite", Newest: "0.50.0", Status: "bump", Sources: map[string]string{"pypi": "0.50.0"}, Reason: "pypi has 0.50.0",
+				Pins: []report.Pin{{File: "requirements/base.txt", Line: 5, Key: "requirements[2]", Before: "llvmlite~=0.41.0", After: "llvmlite~=0.50.0",
+					Reason: "~=0.41.0 becomes ~=0.50.0 to admit 0.50.0 (cap: preserve keeps the operator); this raises the lower bound", RaisesLower: true}}},
 			{Name: "protobuf", Newest: "6.33.0", Status: "current", Sources: map[string]string{"pypi": "6.33.0"}, Reason: "pypi has 6.33.0",
 				Pins: []report.Pin{{File: "requirements.txt", Line: 11, Key: "line 11", Before: "protobuf>=5.29.3,<=6.33.0", After: "protobuf>=5.29.3,<=6.33.0", Reason: "cap <=6.33.0 already admits the newest release"}}},
 			{Name: "tensorflow", Status: "error", Error: "pypi: https://pypi.org/pypi/tensorflow/json: 404 Not Found",
 				Pins: []report.Pin{{File: "pyproject.toml", Line: 60, Key: "project.dependencies[5]", Before: "tensorflow|x>=2", After: "tensorflow|x>=2"}}},
 		},
-		Errors:  []string{"setup.cfg:3:1: not valid INI"},
-		Written: []string{"pyproject.toml"},
+		Errors:   []string{"setup.cfg:3:1: not valid INI"},
+		Written:  []string{"pyproject.toml"},
+		Includes: []report.Include{{File: "requirements/base.txt", Chain: []string{"requirements-dev.txt:1: -r requirements/base.txt"}}},
 	}
 }
 

@@ -4,12 +4,28 @@ package all
 
 import (
 	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/cisupport"
+	"github.com/pinbot-dev/pinbot/pins/condaenv"
+	"github.com/pinbot-dev/pinbot/pins/condarecipe"
+	"github.com/pinbot-dev/pinbot/pins/gomod"
+	"github.com/pinbot-dev/pinbot/pins/pixi"
 	"github.com/pinbot-dev/pinbot/pins/pyproject"
+	"github.com/pinbot-dev/pinbot/pins/rattler"
+	"github.com/pinbot-dev/pinbot/pins/requirements"
+	"github.com/pinbot-dev/pinbot/pins/setupcfg"
 )
 
 // Formats returns every format.
 func Formats() []pins.Format {
 	return []pins.Format{
 		pyproject.Format{},
+		setupcfg.Format{},
+		requirements.Format{},
+		gomod.Format{},
+		condarecipe.Format{},
+		rattler.Format{},
+		cisupport.Format{},
+		pixi.Format{},
+		condaenv.Format{}, // last: its conda-envs/ directory rule is the broadest
 	}
 }

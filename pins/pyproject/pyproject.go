@@ -1,9 +1,23 @@
-// Package pyproject reads the requirements of a pyproject.toml: PEP 621
-// [project] dependencies and optional-dependencies
-// (https://packaging.python.org/en/latest/specifications/pyproject-toml/).
+// Package pyproject reads the requirements of a pyproject.toml
+// (https://packaging.python.org/en/latest/specifications/pyproject-toml/):
+//
+//   - PEP 621 [project] dependencies and optional-dependencies;
+//   - PEP 518 [build-system] requires;
+//   - PEP 735 [dependency-groups] (https://peps.python.org/pep-0735/), whose
+//     {include-group = "..."} entries are not requirements and are left alone;
+//   - Poetry's [tool.poetry.dependencies], [tool.poetry.dev-dependencies] and
+//     [tool.poetry.group.NAME.dependencies]
+//     (https://python-poetry.org/docs/dependency-specification/), as strings
+//     (numba = "^0.56.0") or tables with a version key, read with the "poetry"
+//     version scheme (^, ~, a bare version meaning ==).
+//
+// PEP 508 strings use the "pep440" scheme. [tool.pixi] tables hold conda
+// MatchSpecs and are not read here, nor are [tool.uv.sources] and
+// [[tool.uv.index]], which name indexes rather than versions.
 package pyproject
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -29,64 +43,214 @@ func (Format) Name() string { return Name }
 // Match reports whether the file is named pyproject.toml.
 func (Format) Match(path string) bool { return pins.Base(path) == "pyproject.toml" }
 
-// requirementList reports whether the value at key is a list of PEP 508 strings.
-func requirementList(key []string) bool {
+// A listKind says what an array of requirement strings is.
+type listKind int
+
+const (
+	notList     listKind = iota
+	pep508List           // every element is a PEP 508 string
+	dependGroup          // PEP 735: PEP 508 strings and {include-group = ...} tables
+)
+
+// requirementList says whether the value at key is a list of PEP 508 strings.
+func requirementList(key []string) listKind {
 	switch {
 	case len(key) == 2 && key[0] == "project" && key[1] == "dependencies":
-		return true
+		return pep508List
 	case len(key) == 3 && key[0] == "project" && key[1] == "optional-dependencies":
-		return true
+		return pep508List
+	case len(key) == 2 && key[0] == "build-system" && key[1] == "requires":
+		return pep508List
+	case len(key) == 2 && key[0] == "dependency-groups":
+		return dependGroup
 	}
-	return false
+	return notList
+}
+
+// poetryDeps returns how many elements of key name a Poetry dependency table
+// ([tool.poetry.dependencies], [tool.poetry.dev-dependencies] or
+// [tool.poetry.group.NAME.dependencies]), or 0.
+func poetryDeps(key []string) int {
+	if len(key) < 3 || key[0] != "tool" || key[1] != "poetry" {
+		return 0
+	}
+	switch {
+	case key[2] == "dependencies" || key[2] == "dev-dependencies":
+		return 3
+	case len(key) >= 5 && key[2] == "group" && key[4] == "dependencies":
+		return 5
+	}
+	return 0
 }
 
 // Extract returns the requirements of data in file order.
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
-	var out []pins.Pin
-	var errs diag.List
+	x := &extractor{path: path, data: data}
 	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
-		if !requirementList(v.Key) {
-			return nil
-		}
-		label := strings.Join(v.Key, ".")
-		if v.Node.Kind != unstable.Array {
-			line, col := d.Position(v.Node)
-			errs = append(errs, diag.Errorf(path, line, col, label, "expected an array of requirement strings, found %s", v.Node.Kind))
-			return nil
-		}
-		for i, el := range tomlwalk.Elements(v.Node) {
-			key := fmt.Sprintf("%s[%d]", label, i)
-			line, col := d.Position(el)
-			s, ok := d.StringAt(el)
-			if !ok {
-				errs = append(errs, diag.Errorf(path, line, col, key, "expected a requirement string, found %s", el.Kind))
-				continue
-			}
-			req, err := pep508.Parse(s.Value)
-			if err != nil {
-				errs = append(errs, &diag.Error{File: path, Line: line, Col: col, Key: key, Err: err})
-				continue
-			}
-			skip := s.Skip
-			if req.URL != "" {
-				skip = "direct URL requirement"
-			}
-			out = append(out, pins.Pin{
-				File: path, Line: line, Col: col, Key: key,
-				Package:    pep508.Normalize(req.Name),
-				Text:       s.Value,
-				Constraint: req.Specifier,
-				Span:       pins.Span{Start: s.Start + req.SpecStart, End: s.Start + req.SpecEnd},
-				TextStart:  s.Start,
-				Source:     "pypi",
-				Scheme:     "pep440",
-				Skip:       skip,
-			})
+		x.d = d
+		if kind := requirementList(v.Key); kind != notList {
+			x.list(v, kind)
+		} else if n := poetryDeps(v.Key); n > 0 && len(v.Key) > n {
+			x.poetry(v, n)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, errs.Err()
+	return x.out, x.errs.Err()
+}
+
+type extractor struct {
+	path string
+	data []byte
+	d    *tomlwalk.Doc
+	out  []pins.Pin
+	errs diag.List
+}
+
+func (x *extractor) errorf(n *unstable.Node, key, format string, args ...any) {
+	line, col := x.d.Position(n)
+	x.errs = append(x.errs, diag.Errorf(x.path, line, col, key, format, args...))
+}
+
+// list reads an array of PEP 508 strings.
+func (x *extractor) list(v tomlwalk.Value, kind listKind) {
+	label := strings.Join(v.Key, ".")
+	if v.Node.Kind != unstable.Array {
+		x.errorf(v.Node, label, "expected an array of requirement strings, found %s", v.Node.Kind)
+		return
+	}
+	for i, el := range tomlwalk.Elements(v.Node) {
+		key := fmt.Sprintf("%s[%d]", label, i)
+		if kind == dependGroup && el.Kind == unstable.InlineTable {
+			continue // {include-group = "..."}: not a requirement
+		}
+		line, col := x.d.Position(el)
+		s, ok := x.d.StringAt(el)
+		if !ok {
+			x.errorf(el, key, "expected a requirement string, found %s", el.Kind)
+			continue
+		}
+		req, err := pep508.Parse(s.Value)
+		if err != nil {
+			x.errs = append(x.errs, &diag.Error{File: x.path, Line: line, Col: col, Key: key, Err: err})
+			continue
+		}
+		skip := s.Skip
+		if req.URL != "" {
+			skip = "direct URL requirement"
+		}
+		x.out = append(x.out, pins.Pin{
+			File: x.path, Line: line, Col: col, Key: key,
+			Package:    pep508.Normalize(req.Name),
+			Text:       s.Value,
+			Constraint: req.Specifier,
+			Span:       pins.Span{Start: s.Start + req.SpecStart, End: s.Start + req.SpecEnd},
+			TextStart:  s.Start,
+			Source:     "pypi",
+			Scheme:     "pep440",
+			Skip:       skip,
+		})
+	}
+}
+
+// poetry reads one value under a Poetry dependency table; n is the length of
+// the table's key, so v.Key[n] is the package name.
+func (x *extractor) poetry(v tomlwalk.Value, n int) {
+	name, rest := v.Key[n], v.Key[n+1:]
+	if name == "python" {
+		return // the Python requirement, not a package
+	}
+	label := strings.Join(v.Key, ".")
+	switch {
+	case len(rest) == 0 && v.Node.Kind == unstable.String:
+		x.poetryVersion(name, label, v.Node)
+	case len(rest) == 0 && v.Node.Kind == unstable.Array:
+		// Multiple constraints: [{version = "...", python = "..."}, ...].
+		for i, el := range tomlwalk.Elements(v.Node) {
+			if el.Kind != unstable.InlineTable {
+				x.errorf(el, fmt.Sprintf("%s[%d]", label, i), "expected a table with a version, found %s", el.Kind)
+				continue
+			}
+			it := el.Children()
+			for it.Next() {
+				kv := it.Node()
+				if k := keyOf(kv); k == "version" {
+					x.poetryVersion(name, fmt.Sprintf("%s[%d].version", label, i), kv.Value())
+				}
+			}
+		}
+	case len(rest) == 0:
+		x.errorf(v.Node, label, "expected a version string or a table, found %s", v.Node.Kind)
+	case len(rest) == 1 && rest[0] == "version":
+		x.poetryVersion(name, label, v.Node)
+	case len(rest) == 1 && (rest[0] == "git" || rest[0] == "path" || rest[0] == "url"):
+		line, col := x.d.Position(v.Node)
+		off := x.d.Offset(v.Node)
+		text, start := lineAround(x.data, off)
+		x.out = append(x.out, pins.Pin{
+			File: x.path, Line: line, Col: col, Key: label,
+			Package: pep508.Normalize(name), Text: text, TextStart: start,
+			Span:   pins.Span{Start: off, End: off},
+			Source: "pypi", Scheme: "poetry",
+			Skip: rest[0] + " dependency: no version to manage",
+		})
+	}
+}
+
+func keyOf(kv *unstable.Node) string {
+	var parts []string
+	it := kv.Key()
+	for it.Next() {
+		parts = append(parts, string(it.Node().Data))
+	}
+	return strings.Join(parts, ".")
+}
+
+// poetryVersion records a Poetry version constraint string.
+func (x *extractor) poetryVersion(name, key string, n *unstable.Node) {
+	line, col := x.d.Position(n)
+	s, ok := x.d.StringAt(n)
+	if !ok {
+		x.errorf(n, key, "expected a version constraint string, found %s", n.Kind)
+		return
+	}
+	text, start := lineAround(x.data, x.d.Offset(n))
+	p := pins.Pin{
+		File: x.path, Line: line, Col: col, Key: key,
+		Package:    pep508.Normalize(name),
+		Text:       text,
+		TextStart:  start,
+		Constraint: s.Value,
+		Span:       pins.Span{Start: s.Start, End: s.Start + len(s.Value)},
+		Source:     "pypi",
+		Scheme:     "poetry",
+		Skip:       s.Skip,
+	}
+	if s.Skip != "" {
+		// The decoded text is not a slice of the file: show it alone, with a
+		// span that maps onto it, so the pin reads right and is never edited.
+		off := x.d.Offset(n)
+		p.Text, p.TextStart, p.Span = s.Value, off, pins.Span{Start: off, End: off + len(s.Value)}
+	}
+	x.out = append(x.out, p)
+}
+
+// lineAround returns the line holding offset off, without its indentation,
+// trailing space and line ending, and the file offset where it starts: the
+// text a Poetry pin shows, such as `numba = { version = "^0.56.0" }`.
+func lineAround(data []byte, off int) (string, int) {
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	end := len(data)
+	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	for start < off && (data[start] == ' ' || data[start] == '\t') {
+		start++
+	}
+	for end > off && (data[end-1] == ' ' || data[end-1] == '\t' || data[end-1] == '\r') {
+		end--
+	}
+	return string(data[start:end]), start
 }

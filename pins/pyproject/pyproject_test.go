@@ -75,8 +75,10 @@ func TestCorpus(t *testing.T) {
 			{6, "project.dependencies[0]", "mlir-python-bindings==20251209+cdb525d2e", "mlir-python-bindings", "==20251209+cdb525d2e"},
 			{20, "project.optional-dependencies.ingress_torch_mlir[0]", "torch-mlir==20251122.639", "torch-mlir", "==20251122.639"},
 		}},
-		// Poetry tables are not PEP 621: nothing here for this format yet.
-		{"RToTheP__mlwrap__pyproject.toml", nil},
+		{"RToTheP__mlwrap__pyproject.toml", []found{
+			{14, "tool.poetry.dependencies.numba.version", `numba = { version = "^0.56.0", optional = true }`, "numba", "^0.56.0"},
+			{16, "tool.poetry.dependencies.tensorflow.version", `tensorflow = { version = "2.8.2", markers = "platform_machine == 'x86_64'", optional = true }`, "tensorflow", "2.8.2"},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -224,4 +226,95 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSections reads every table this format knows, and leaves alone the ones
+// it does not (pixi, uv).
+func TestSections(t *testing.T) {
+	doc := `[build-system]
+requires = ["setuptools>=68", "numba>=0.58"]
+
+[dependency-groups]
+dev = [
+  "numba>=0.57,<0.60",  # comment
+  {include-group = "test"},
+]
+test = ["pytest"]
+
+[tool.poetry.dependencies]
+python = ">=3.9,<3.11"
+numba = "^0.56.0"
+llvmlite = { version = "~0.39", optional = true }
+numpy = [
+  {version = "<2", python = "<3.13"},
+  {version = ">=2", python = ">=3.13"},
+]
+mylib = { git = "https://github.com/x/mylib.git" }
+esc = "\u005e1.0"
+
+[tool.poetry.dev-dependencies]
+black = "^22.1.0"
+
+[tool.poetry.group.dev.dependencies]
+pytest = "^7.1.3"
+
+[tool.poetry.dependencies.jax]
+version = "0.4.13"
+optional = true
+
+[tool.pixi.dependencies]
+numba = ">=0.49"
+
+[tool.uv.sources]
+numba = { index = "x" }
+`
+	ps, err := f.Extract("pyproject.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		line := fmt.Sprintf("%d %s %s %q %s", p.Line, p.Key, p.Package, p.Constraint, p.Scheme)
+		if p.Skip != "" {
+			line += " skip: " + p.Skip
+		} else if got := doc[p.Span.Start:p.Span.End]; got != p.Constraint {
+			t.Errorf("%s: span holds %q", p.Key, got)
+		}
+		if p.With(p.Constraint) != p.Text {
+			t.Errorf("%s: With(constraint) = %q, want the text %q", p.Key, p.With(p.Constraint), p.Text)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		`2 build-system.requires[0] setuptools ">=68" pep440`,
+		`2 build-system.requires[1] numba ">=0.58" pep440`,
+		`6 dependency-groups.dev[0] numba ">=0.57,<0.60" pep440`,
+		`9 dependency-groups.test[0] pytest "" pep440`,
+		`13 tool.poetry.dependencies.numba numba "^0.56.0" poetry`,
+		`14 tool.poetry.dependencies.llvmlite.version llvmlite "~0.39" poetry`,
+		`16 tool.poetry.dependencies.numpy[0].version numpy "<2" poetry`,
+		`17 tool.poetry.dependencies.numpy[1].version numpy ">=2" poetry`,
+		`19 tool.poetry.dependencies.mylib.git mylib "" poetry skip: git dependency: no version to manage`,
+		`20 tool.poetry.dependencies.esc esc "^1.0" poetry skip: string with escape sequences`,
+		`23 tool.poetry.dev-dependencies.black black "^22.1.0" poetry`,
+		`26 tool.poetry.group.dev.dependencies.pytest pytest "^7.1.3" poetry`,
+		`29 tool.poetry.dependencies.jax.version jax "0.4.13" poetry`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	// The Poetry pin shows its whole line and rewrites only the version.
+	var numba pins.Pin
+	for _, p := range ps {
+		if p.Key == "tool.poetry.dependencies.llvmlite.version" {
+			numba = p
+		}
+	}
+	if numba.Text != `llvmlite = { version = "~0.39", optional = true }` || numba.With("~0.44") != `llvmlite = { version = "~0.44", optional = true }` {
+		t.Errorf("poetry pin text %q → %q", numba.Text, numba.With("~0.44"))
+	}
+	out, err := pins.Apply(f, "pyproject.toml", []byte(doc), []pins.Edit{{Pin: numba, New: "~0.44"}})
+	if err != nil || string(out) != strings.Replace(doc, `"~0.39"`, `"~0.44"`, 1) {
+		t.Errorf("Apply: %v\n%s", err, out)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/pinbot-dev/pinbot/versions"
 	"github.com/pinbot-dev/pinbot/versions/conda"
 	"github.com/pinbot-dev/pinbot/versions/pep440"
+	"github.com/pinbot-dev/pinbot/versions/poetry"
 	"github.com/pinbot-dev/pinbot/versions/semver"
 )
 
@@ -14,5 +15,6 @@ func Schemes() map[string]versions.Scheme {
 		pep440.Name: pep440.Scheme{},
 		conda.Name:  conda.Scheme{},
 		semver.Name: semver.Scheme{},
+		poetry.Name: poetry.Scheme{},
 	}
 }

@@ -1,0 +1,58 @@
+package bot
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/requirements"
+)
+
+// followIncludes adds to files the files that the requirements files among
+// them include (-r, -c), transitively, read with the requirements format
+// whatever their names; it records each included file's chain in rep and
+// each include that cannot be followed (a missing file, a cycle) in
+// rep.Errors. Files that such an include breaks are dropped, so they are
+// neither planned nor written.
+func (c *Checker) followIncludes(files []pins.Found, rep *report.Report) []pins.Found {
+	var roots []string
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f.Path] = true
+		if f.Format.Name() == requirements.Name {
+			roots = append(roots, f.Path)
+		}
+	}
+	if len(roots) == 0 {
+		return files
+	}
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(p))) }
+	found, broken, err := requirements.Follow(roots, read)
+	for _, in := range found {
+		inc := report.Include{File: in.Path}
+		for _, hop := range in.Chain {
+			inc.Chain = append(inc.Chain, hop.String())
+		}
+		rep.Includes = append(rep.Includes, inc)
+		if !have[in.Path] {
+			have[in.Path] = true
+			files = append(files, pins.Found{Path: in.Path, Format: requirements.Format{}})
+		}
+	}
+	if len(broken) > 0 {
+		files = slices.DeleteFunc(files, func(f pins.Found) bool { return slices.Contains(broken, f.Path) })
+	}
+	var list diag.List
+	if errors.As(err, &list) {
+		for _, e := range list {
+			rep.Errors = append(rep.Errors, e.Error())
+		}
+	} else if err != nil {
+		rep.Errors = append(rep.Errors, err.Error())
+	}
+	return files
+}

@@ -1,0 +1,112 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/versions"
+)
+
+// minimumSchemes are the schemes whose constraints are one minimum version,
+// never a range: a go.mod require (versions/semver). Their pins are raised to
+// the target (versions.RaiseMinimum) and never capped.
+var minimumSchemes = map[string]bool{"semver": true}
+
+// A decision is the move of one constraint text: parseErr when it does not
+// parse, moveErr when no move could be computed.
+type decision struct {
+	m                 versions.Move
+	parseErr, moveErr error
+}
+
+// movePins decides each pin's new constraint for p.Target.
+func (p *Plan) movePins(pkg Package, lookups []Lookup, schemes map[string]versions.Scheme) {
+	pol := pkg.Policy
+	pol.FollowYanked = pol.FollowYanked || pkg.FollowYanked
+	// Many pins of a package share a constraint (copies of one file, extras
+	// repeating the main dependency): each text is decided once.
+	memo := map[[3]string]decision{}
+	for i := range p.Pins {
+		pp := &p.Pins[i]
+		if pp.Pin.Skip != "" {
+			pp.Reason = "not edited: " + pp.Pin.Skip
+			continue
+		}
+		scheme := schemes[pp.Pin.Scheme]
+		var d decision
+		if scheme == nil {
+			d.parseErr = fmt.Errorf("no version scheme %q is registered", pp.Pin.Scheme)
+		} else {
+			key := [3]string{pp.Pin.Scheme, pp.Pin.Source, pp.Pin.Constraint}
+			var seen bool
+			if d, seen = memo[key]; !seen {
+				d = decide(scheme, pp.Pin.Scheme, pp.Pin.Constraint, p.Target, pol, yankedIn(lookups, pp.Pin.Source, scheme))
+				memo[key] = d
+			}
+		}
+		switch {
+		case d.parseErr != nil:
+			// A watched pin pinbot cannot read is a broken file, not a detail.
+			pp.Reason = "not edited: " + d.parseErr.Error()
+			pinErr := diag.Errorf(pp.Pin.File, pp.Pin.Line, pp.Pin.Col, pp.Pin.Key, "%v", d.parseErr)
+			p.Status, p.Err = Error, errors.Join(p.Err, pinErr)
+			continue
+		case d.moveErr != nil:
+			pp.Reason = "not edited: " + d.moveErr.Error()
+			pp.Conflict = true
+			continue
+		}
+		m := d.m
+		pp.New, pp.Changed, pp.Reason = m.Text, m.Changed, m.Reason
+		pp.Narrows, pp.Conflict, pp.RaisesLower, pp.Yanked, pp.Lowers = m.Narrows, m.Conflict, m.RaisesLower, m.Yanked, m.Lowers
+		if m.Changed && p.Status != Error {
+			p.Status = Bump
+		}
+	}
+}
+
+// decide moves one constraint text.
+func decide(scheme versions.Scheme, name, text, target string, pol versions.Policy, yanked func(string) bool) decision {
+	c, err := scheme.ParseConstraint(text)
+	if err != nil {
+		return decision{parseErr: err}
+	}
+	var d decision
+	if minimumSchemes[name] {
+		d.m, d.moveErr = versions.RaiseMinimum(scheme, c, target)
+	} else {
+		d.m, d.moveErr = versions.NewUpperYanked(scheme, c, target, pol, yanked)
+	}
+	return d
+}
+
+// yankedIn returns whether the source yanked a version, from the releases it
+// listed, comparing versions by scheme; nil when it yanked none.
+func yankedIn(lookups []Lookup, source string, scheme versions.Scheme) func(string) bool {
+	var yanked []string
+	for _, l := range lookups {
+		if l.Source != source {
+			continue
+		}
+		for _, r := range l.Releases {
+			if r.Yanked && scheme.Valid(r.Version) {
+				yanked = append(yanked, r.Version)
+			}
+		}
+	}
+	if len(yanked) == 0 {
+		return nil
+	}
+	return func(v string) bool {
+		if !scheme.Valid(v) {
+			return false
+		}
+		for _, y := range yanked {
+			if scheme.Compare(v, y) == 0 {
+				return true
+			}
+		}
+		return false
+	}
+}
