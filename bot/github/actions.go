@@ -1,0 +1,105 @@
+package github
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// GitHub Actions workflow commands and files
+// (https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions).
+
+// MaxSummary is the most bytes a step summary may hold (GitHub's limit is
+// 1 MiB per step).
+const MaxSummary = 1 << 20
+
+// Mask writes ::add-mask:: for every line of secret, so that the runner hides
+// it from the log from then on. Call it before anything could print the
+// secret.
+func Mask(w io.Writer, secret string) {
+	for _, line := range strings.Split(secret, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "-----") {
+			continue
+		}
+		fmt.Fprintf(w, "::add-mask::%s\n", escapeData(line))
+	}
+}
+
+// An Annotation is a ::warning or ::error workflow command.
+type Annotation struct {
+	Level string // "warning" or "error"
+	File  string // optional, relative to the repository root
+	Line  int    // optional
+	Title string
+	Text  string
+}
+
+// Annotate writes the annotation as a workflow command.
+func Annotate(w io.Writer, a Annotation) {
+	var props []string
+	if a.File != "" {
+		props = append(props, "file="+escapeProperty(a.File))
+		if a.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", a.Line))
+		}
+	}
+	if a.Title != "" {
+		props = append(props, "title="+escapeProperty(a.Title))
+	}
+	cmd := "::" + a.Level
+	if len(props) > 0 {
+		cmd += " " + strings.Join(props, ",")
+	}
+	fmt.Fprintf(w, "%s::%s\n", cmd, escapeData(a.Text))
+}
+
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// AppendSummary appends Markdown to the step summary file at path, cut to
+// MaxSummary bytes with a note.
+func AppendSummary(path, markdown string) error {
+	info, err := os.Stat(path)
+	used := int64(0)
+	if err == nil {
+		used = info.Size()
+	}
+	room := MaxSummary - int(used)
+	if room <= 0 {
+		return nil
+	}
+	text := Truncate(markdown, room, "\n\n_The report was cut to fit the step summary's 1 MiB limit; run `pinbot check` for all of it._\n")
+	return appendFile(path, text)
+}
+
+// SetOutputs appends step outputs (name=value, one line each; values must not
+// hold newlines) to the file at path, $GITHUB_OUTPUT.
+func SetOutputs(path string, kv [][2]string) error {
+	var b strings.Builder
+	for _, p := range kv {
+		if strings.ContainsAny(p[1], "\r\n") {
+			return fmt.Errorf("output %s: value holds a newline", p[0])
+		}
+		fmt.Fprintf(&b, "%s=%s\n", p[0], p[1])
+	}
+	return appendFile(path, b.String())
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

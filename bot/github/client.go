@@ -1,0 +1,302 @@
+// Package github opens and updates pinbot's pull requests over the GitHub REST
+// API (https://docs.github.com/rest), with go-github v60 on top of pinbot's one
+// HTTP layer, web.Transport.
+//
+// A pull request is one commit made through the git data API (tree, commit,
+// ref: no local git), on a deterministic branch per base and package
+// (pinbot/<base>/<package>), so a newer release moves the same branch and
+// rewrites the same pull request. Sync is idempotent and crash-safe: it reads
+// the state first and only writes what differs, so a run killed between any two
+// requests is completed by the next one.
+//
+// Rate limits: web.Transport waits out 403 and 429 rate limits (Retry-After,
+// x-ratelimit-reset); this package keeps go-github v60 from failing requests
+// client-side on its own memory of a limit, and paces content-creating requests
+// (POST, PATCH, PUT, DELETE) to at most 80 a minute, GitHub's secondary limit.
+//
+// The package also renders pull request titles, bodies and commit messages
+// (Describe), mints GitHub App installation tokens (AppTokens), and writes
+// GitHub Actions workflow commands, step summaries and outputs.
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	gh "github.com/google/go-github/v60/github"
+	"golang.org/x/oauth2"
+)
+
+// DefaultAPIURL is the REST API of github.com; GitHub Enterprise Server serves
+// it at https://HOST/api/v3 (the Actions variable GITHUB_API_URL).
+const DefaultAPIURL = "https://api.github.com"
+
+// DefaultPerMinute is how many content-creating requests a client makes a
+// minute at most (GitHub's secondary limit is 80).
+const DefaultPerMinute = 80
+
+// A Clock tells the time and waits; tests replace it.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d or until ctx is done.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// SystemClock is the real clock.
+var SystemClock Clock = systemClock{}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// A pacer spaces content-creating requests at least interval apart.
+type pacer struct {
+	clock    Clock
+	interval time.Duration
+	mu       sync.Mutex
+	next     time.Time
+}
+
+// wait blocks until the next content-creating request may go.
+func (p *pacer) wait(ctx context.Context) error {
+	p.mu.Lock()
+	now := p.clock.Now()
+	at := p.next
+	if at.Before(now) {
+		at = now
+	}
+	p.next = at.Add(p.interval)
+	p.mu.Unlock()
+	return p.clock.Sleep(ctx, at.Sub(now))
+}
+
+// shim sits between go-github and web.Transport. It paces content-creating
+// requests, and hides from go-github the headers from which it would otherwise
+// fail later requests client-side ("not making remote request"): Retry-After
+// and x-ratelimit-reset on a 403 or 429, and x-ratelimit-reset once no
+// requests remain (kept as X-Pinbot-*). web.Transport below has already waited
+// and retried; the limit is its job, and the next request gets the same care.
+type shim struct {
+	base http.RoundTripper
+	pace *pacer
+	log  *slog.Logger
+}
+
+func (s *shim) RoundTrip(req *http.Request) (*http.Response, error) {
+	switch req.Method {
+	case http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
+		if err := s.pace.wait(req.Context()); err != nil {
+			return nil, err
+		}
+	}
+	resp, err := s.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	h := resp.Header
+	if rem := h.Get("X-Ratelimit-Remaining"); rem != "" {
+		s.log.Debug("github rate limit", "remaining", rem, "resource", h.Get("X-Ratelimit-Resource"))
+	}
+	if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests || h.Get("X-Ratelimit-Remaining") == "0" {
+		// go-github reads a secondary limit's wait from either header.
+		for _, k := range []string{"Retry-After", "X-Ratelimit-Reset"} {
+			if v := h.Get(k); v != "" {
+				h.Set("X-Pinbot-"+k, v)
+				h.Del(k)
+			}
+		}
+	}
+	return resp, nil
+}
+
+// Options configure a Client.
+type Options struct {
+	// APIURL is the REST API base (default DefaultAPIURL).
+	APIURL string
+	// Repo is the repository, "owner/name".
+	Repo string
+	// Tokens authenticates requests (a static token or App installation tokens).
+	Tokens oauth2.TokenSource
+	// HTTP is the client whose transport (web.Transport) sends the requests.
+	HTTP *http.Client
+	// Clock paces requests (default SystemClock).
+	Clock Clock
+	// PerMinute bounds content-creating requests a minute (default DefaultPerMinute).
+	PerMinute int
+	Log       *slog.Logger
+}
+
+// A Client makes pinbot's pull requests in one repository. It is safe for
+// use by one goroutine at a time.
+type Client struct {
+	gh          *gh.Client
+	owner, repo string
+	log         *slog.Logger
+	trees       map[string]*gh.Tree // by SHA; trees never change
+	bases       map[string]*baseState
+}
+
+// New returns a client for o.Repo.
+func New(o Options) (*Client, error) {
+	owner, repo, err := SplitRepo(o.Repo)
+	if err != nil {
+		return nil, err
+	}
+	if o.Tokens == nil {
+		return nil, errors.New("github: no token")
+	}
+	hc, err := httpClient(o)
+	if err != nil {
+		return nil, err
+	}
+	c := gh.NewClient(hc)
+	if c.BaseURL, err = apiURL(o.APIURL); err != nil {
+		return nil, err
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Client{gh: c, owner: owner, repo: repo, log: log, trees: map[string]*gh.Tree{}, bases: map[string]*baseState{}}, nil
+}
+
+// httpClient stacks oauth2 (when tokens are given) over the shim over o.HTTP's
+// transport.
+func httpClient(o Options) (*http.Client, error) {
+	base := http.DefaultTransport
+	if o.HTTP != nil && o.HTTP.Transport != nil {
+		base = o.HTTP.Transport
+	}
+	clock := o.Clock
+	if clock == nil {
+		clock = SystemClock
+	}
+	per := o.PerMinute
+	if per <= 0 {
+		per = DefaultPerMinute
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var rt http.RoundTripper = &shim{base: base, pace: &pacer{clock: clock, interval: time.Minute / time.Duration(per)}, log: log}
+	if o.Tokens != nil {
+		rt = &oauth2.Transport{Source: o.Tokens, Base: rt}
+	}
+	return &http.Client{Transport: rt}, nil
+}
+
+// apiURL parses a REST API base URL, with the trailing slash go-github needs.
+func apiURL(s string) (*url.URL, error) {
+	if s == "" {
+		s = DefaultAPIURL
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("github: API URL %q: expected an http(s) URL such as %s", s, DefaultAPIURL)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u, nil
+}
+
+// SplitRepo splits "owner/name".
+func SplitRepo(s string) (owner, repo string, err error) {
+	owner, repo, ok := strings.Cut(s, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+		return "", "", fmt.Errorf("repository %q: expected owner/name", s)
+	}
+	return owner, repo, nil
+}
+
+// StaticToken returns a TokenSource for a personal access token, an
+// installation token or a workflow's GITHUB_TOKEN.
+func StaticToken(token string) oauth2.TokenSource {
+	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: token, TokenType: "Bearer"})
+}
+
+// DefaultBranch returns the repository's default branch.
+func (c *Client) DefaultBranch(ctx context.Context) (string, error) {
+	r, _, err := c.gh.Repositories.Get(ctx, c.owner, c.repo)
+	if err != nil {
+		return "", c.wrap("reading the repository", err)
+	}
+	if r.GetDefaultBranch() == "" {
+		return "", fmt.Errorf("github: %s/%s has no default branch (an empty repository?)", c.owner, c.repo)
+	}
+	return r.GetDefaultBranch(), nil
+}
+
+// wrap describes a failed request; go-github's errors carry method, URL,
+// status and message, never the token.
+func (c *Client) wrap(what string, err error) error {
+	var rl *gh.RateLimitError
+	var ab *gh.AbuseRateLimitError
+	switch {
+	case errors.As(err, &rl):
+		reset := ""
+		if rl.Response != nil {
+			if s, err := strconv.ParseInt(rl.Response.Header.Get("X-Pinbot-X-Ratelimit-Reset"), 10, 64); err == nil {
+				reset = " until " + time.Unix(s, 0).UTC().Format(time.RFC3339)
+			}
+		}
+		return fmt.Errorf("github: %s: rate limit exhausted%s: %w", what, reset, err)
+	case errors.As(err, &ab):
+		return fmt.Errorf("github: %s: secondary rate limit: %w", what, err)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("github: %s: %w", what, err)
+}
+
+// status returns the HTTP status of a go-github error, or 0.
+func status(err error) int {
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return er.Response.StatusCode
+	}
+	return 0
+}
+
+// unprocessable reports whether err is a 422 whose message or error details
+// contain text.
+func unprocessable(err error, text string) bool {
+	var er *gh.ErrorResponse
+	if !errors.As(err, &er) || er.Response == nil || er.Response.StatusCode != http.StatusUnprocessableEntity {
+		return false
+	}
+	if strings.Contains(er.Message, text) {
+		return true
+	}
+	for _, e := range er.Errors {
+		if strings.Contains(e.Message, text) {
+			return true
+		}
+	}
+	return false
+}

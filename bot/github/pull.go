@@ -1,0 +1,575 @@
+package github
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// A File is one file of a pull request's commit.
+type File struct {
+	// Path is slash-separated, relative to the repository root.
+	Path string
+	// Content is the file as the pull request should have it.
+	Content []byte
+	// Base is the file as pinbot read it. Sync refuses to commit when the base
+	// branch holds something else: the change was planned from another state.
+	Base []byte
+}
+
+// An Identity is a commit author or committer.
+type Identity struct{ Name, Email string }
+
+// A Change is the pull request pinbot wants for one package.
+type Change struct {
+	Package string // normalised name
+	Target  string // the release the new caps admit
+	Base    string // the base branch
+	Files   []File
+	Title   string
+	// Body is the pull request's Markdown body; Sync adds a hidden marker
+	// naming package, target and base, and keeps it under GitHub's limit.
+	Body string
+	// Message is the commit message; Sync adds trailers naming package and
+	// target, by which it recognises its own commits.
+	Message           string
+	Draft             bool
+	Labels            []string
+	Reviewers         []string // "login" or "org/team"
+	Assignees         []string
+	ReopenClosed      bool
+	Author, Committer *Identity
+}
+
+// Branch returns pinbot's branch for a package and base.
+func Branch(base, pkg string) string { return "pinbot/" + base + "/" + pkg }
+
+// An Action is what Sync did.
+type Action string
+
+// The actions of a Result.
+const (
+	Opened    Action = "opened"    // a new pull request
+	Updated   Action = "updated"   // the branch moved, or the title or body changed
+	Unchanged Action = "unchanged" // everything was already as wanted
+	// Respected: a pull request for the same target was closed without
+	// merging; pinbot leaves it closed.
+	Respected Action = "closed-respected"
+	// Conflict: the branch has commits pinbot did not make; pinbot left it
+	// alone and commented on the pull request.
+	Conflict Action = "conflict"
+)
+
+// A Result is the outcome of Sync for one package.
+type Result struct {
+	Package, Target, Branch string
+	Action                  Action
+	Number                  int
+	URL                     string
+	Draft                   bool
+	// Detail explains a Respected or Conflict outcome.
+	Detail string
+}
+
+// ErrStaleCheckout means the files pinbot read differ from the base branch.
+var ErrStaleCheckout = errors.New("the checkout differs from the base branch")
+
+// Trailers by which pinbot recognises its commits, and the body marker.
+const (
+	trailerPackage = "Pinbot-Package: "
+	trailerTarget  = "Pinbot-Target: "
+	markerPrefix   = "<!-- pinbot:v1 "
+)
+
+// MaxBody is the most bytes a pull request body gets; GitHub refuses bodies
+// over 65,536 characters.
+const MaxBody = 65000
+
+type baseState struct {
+	name, sha, tree string
+}
+
+// Sync makes the pull request for ch exist as described: it creates or moves
+// the branch with one commit on the base branch carrying ch.Files, opens or
+// rewrites the pull request, and adds missing labels, reviewers and assignees.
+// It writes nothing that is already right, respects a pull request closed
+// without merging for the same target (unless ch.ReopenClosed), and never
+// moves a branch that carries someone else's commits (it comments instead).
+func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
+	branch := Branch(ch.Base, ch.Package)
+	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch}
+	base, err := c.base(ctx, ch.Base)
+	if err != nil {
+		return res, err
+	}
+	for _, f := range ch.Files {
+		e, err := c.entryAt(ctx, base.tree, f.Path)
+		if err != nil {
+			return res, err
+		}
+		if e == nil || e.GetSHA() != BlobSHA(f.Base) {
+			return res, fmt.Errorf("github: %s: %w %s (pinbot read a different %s; run it on a checkout of %s)", f.Path, ErrStaleCheckout, ch.Base, f.Path, ch.Base)
+		}
+	}
+	body := withMarker(ch)
+	prs, err := c.pulls(ctx, branch, "all")
+	if err != nil {
+		return res, err
+	}
+	var open *gh.PullRequest
+	for _, pr := range prs {
+		if pr.GetState() == "open" {
+			open = pr
+			break
+		}
+	}
+	if open == nil && len(prs) > 0 && !ch.ReopenClosed {
+		last := prs[0] // newest first
+		if !last.GetMerged() && last.MergedAt == nil && markerTarget(last.GetBody()) == ch.Target {
+			res.Action, res.Number, res.URL = Respected, last.GetNumber(), last.GetHTMLURL()
+			res.Detail = fmt.Sprintf("#%d for %s %s was closed without merging", last.GetNumber(), ch.Package, ch.Target)
+			return res, nil
+		}
+	}
+
+	moved, foreign, err := c.pushBranch(ctx, ch, base, branch)
+	if err != nil {
+		return res, err
+	}
+	if foreign != nil {
+		return c.conflict(ctx, ch, res, open, foreign)
+	}
+
+	if open == nil {
+		pr, err := c.create(ctx, ch, branch, body)
+		switch {
+		case err == nil:
+			res.Action = Opened
+			open = pr
+		case unprocessable(err, "already exists"):
+			// Opened concurrently, or by a run whose answer was lost.
+			if prs, err = c.pulls(ctx, branch, "open"); err != nil {
+				return res, err
+			}
+			if len(prs) == 0 {
+				return res, c.wrap("opening the pull request", err)
+			}
+			open = prs[0]
+		default:
+			return res, c.wrap("opening the pull request", err)
+		}
+	}
+	if res.Action == "" {
+		res.Action = Unchanged
+		if moved {
+			res.Action = Updated
+		}
+		if open.GetTitle() != ch.Title || open.GetBody() != body {
+			edit := &gh.PullRequest{Title: gh.String(ch.Title), Body: gh.String(body)}
+			pr, _, err := c.gh.PullRequests.Edit(ctx, c.owner, c.repo, open.GetNumber(), edit)
+			if err != nil {
+				return res, c.wrap(fmt.Sprintf("updating #%d", open.GetNumber()), err)
+			}
+			open, res.Action = pr, Updated
+		}
+	}
+	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+	return res, c.decorate(ctx, ch, open)
+}
+
+// pushBranch makes branch hold one pinbot commit on base with ch.Files. It
+// reports whether the branch moved, or the head commit when the branch holds
+// a commit pinbot did not make (then nothing was written).
+func (c *Client) pushBranch(ctx context.Context, ch Change, base *baseState, branch string) (moved bool, foreign *gh.Commit, err error) {
+	head, err := c.head(ctx, branch)
+	if err != nil {
+		return false, nil, err
+	}
+	if head != nil {
+		if !ours(head, ch.Package) {
+			return false, head, nil
+		}
+		fresh, err := c.holds(ctx, head.GetTree().GetSHA(), ch.Files)
+		if err != nil || fresh {
+			return false, nil, err
+		}
+	}
+	sha, err := c.commit(ctx, ch, base)
+	if err != nil {
+		return false, nil, err
+	}
+	ref := &gh.Reference{Ref: gh.String("refs/heads/" + branch), Object: &gh.GitObject{SHA: gh.String(sha)}}
+	if head == nil {
+		_, _, err = c.gh.Git.CreateRef(ctx, c.owner, c.repo, ref)
+		if err == nil {
+			return true, nil, nil
+		}
+		if !unprocessable(err, "Reference already exists") {
+			return false, nil, c.wrap("creating branch "+branch, err)
+		}
+		// The branch appeared since we looked: take it over only if it is ours.
+		c.log.Info("branch exists already; re-reading it", "branch", branch)
+		if head, err = c.head(ctx, branch); err != nil {
+			return false, nil, err
+		}
+		if head == nil {
+			return false, nil, fmt.Errorf("github: creating branch %s: it exists and does not", branch)
+		}
+		if !ours(head, ch.Package) {
+			return false, head, nil
+		}
+	}
+	if _, _, err := c.gh.Git.UpdateRef(ctx, c.owner, c.repo, ref, true); err != nil {
+		return false, nil, c.wrap("moving branch "+branch, err)
+	}
+	return true, nil, nil
+}
+
+// base returns the base branch's commit and tree, read once per client.
+func (c *Client) base(ctx context.Context, name string) (*baseState, error) {
+	if b, ok := c.bases[name]; ok {
+		return b, nil
+	}
+	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+name)
+	if err != nil {
+		if status(err) == http.StatusNotFound {
+			return nil, fmt.Errorf("github: base branch %q not found in %s/%s", name, c.owner, c.repo)
+		}
+		return nil, c.wrap("reading base branch "+name, err)
+	}
+	sha := ref.GetObject().GetSHA()
+	commit, _, err := c.gh.Git.GetCommit(ctx, c.owner, c.repo, sha)
+	if err != nil {
+		return nil, c.wrap("reading base commit "+sha, err)
+	}
+	b := &baseState{name: name, sha: sha, tree: commit.GetTree().GetSHA()}
+	c.bases[name] = b
+	return b, nil
+}
+
+// head returns the commit at the tip of branch, or nil if there is no branch.
+func (c *Client) head(ctx context.Context, branch string) (*gh.Commit, error) {
+	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+branch)
+	if status(err) == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, c.wrap("reading branch "+branch, err)
+	}
+	if ref.GetRef() != "refs/heads/"+branch {
+		// Old API versions answered a prefix match with a list; a different
+		// ref is not our branch.
+		return nil, nil
+	}
+	commit, _, err := c.gh.Git.GetCommit(ctx, c.owner, c.repo, ref.GetObject().GetSHA())
+	if err != nil {
+		return nil, c.wrap("reading the head of "+branch, err)
+	}
+	return commit, nil
+}
+
+// ours reports whether commit is a pinbot commit for pkg: one parent and the
+// package trailer in its message.
+func ours(commit *gh.Commit, pkg string) bool {
+	return len(commit.Parents) == 1 && slices.Contains(strings.Split(commit.GetMessage(), "\n"), trailerPackage+pkg)
+}
+
+// holds reports whether the tree has every file with the wanted content.
+func (c *Client) holds(ctx context.Context, tree string, files []File) (bool, error) {
+	for _, f := range files {
+		e, err := c.entryAt(ctx, tree, f.Path)
+		if err != nil {
+			return false, err
+		}
+		if e == nil || e.GetSHA() != BlobSHA(f.Content) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// entryAt returns the blob entry at path in tree, walking one directory a
+// request (trees are cached: they never change), or nil.
+func (c *Client) entryAt(ctx context.Context, tree, path string) (*gh.TreeEntry, error) {
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		t, ok := c.trees[tree]
+		if !ok {
+			var err error
+			if t, _, err = c.gh.Git.GetTree(ctx, c.owner, c.repo, tree, false); err != nil {
+				return nil, c.wrap("reading tree "+tree, err)
+			}
+			c.trees[tree] = t
+		}
+		var found *gh.TreeEntry
+		for _, e := range t.Entries {
+			if e.GetPath() == name {
+				found = e
+				break
+			}
+		}
+		switch {
+		case found == nil:
+			return nil, nil
+		case i == len(parts)-1:
+			if found.GetType() != "blob" {
+				return nil, nil
+			}
+			return found, nil
+		case found.GetType() != "tree":
+			return nil, nil
+		}
+		tree = found.GetSHA()
+	}
+	return nil, nil
+}
+
+// commit writes a tree and a commit with ch.Files on base and returns the
+// commit's SHA. Text files go inline in the tree request; others as blobs.
+func (c *Client) commit(ctx context.Context, ch Change, base *baseState) (string, error) {
+	var entries []*gh.TreeEntry
+	for _, f := range ch.Files {
+		mode := "100644"
+		if e, err := c.entryAt(ctx, base.tree, f.Path); err == nil && e != nil && e.GetMode() != "" {
+			mode = e.GetMode()
+		}
+		e := &gh.TreeEntry{Path: gh.String(f.Path), Mode: gh.String(mode), Type: gh.String("blob")}
+		if utf8.Valid(f.Content) {
+			e.Content = gh.String(string(f.Content))
+		} else {
+			blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &gh.Blob{
+				Content: gh.String(base64.StdEncoding.EncodeToString(f.Content)), Encoding: gh.String("base64"),
+			})
+			if err != nil {
+				return "", c.wrap("creating a blob for "+f.Path, err)
+			}
+			e.SHA = blob.SHA
+		}
+		entries = append(entries, e)
+	}
+	tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, base.tree, entries)
+	if err != nil {
+		return "", c.wrap("creating a tree", err)
+	}
+	commit := &gh.Commit{
+		Message: gh.String(withTrailers(ch)),
+		Tree:    &gh.Tree{SHA: tree.SHA},
+		Parents: []*gh.Commit{{SHA: gh.String(base.sha)}},
+	}
+	if ch.Author != nil {
+		commit.Author = &gh.CommitAuthor{Name: gh.String(ch.Author.Name), Email: gh.String(ch.Author.Email)}
+	}
+	if ch.Committer != nil {
+		commit.Committer = &gh.CommitAuthor{Name: gh.String(ch.Committer.Name), Email: gh.String(ch.Committer.Email)}
+	}
+	made, _, err := c.gh.Git.CreateCommit(ctx, c.owner, c.repo, commit, nil)
+	if err != nil {
+		return "", c.wrap("creating a commit", err)
+	}
+	return made.GetSHA(), nil
+}
+
+// pulls lists the pull requests from branch in state ("open", "all"), newest
+// first. The owner: prefix is required, else GitHub ignores the filter.
+func (c *Client) pulls(ctx context.Context, branch, state string) ([]*gh.PullRequest, error) {
+	opts := &gh.PullRequestListOptions{State: state, Head: c.owner + ":" + branch, Sort: "created", Direction: "desc"}
+	prs, _, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
+	if err != nil {
+		return nil, c.wrap("listing pull requests of "+branch, err)
+	}
+	var out []*gh.PullRequest
+	for _, pr := range prs {
+		if pr.GetHead().GetRef() == branch { // in case a server ignores the filter
+			out = append(out, pr)
+		}
+	}
+	return out, nil
+}
+
+func (c *Client) create(ctx context.Context, ch Change, branch, body string) (*gh.PullRequest, error) {
+	pr, _, err := c.gh.PullRequests.Create(ctx, c.owner, c.repo, &gh.NewPullRequest{
+		Title: gh.String(ch.Title), Head: gh.String(branch), Base: gh.String(ch.Base),
+		Body: gh.String(body), Draft: gh.Bool(ch.Draft), MaintainerCanModify: gh.Bool(true),
+	})
+	return pr, err
+}
+
+// decorate adds the labels, assignees and reviewers pr lacks. A reviewer who
+// has reviewed already is not asked again.
+func (c *Client) decorate(ctx context.Context, ch Change, pr *gh.PullRequest) error {
+	n := pr.GetNumber()
+	have := map[string]bool{}
+	for _, l := range pr.Labels {
+		have[strings.ToLower(l.GetName())] = true
+	}
+	var labels []string
+	for _, l := range ch.Labels {
+		if !have[strings.ToLower(l)] {
+			labels = append(labels, l)
+		}
+	}
+	if len(labels) > 0 {
+		if _, _, err := c.gh.Issues.AddLabelsToIssue(ctx, c.owner, c.repo, n, labels); err != nil {
+			return c.wrap(fmt.Sprintf("labelling #%d", n), err)
+		}
+	}
+	assigned := map[string]bool{}
+	for _, a := range pr.Assignees {
+		assigned[strings.ToLower(a.GetLogin())] = true
+	}
+	var assignees []string
+	for _, a := range ch.Assignees {
+		if !assigned[strings.ToLower(a)] {
+			assignees = append(assignees, a)
+		}
+	}
+	if len(assignees) > 0 {
+		if _, _, err := c.gh.Issues.AddAssignees(ctx, c.owner, c.repo, n, assignees); err != nil {
+			return c.wrap(fmt.Sprintf("assigning #%d", n), err)
+		}
+	}
+	return c.requestReviews(ctx, ch, pr)
+}
+
+func (c *Client) requestReviews(ctx context.Context, ch Change, pr *gh.PullRequest) error {
+	n := pr.GetNumber()
+	asked := map[string]bool{strings.ToLower(pr.GetUser().GetLogin()): true} // authors cannot review
+	for _, u := range pr.RequestedReviewers {
+		asked[strings.ToLower(u.GetLogin())] = true
+	}
+	for _, t := range pr.RequestedTeams {
+		asked[strings.ToLower(c.owner+"/"+t.GetSlug())] = true
+	}
+	var missing []string
+	for _, r := range ch.Reviewers {
+		if !asked[strings.ToLower(r)] {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	reviews, _, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, n, &gh.ListOptions{PerPage: 100})
+	if err != nil {
+		return c.wrap(fmt.Sprintf("listing reviews of #%d", n), err)
+	}
+	var req gh.ReviewersRequest
+	for _, r := range missing {
+		if org, team, ok := strings.Cut(r, "/"); ok {
+			if len(reviews) == 0 && strings.EqualFold(org, c.owner) {
+				req.TeamReviewers = append(req.TeamReviewers, team)
+			}
+			continue
+		}
+		if !slices.ContainsFunc(reviews, func(rv *gh.PullRequestReview) bool { return strings.EqualFold(rv.GetUser().GetLogin(), r) }) {
+			req.Reviewers = append(req.Reviewers, r)
+		}
+	}
+	if len(req.Reviewers)+len(req.TeamReviewers) == 0 {
+		return nil
+	}
+	if _, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, n, req); err != nil {
+		return c.wrap(fmt.Sprintf("requesting reviews on #%d", n), err)
+	}
+	return nil
+}
+
+// conflict handles a branch carrying someone else's commit: it leaves the
+// branch alone and says so once per target on the open pull request.
+func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.PullRequest, head *gh.Commit) (Result, error) {
+	who := head.GetAuthor().GetName()
+	sha := head.GetSHA()
+	if len(sha) > 12 {
+		sha = sha[:12]
+	}
+	res.Action = Conflict
+	res.Detail = fmt.Sprintf("%s has a commit pinbot did not make (%s by %s); pinbot left it alone", res.Branch, sha, who)
+	if open == nil {
+		res.Detail += " (no open pull request to comment on)"
+		return res, nil
+	}
+	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+	mark := fmt.Sprintf("<!-- pinbot:conflict %s %s -->", ch.Package, ch.Target)
+	comments, _, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, open.GetNumber(), &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}})
+	if err != nil {
+		return res, c.wrap(fmt.Sprintf("listing comments of #%d", open.GetNumber()), err)
+	}
+	for _, cm := range comments {
+		if strings.Contains(cm.GetBody(), mark) {
+			return res, nil
+		}
+	}
+	var files []string
+	for _, f := range ch.Files {
+		files = append(files, "`"+f.Path+"`")
+	}
+	body := fmt.Sprintf("%s\npinbot would update this pull request to admit **%s %s**, but `%s` has commits pinbot did not make (head %s by %s), so it has not touched the branch.\n\n"+
+		"To take the update, change the caps in %s yourself (`pinbot check --package %s --write` does it), "+
+		"or delete the branch and let pinbot open a fresh pull request on its next run.",
+		mark, ch.Package, ch.Target, res.Branch, sha, who, strings.Join(files, ", "), ch.Package)
+	if _, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, open.GetNumber(), &gh.IssueComment{Body: gh.String(body)}); err != nil {
+		return res, c.wrap(fmt.Sprintf("commenting on #%d", open.GetNumber()), err)
+	}
+	return res, nil
+}
+
+// BlobSHA returns the git object id of a blob with content data, as
+// `git hash-object` computes it.
+func BlobSHA(data []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// withTrailers returns ch's commit message with pinbot's trailers.
+func withTrailers(ch Change) string {
+	msg := strings.TrimRight(ch.Message, "\n")
+	return msg + "\n\n" + trailerPackage + ch.Package + "\n" + trailerTarget + ch.Target + "\n"
+}
+
+// withMarker returns ch's body with the hidden marker first, cut to MaxBody.
+func withMarker(ch Change) string {
+	marker := fmt.Sprintf("%spackage=%s target=%s base=%s -->\n", markerPrefix, ch.Package, ch.Target, ch.Base)
+	return marker + Truncate(ch.Body, MaxBody-len(marker), "\n\n_The rest of this report was cut to fit GitHub's size limit; run `pinbot check --package "+ch.Package+"` for all of it._\n")
+}
+
+var markerRE = regexp.MustCompile(`<!-- pinbot:v1 package=\S+ target=(\S+) base=\S+ -->`)
+
+// markerTarget returns the target named in a body's marker, or "".
+func markerTarget(body string) string {
+	if m := markerRE.FindStringSubmatch(body); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// Truncate returns s if it has at most max bytes, else s cut at a line
+// boundary (or a rune boundary for one long line) with note appended, the whole
+// within max bytes.
+func Truncate(s string, max int, note string) string {
+	if len(s) <= max {
+		return s
+	}
+	keep := max - len(note)
+	if keep <= 0 {
+		return note[:max]
+	}
+	cut := s[:keep]
+	if i := strings.LastIndexByte(cut, '\n'); i > keep/2 {
+		cut = cut[:i+1]
+	}
+	for !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return cut + note
+}

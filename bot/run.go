@@ -1,0 +1,334 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/bot/github"
+	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins"
+)
+
+// A PullRequester opens or updates the pull request of one package;
+// *github.Client is one.
+type PullRequester interface {
+	Sync(ctx context.Context, ch github.Change) (github.Result, error)
+}
+
+// A Notifier sends the run's message; *slack.Client is one.
+type Notifier interface {
+	Post(ctx context.Context, m slack.Message) error
+}
+
+// A Runner runs the bot job: the check, then one pull request per package
+// whose caps move (carrying only that package's edits, computed in memory:
+// the working tree is never written), then one Slack message when there is
+// something to say.
+type Runner struct {
+	Checker *Checker
+	// GitHub makes the pull requests; unused with DryRun.
+	GitHub PullRequester
+	// Slack sends the message; nil sends none.
+	Slack Notifier
+	// Repo ("owner/name") and Base (the base branch) name the target.
+	Repo, Base string
+	// RunURL links the message to the workflow run, if any.
+	RunURL string
+	// WorkflowToken is set when the token is a workflow's GITHUB_TOKEN: pull
+	// request bodies then say that CI will not start.
+	WorkflowToken bool
+	// DryRun plans the pull requests and the message but sends nothing.
+	DryRun bool
+	Log    *slog.Logger
+	// Adjust, when set, edits the report before pull requests are planned. It
+	// is a seam for tests, which use it to mark a package blocked until the
+	// checks report it themselves.
+	Adjust func(*report.Report)
+}
+
+// RunOptions are the per-run choices of Run.
+type RunOptions struct {
+	// Packages limits the run to these packages (see CheckOptions).
+	Packages []string
+}
+
+// An Outcome is what a run did.
+type Outcome struct {
+	Report *report.Report
+	// Planned are the pull requests the run wanted, in package order.
+	Planned []github.Change
+	// Pulls are the results of the pull requests made (none with DryRun).
+	Pulls []github.Result
+	// Failures are problems beyond the report, such as a pull request that
+	// could not be made; each names its package.
+	Failures []string
+	// Message is the Slack message (nil when there was nothing to say, or
+	// notify.on filtered everything out).
+	Message *slack.Message
+	// NotifyErr is the webhook's failure, if any; it stops nothing else.
+	NotifyErr error
+}
+
+// Run runs the job. Problems with one package are in the outcome and do not
+// stop the others; the error return is for failures that leave no outcome
+// (the check failed, or ctx ended).
+func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
+	log := r.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if !r.DryRun && r.GitHub == nil {
+		return nil, errors.New("bot: a Runner needs GitHub unless DryRun is set")
+	}
+	rep, err := r.Checker.Check(ctx, CheckOptions{Packages: opts.Packages})
+	if err != nil {
+		return nil, err
+	}
+	if r.Adjust != nil {
+		r.Adjust(rep)
+	}
+	out := &Outcome{Report: rep}
+	cfg := r.Checker.Config
+	var items []slack.Item
+	for _, p := range rep.Packages {
+		status := plan.Status(p.Status)
+		if status == plan.Error {
+			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": " + firstLine(p.Error)})
+			continue
+		}
+		for _, c := range p.Checks {
+			if UpstreamFixed(c) {
+				items = append(items, slack.Item{Kind: slack.KindUpstreamFixed,
+					Title: fmt.Sprintf("%s: upstream fixed (%s %s)", p.Name, c.Kind, c.Name), Detail: c.Detail})
+			}
+		}
+		if status != plan.Bump && status != plan.Blocked {
+			continue
+		}
+		settings := cfg.PullRequests.For(p.Name)
+		blocked := status == plan.Blocked
+		var failure *slack.Item
+		if blocked {
+			failure = &slack.Item{Kind: slack.KindFailure, Title: p.Name + ": a check failed", Detail: failedChecks(p)}
+		}
+		if blocked && (settings.OnFailure == config.OnFailureAlertOnly || !p.Changed()) {
+			if failure != nil {
+				failure.Detail = strings.TrimSpace(failure.Detail + "\nNo pull request (" + noPRReason(settings) + ").")
+				items = append(items, *failure)
+			}
+			continue
+		}
+		ch, err := r.change(p, settings, blocked)
+		if err != nil {
+			out.Failures = append(out.Failures, p.Name+": "+err.Error())
+			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": " + firstLine(err.Error())})
+			continue
+		}
+		out.Planned = append(out.Planned, ch)
+		if r.DryRun {
+			items = append(items, slack.Item{Kind: slack.KindPR, Title: fmt.Sprintf("%s: would open or update %q on %s", p.Name, ch.Title, github.Branch(ch.Base, p.Name))})
+			if failure != nil {
+				items = append(items, *failure)
+			}
+			continue
+		}
+		res, err := r.GitHub.Sync(ctx, ch)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			log.Error("pull request failed", "package", p.Name, "err", err)
+			out.Failures = append(out.Failures, p.Name+": "+err.Error())
+			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": pull request failed", Detail: err.Error()})
+			if failure != nil {
+				items = append(items, *failure)
+			}
+			continue
+		}
+		log.Info("pull request", "package", p.Name, "action", res.Action, "number", res.Number, "url", res.URL)
+		out.Pulls = append(out.Pulls, res)
+		if it, ok := prItem(res); ok {
+			items = append(items, it)
+		}
+		if failure != nil {
+			failure.URL = res.URL
+			items = append(items, *failure)
+		}
+	}
+	for _, e := range rep.Errors {
+		items = append(items, slack.Item{Kind: slack.KindError, Title: firstLine(e)})
+	}
+	items = slices.DeleteFunc(items, func(it slack.Item) bool { return !cfg.Notify.Wants(string(it.Kind)) })
+	if len(items) > 0 {
+		m := slack.Build(slack.Summary{Repo: r.Repo, RunURL: r.RunURL, Items: items})
+		out.Message = &m
+		if !r.DryRun && r.Slack != nil {
+			if out.NotifyErr = r.Slack.Post(ctx, m); out.NotifyErr != nil {
+				log.Error("slack message failed", "err", out.NotifyErr)
+			}
+		}
+	}
+	return out, nil
+}
+
+// change describes the pull request for p.
+func (r *Runner) change(p report.Package, s config.PullRequestSettings, blocked bool) (github.Change, error) {
+	files, err := r.packageFiles(p)
+	if err != nil {
+		return github.Change{}, err
+	}
+	if len(files) == 0 {
+		return github.Change{}, errors.New("no file changes")
+	}
+	cfg := r.Checker.Config
+	urls := map[string]string{}
+	if u := cfg.Sources.PyPI.URL; u != "" && u != config.DefaultPyPIURL {
+		urls["pypi"] = u
+	}
+	d := github.Describe{Package: p, Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls}
+	ch := github.Change{
+		Package: p.Name, Target: p.Newest, Base: r.Base, Files: files,
+		Title: d.Title(), Body: d.Body(), Message: d.Message(),
+		Draft: s.Draft || blocked, Labels: s.Labels, Reviewers: s.Reviewers, Assignees: s.Assignees,
+		ReopenClosed: s.ReopenClosed,
+	}
+	if a := cfg.GitHub.Author; a != nil {
+		ch.Author = &github.Identity{Name: a.Name, Email: a.Email}
+	}
+	if c := cfg.GitHub.Committer; c != nil {
+		ch.Committer = &github.Identity{Name: c.Name, Email: c.Email}
+	}
+	return ch, nil
+}
+
+// packageFiles returns the files p's pull request changes: each file read
+// again, with only p's pins set to what the report says (each pin's After),
+// applied and verified in memory by pins.Apply. The report is the one truth:
+// whatever the plan and the checks decided is what the pull request carries.
+func (r *Runner) packageFiles(p report.Package) ([]github.File, error) {
+	c := r.Checker
+	byFile := map[string][]report.Pin{}
+	for _, pin := range p.Pins {
+		if pin.After != pin.Before && pin.Skip == "" {
+			byFile[pin.File] = append(byFile[pin.File], pin)
+		}
+	}
+	var files []github.File
+	for _, path := range slices.Sorted(maps.Keys(byFile)) {
+		format := pins.Lookup(c.Formats, path)
+		if format == nil {
+			return nil, fmt.Errorf("%s: no pin-file format reads this file", path)
+		}
+		data, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(path)))
+		if err != nil {
+			return nil, err
+		}
+		found, err := pins.Extract(format, path, data)
+		if err != nil {
+			return nil, err
+		}
+		var edits []pins.Edit
+		for _, want := range byFile[path] {
+			i := slices.IndexFunc(found, func(f pins.Pin) bool {
+				return f.Package == p.Name && f.Line == want.Line && f.Key == want.Key && f.Text == want.Before
+			})
+			if i < 0 {
+				return nil, fmt.Errorf("%s:%d: %s changed since the check", path, want.Line, want.Before)
+			}
+			newC, ok := constraintFor(found[i], want.After)
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: cannot turn %q into %q by its constraint alone", path, want.Line, want.Before, want.After)
+			}
+			edits = append(edits, pins.Edit{Pin: found[i], New: newC})
+		}
+		b, err := pins.Apply(format, path, data, edits)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, github.File{Path: path, Content: b, Base: data})
+	}
+	return files, nil
+}
+
+// constraintFor returns the constraint that makes pin's requirement read
+// after, if only the constraint differs.
+func constraintFor(p pins.Pin, after string) (string, bool) {
+	start, end := p.Span.Start-p.TextStart, p.Span.End-p.TextStart
+	if start < 0 || end > len(p.Text) || start > end {
+		return "", false
+	}
+	prefix, suffix := p.Text[:start], p.Text[end:]
+	if len(after) < len(prefix)+len(suffix) || !strings.HasPrefix(after, prefix) || !strings.HasSuffix(after, suffix) {
+		return "", false
+	}
+	c := after[len(prefix) : len(after)-len(suffix)]
+	if p.Constraint == "" {
+		c = strings.TrimPrefix(c, p.Insert)
+	}
+	if p.With(c) != after {
+		return "", false
+	}
+	return c, true
+}
+
+// UpstreamFixed reports whether a check says upstream fixed what a workaround
+// covers (a canary probe that now passes). Until the report carries the
+// probe's verdict, it reads the kind "canary" or the probe's wording.
+func UpstreamFixed(c report.Check) bool {
+	return c.Kind == "canary" || strings.Contains(strings.ToLower(c.Detail), "upstream fixed")
+}
+
+// prItem is the message line for a pull request result, if it is news.
+func prItem(res github.Result) (slack.Item, bool) {
+	var what string
+	switch res.Action {
+	case github.Opened:
+		what = "opened"
+		if res.Draft {
+			what = "opened draft"
+		}
+	case github.Updated:
+		what = "updated"
+	case github.Conflict:
+		title := fmt.Sprintf("%s: #%d needs a human", res.Package, res.Number)
+		if res.Number == 0 {
+			title = fmt.Sprintf("%s: branch %s needs a human", res.Package, res.Branch)
+		}
+		return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: title, Detail: res.Detail}, true
+	default:
+		return slack.Item{}, false
+	}
+	return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: fmt.Sprintf("%s: %s #%d for %s", res.Package, what, res.Number, res.Target)}, true
+}
+
+func failedChecks(p report.Package) string {
+	var lines []string
+	for _, c := range p.Checks {
+		if !c.OK {
+			lines = append(lines, fmt.Sprintf("%s %s failed at %s (baseline %s): %s", c.Kind, c.Name, c.Candidate, c.Baseline, c.Detail))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func noPRReason(s config.PullRequestSettings) string {
+	if s.OnFailure == config.OnFailureAlertOnly {
+		return "on-failure: alert-only"
+	}
+	return "no newer release passed the checks"
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}

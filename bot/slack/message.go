@@ -1,0 +1,201 @@
+package slack
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Block Kit limits (https://api.slack.com/reference/block-kit/blocks).
+const (
+	MaxBlocks  = 50   // blocks in a message
+	MaxHeader  = 150  // characters in a header's plain text
+	MaxSection = 3000 // characters in a section's text
+	maxText    = 3000 // the fallback text pinbot sends (Slack truncates at 40,000)
+)
+
+// A Kind is what a summary item is about; the names match notify.on.
+type Kind string
+
+// The kinds of Item.
+const (
+	KindPR            Kind = "pr"             // a pull request opened, updated, or waiting on a human
+	KindFailure       Kind = "failure"        // a check failed
+	KindUpstreamFixed Kind = "upstream-fixed" // a canary passes: upstream fixed what a workaround covers
+	KindError         Kind = "error"          // a package or the run failed
+)
+
+var kindMark = map[Kind]string{
+	KindPR: ":arrow_up:", KindFailure: ":x:", KindUpstreamFixed: ":tada:", KindError: ":warning:",
+}
+
+// An Item is one piece of news.
+type Item struct {
+	Kind   Kind
+	Title  string // one line, such as "numba: opened #12 Bump numba cap to 0.67.0"
+	URL    string // where Title links to (a pull request), if anywhere
+	Detail string // more lines, plain text
+}
+
+// A Summary is everything a run has to say.
+type Summary struct {
+	Repo   string // owner/name
+	RunURL string // the workflow run, if any
+	Items  []Item
+}
+
+// Build returns the Block Kit message for s: a header, a count line, one
+// section per item, and "…and N more" when the items do not fit in Slack's 50
+// blocks. Every text is cut to Slack's limits; text from outside (titles,
+// details) is escaped so that it cannot form links or mentions.
+func Build(s Summary) Message {
+	s = valid(s)
+	counts := countLine(s.Items)
+	m := Message{Text: fallback(s, counts)}
+	m.Blocks = append(m.Blocks, Block{Type: "header", Text: &Text{Type: "plain_text", Text: cut("pinbot: "+oneLine(s.Repo), MaxHeader), Emoji: true}})
+	summary := escape(counts)
+	if s.RunURL != "" {
+		summary += " · " + link(s.RunURL, "workflow run")
+	}
+	m.Blocks = append(m.Blocks, section(summary), Block{Type: "divider"})
+	room := MaxBlocks - len(m.Blocks) - 1 // the context block at the end
+	for i, it := range s.Items {
+		if i == room-1 && len(s.Items) > room {
+			more := fmt.Sprintf("…and %d more", len(s.Items)-i)
+			if s.RunURL != "" {
+				more += ": see the " + link(s.RunURL, "workflow run")
+			}
+			m.Blocks = append(m.Blocks, section(more))
+			break
+		}
+		m.Blocks = append(m.Blocks, section(itemText(it)))
+	}
+	m.Blocks = append(m.Blocks, Block{Type: "context", Elements: []Text{{Type: "mrkdwn", Text: "Sent by pinbot"}}})
+	return m
+}
+
+// itemText renders one item as mrkdwn within MaxSection.
+func itemText(it Item) string {
+	mark := kindMark[it.Kind]
+	title := cut(oneLine(it.Title), 500)
+	head := mark + " *" + escape(title) + "*"
+	if it.URL != "" {
+		head = mark + " *" + link(it.URL, title) + "*"
+	}
+	if it.Detail == "" {
+		return cutMrkdwn(head, MaxSection)
+	}
+	room := MaxSection - utf8.RuneCountInString(head) - 1
+	if room < 20 {
+		return cutMrkdwn(head, MaxSection)
+	}
+	return head + "\n" + cutMrkdwn(escape(it.Detail), room)
+}
+
+func section(text string) Block {
+	return Block{Type: "section", Text: &Text{Type: "mrkdwn", Text: cutMrkdwn(text, MaxSection)}}
+}
+
+// countLine says how many items of each kind there are.
+func countLine(items []Item) string {
+	n := map[Kind]int{}
+	for _, it := range items {
+		n[it.Kind]++
+	}
+	var parts []string
+	add := func(k Kind, one, many string) {
+		switch n[k] {
+		case 0:
+		case 1:
+			parts = append(parts, "1 "+one)
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s", n[k], many))
+		}
+	}
+	add(KindPR, "pull request", "pull requests")
+	add(KindFailure, "failed check", "failed checks")
+	add(KindUpstreamFixed, "upstream fix", "upstream fixes")
+	add(KindError, "error", "errors")
+	if len(parts) == 0 {
+		return "nothing to report"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fallback is the plain-text version: the count line, then the item titles.
+func fallback(s Summary, counts string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pinbot (%s): %s", oneLine(s.Repo), counts)
+	for _, it := range s.Items {
+		line := "\n- " + oneLine(it.Title)
+		if it.URL != "" {
+			line += " " + it.URL
+		}
+		b.WriteString(line)
+	}
+	return cut(b.String(), maxText)
+}
+
+// escape makes text literal in mrkdwn: &, < and > are Slack's control
+// characters (links, mentions).
+func escape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// link returns a mrkdwn link; the text is escaped and may not hold "|".
+func link(u, text string) string {
+	u = strings.NewReplacer("|", "%7C", ">", "%3E", "<", "%3C", " ", "%20").Replace(u)
+	return "<" + u + "|" + strings.ReplaceAll(escape(text), "|", "¦") + ">"
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cut shortens s to at most n characters, marking the cut with "…".
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// cutMrkdwn is cut that does not split an entity (&amp;) or a link (<…>).
+func cutMrkdwn(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	for i := len(r) - 1; i >= 0 && i >= len(r)-12; i-- {
+		if r[i] == ';' || r[i] == '>' {
+			break
+		}
+		if r[i] == '&' {
+			r = r[:i]
+			break
+		}
+	}
+	if open := lastIndex(r, '<'); open >= 0 && lastIndex(r, '>') < open {
+		r = r[:open]
+	}
+	return string(r) + "…"
+}
+
+func lastIndex(r []rune, c rune) int {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// valid returns s with invalid UTF-8 replaced, so that every limit counts the
+// characters Slack will see.
+func valid(s Summary) Summary {
+	fix := func(t string) string { return strings.ToValidUTF8(t, "\uFFFD") }
+	out := Summary{Repo: fix(s.Repo), RunURL: fix(s.RunURL), Items: make([]Item, len(s.Items))}
+	for i, it := range s.Items {
+		out.Items[i] = Item{Kind: it.Kind, Title: fix(it.Title), URL: fix(it.URL), Detail: fix(it.Detail)}
+	}
+	return out
+}

@@ -1,0 +1,417 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/oauth2"
+
+	"github.com/pinbot-dev/pinbot/bot"
+	gh "github.com/pinbot-dev/pinbot/bot/github"
+	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins/all"
+	schemes "github.com/pinbot-dev/pinbot/versions/all"
+)
+
+// RunOptions are the flags and dependencies of `pinbot run`.
+type RunOptions struct {
+	Factory *Factory
+
+	Dir, ConfigPath string
+	Format          string
+	Packages        []string
+	Repo, Base      string
+	TokenEnv        string
+	AppID           int64
+	InstallationID  int64
+	AppKeyEnv       string
+	// WorkflowToken is "auto" (guess), "true" or "false".
+	WorkflowToken string
+	DryRun        bool
+}
+
+// runHooks are seams for tests; the program leaves them zero.
+var runHooks struct {
+	clock  gh.Clock                                   // paces GitHub requests
+	sleep  func(context.Context, time.Duration) error // waits between Slack retries
+	adjust func(*report.Report)                       // marks packages blocked, until the checks do
+}
+
+func newRunCmd(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
+	opts := &RunOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Open or update one pull request per package and alert Slack",
+		Long: `Run does for real what check plans: for every package whose caps move, one pull
+request on the branch pinbot/<base>/<package> carrying the new caps in every file
+(one commit through the GitHub API: no local git, the working tree is not
+written), with the check's evidence in its body; then one Slack message when
+something happened. --dry-run prints the pull requests and the message instead.
+
+Environment: GITHUB_REPOSITORY (or --repo), GITHUB_TOKEN (or --token-env NAME),
+GITHUB_API_URL (GitHub Enterprise), SLACK_WEBHOOK_URL, and for a GitHub App the
+private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, ok := formats[opts.Format]; !ok {
+				return &usageError{fmt.Errorf("--format: expected text, json or markdown, found %q", opts.Format)}
+			}
+			if info, err := os.Stat(opts.Dir); err != nil || !info.IsDir() {
+				return &usageError{fmt.Errorf("--dir: %q is not a directory", opts.Dir)}
+			}
+			if opts.WorkflowToken != "auto" && opts.WorkflowToken != "true" && opts.WorkflowToken != "false" {
+				return &usageError{fmt.Errorf("--workflow-token: expected auto, true or false, found %q", opts.WorkflowToken)}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Dir, "dir", ".", "the checkout of the base branch")
+	fl.StringVar(&opts.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
+	fl.StringVar(&opts.Format, "format", "text", "report format on stdout: text, json or markdown")
+	fl.StringSliceVar(&opts.Packages, "package", nil, "run only for this package (repeatable)")
+	fl.StringVar(&opts.Repo, "repo", "", "the repository, owner/name (default $GITHUB_REPOSITORY)")
+	fl.StringVar(&opts.Base, "base", "", "the base branch (default github.base, else the repository's default branch)")
+	fl.StringVar(&opts.TokenEnv, "token-env", "GITHUB_TOKEN", "the environment variable holding the token")
+	fl.Int64Var(&opts.AppID, "app-id", 0, "authenticate as this GitHub App (default github.app.id)")
+	fl.Int64Var(&opts.InstallationID, "app-installation-id", 0, "the App's installation (default: looked up)")
+	fl.StringVar(&opts.AppKeyEnv, "app-key-env", "", "the environment variable holding the App's PEM key (default github.app.private-key-env)")
+	fl.StringVar(&opts.WorkflowToken, "workflow-token", "auto", "whether the token is a workflow's GITHUB_TOKEN: auto, true or false")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the pull requests and the Slack message; call neither GitHub nor Slack")
+	return cmd
+}
+
+// runEnv is what runRun takes from the environment, secrets included.
+type runEnv struct {
+	repo, apiURL, token, webhook, appKey string
+	actions                              bool
+	summary, output, runURL              string
+}
+
+func readRunEnv(f *Factory, opts *RunOptions, cfg *config.Config) runEnv {
+	e := runEnv{
+		repo: opts.Repo, apiURL: f.Getenv("GITHUB_API_URL"), webhook: f.Getenv("SLACK_WEBHOOK_URL"),
+		actions: f.Getenv("GITHUB_ACTIONS") == "true", summary: f.Getenv("GITHUB_STEP_SUMMARY"), output: f.Getenv("GITHUB_OUTPUT"),
+	}
+	if e.repo == "" {
+		e.repo = f.Getenv("GITHUB_REPOSITORY")
+	}
+	if opts.TokenEnv != "" {
+		e.token = f.Getenv(opts.TokenEnv)
+	}
+	keyEnv := opts.AppKeyEnv
+	if keyEnv == "" {
+		keyEnv = cfg.GitHub.App.KeyEnv()
+	}
+	e.appKey = f.Getenv(keyEnv)
+	if srv, id := f.Getenv("GITHUB_SERVER_URL"), f.Getenv("GITHUB_RUN_ID"); srv != "" && id != "" && e.repo != "" {
+		e.runURL = srv + "/" + e.repo + "/actions/runs/" + id
+	}
+	return e
+}
+
+func runRun(ctx context.Context, opts *RunOptions) error {
+	f := opts.Factory
+	cfg, err := f.loadConfig(opts.Dir, opts.ConfigPath)
+	if err != nil {
+		return err
+	}
+	env := readRunEnv(f, opts, cfg)
+	if env.actions {
+		// Before anything can print them.
+		for _, s := range []string{env.token, env.webhook, env.appKey} {
+			gh.Mask(f.Stdout, s)
+		}
+	}
+	appID, inst := opts.AppID, opts.InstallationID
+	if appID == 0 {
+		appID = int64(cfg.GitHub.App.ID)
+	}
+	if inst == 0 {
+		inst = int64(cfg.GitHub.App.InstallationID)
+	}
+	if env.repo != "" {
+		if _, _, err := gh.SplitRepo(env.repo); err != nil {
+			return &usageError{fmt.Errorf("--repo: %w", err)}
+		}
+	}
+	base := opts.Base
+	if base == "" {
+		base = cfg.GitHub.Base
+	}
+	hc := f.HTTPClient()
+	runner := &bot.Runner{
+		Checker: &bot.Checker{Root: opts.Dir, Config: cfg, Formats: all.Formats(), Sources: newSources(cfg, hc, f.Getenv), Schemes: schemes.Schemes(), Log: f.Log},
+		Repo:    env.repo, RunURL: env.runURL, DryRun: opts.DryRun, Log: f.Log, Adjust: runHooks.adjust,
+		WorkflowToken: workflowToken(opts.WorkflowToken, env, opts.TokenEnv, appID),
+	}
+	if opts.DryRun {
+		if base == "" {
+			base = "main"
+			f.Log.Warn("--dry-run calls no API: assuming the base branch is main (pass --base)")
+		}
+	} else {
+		if env.repo == "" {
+			return &usageError{errors.New("no repository: set GITHUB_REPOSITORY or pass --repo owner/name")}
+		}
+		tokens, err := tokenSource(ctx, f, opts, env, appID, inst)
+		if err != nil {
+			return err
+		}
+		client, err := gh.New(gh.Options{APIURL: env.apiURL, Repo: env.repo, Tokens: tokens, HTTP: hc, Clock: runHooks.clock, Log: f.Log})
+		if err != nil {
+			return &usageError{err}
+		}
+		if base == "" {
+			if base, err = client.DefaultBranch(ctx); err != nil {
+				return err
+			}
+		}
+		runner.GitHub = client
+		if env.webhook != "" {
+			runner.Slack = &slack.Client{URL: env.webhook, HTTP: hc, Sleep: runHooks.sleep}
+		}
+	}
+	runner.Base = base
+	out, err := runner.Run(ctx, bot.RunOptions{Packages: opts.Packages})
+	if err != nil {
+		return err
+	}
+	if err := printRun(f.Stdout, opts, out); err != nil {
+		return err
+	}
+	if env.actions {
+		if err := actionsReport(f.Stdout, env, out); err != nil {
+			f.Log.Warn("writing the Actions summary or outputs failed", "err", err)
+		}
+	}
+	return runOutcome(out)
+}
+
+// tokenSource returns the GitHub credentials: App installation tokens when an
+// App id is configured, else the token in --token-env.
+func tokenSource(ctx context.Context, f *Factory, opts *RunOptions, env runEnv, appID, inst int64) (oauth2.TokenSource, error) {
+	if appID == 0 {
+		if env.token == "" {
+			return nil, &usageError{fmt.Errorf("no GitHub token: set %s, pass --token-env NAME, or configure a GitHub App", opts.TokenEnv)}
+		}
+		return gh.StaticToken(env.token), nil
+	}
+	if env.appKey == "" {
+		return nil, &usageError{fmt.Errorf("GitHub App %d: no private key in the environment (see github.app.private-key-env, --app-key-env)", appID)}
+	}
+	ts, err := gh.AppTokens(ctx, gh.AppOptions{APIURL: env.apiURL, AppID: appID, InstallationID: inst, PrivateKey: []byte(env.appKey),
+		Repo: env.repo, HTTP: f.HTTPClient(), Clock: runHooks.clock})
+	if err != nil {
+		return nil, err
+	}
+	if env.actions {
+		if tok, err := ts.Token(); err == nil {
+			gh.Mask(f.Stdout, tok.AccessToken)
+		}
+	}
+	return ts, nil
+}
+
+// workflowToken decides whether the token is a workflow's GITHUB_TOKEN. The
+// action passes it exactly; otherwise: in Actions, read from GITHUB_TOKEN,
+// no App, and shaped like an installation token (ghs_).
+func workflowToken(flag string, env runEnv, tokenEnv string, appID int64) bool {
+	if flag != "auto" {
+		return flag == "true"
+	}
+	return env.actions && appID == 0 && tokenEnv == "GITHUB_TOKEN" && strings.HasPrefix(env.token, "ghs_")
+}
+
+// printRun writes the report and the pull requests (or, with --dry-run, what
+// would be sent) to w.
+func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
+	if opts.Format == "json" {
+		type pr struct {
+			Package string `json:"package"`
+			Action  string `json:"action"`
+			Number  int    `json:"number"`
+			URL     string `json:"url"`
+			Branch  string `json:"branch"`
+			Draft   bool   `json:"draft"`
+			Detail  string `json:"detail,omitempty"`
+		}
+		doc := struct {
+			Schema   int             `json:"schema"`
+			Report   json.RawMessage `json:"report"`
+			Pulls    []pr            `json:"pull_requests"`
+			Notified bool            `json:"notified"`
+			Failures []string        `json:"failures"`
+		}{Schema: 1, Pulls: []pr{}, Failures: runFailures(out)}
+		var rb strings.Builder
+		if err := report.JSON(&rb, out.Report); err != nil {
+			return err
+		}
+		doc.Report = json.RawMessage(rb.String())
+		for _, p := range out.Pulls {
+			doc.Pulls = append(doc.Pulls, pr{p.Package, string(p.Action), p.Number, p.URL, p.Branch, p.Draft, p.Detail})
+		}
+		doc.Notified = out.Message != nil && out.NotifyErr == nil && !opts.DryRun
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(doc)
+	}
+	if err := formats[opts.Format](w, out.Report); err != nil {
+		return err
+	}
+	if opts.DryRun {
+		for _, ch := range out.Planned {
+			fmt.Fprintf(w, "\n=== pull request (dry run): %s\nbranch: %s -> %s\ndraft: %v\n", ch.Title, gh.Branch(ch.Base, ch.Package), ch.Base, ch.Draft)
+			for _, fl := range ch.Files {
+				fmt.Fprintf(w, "file: %s\n", fl.Path)
+			}
+			fmt.Fprintf(w, "labels: %s\nreviewers: %s\nassignees: %s\n--- commit message\n%s--- body\n%s", strings.Join(ch.Labels, ", "),
+				strings.Join(ch.Reviewers, ", "), strings.Join(ch.Assignees, ", "), ch.Message, ch.Body)
+		}
+		if out.Message != nil {
+			b, _ := json.MarshalIndent(out.Message, "", "  ")
+			fmt.Fprintf(w, "\n=== slack message (dry run)\n%s\n--- blocks\n%s\n", out.Message.Text, b)
+		} else {
+			fmt.Fprintf(w, "\n=== slack message (dry run): none, nothing to say\n")
+		}
+		return nil
+	}
+	if len(out.Pulls) > 0 {
+		fmt.Fprintf(w, "\npull requests:\n")
+		for _, p := range out.Pulls {
+			fmt.Fprintf(w, "  %s: %s #%d %s (%s)\n", p.Package, p.Action, p.Number, p.URL, p.Branch)
+			if p.Detail != "" {
+				fmt.Fprintf(w, "    %s\n", p.Detail)
+			}
+		}
+	}
+	if out.Message != nil && out.NotifyErr == nil {
+		fmt.Fprintf(w, "\nslack: sent\n")
+	}
+	return nil
+}
+
+var placeRE = regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `)
+
+// actionsReport writes the step summary, the annotations and the outputs.
+func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
+	annotate := func(level, title, text string) {
+		a := gh.Annotation{Level: level, Title: title, Text: text}
+		if m := placeRE.FindStringSubmatch(text); m != nil {
+			a.File, a.Line = m[1], atoi(m[2])
+		}
+		gh.Annotate(w, a)
+	}
+	blocked := 0
+	for _, p := range out.Report.Packages {
+		switch plan.Status(p.Status) {
+		case plan.Error:
+			annotate("error", "pinbot: "+p.Name, p.Error)
+		case plan.Blocked:
+			blocked++
+			a := gh.Annotation{Level: "warning", Title: "pinbot: a check failed for " + p.Name, Text: p.Name + ": a check failed; the cap stays at the newest release that passed"}
+			for _, pin := range p.Pins {
+				if pin.Before != pin.After || len(p.Pins) == 1 {
+					a.File, a.Line = pin.File, pin.Line
+					break
+				}
+			}
+			gh.Annotate(w, a)
+		}
+	}
+	for _, e := range out.Report.Errors {
+		annotate("error", "pinbot", e)
+	}
+	for _, e := range out.Failures {
+		annotate("error", "pinbot: pull request", e)
+	}
+	for _, p := range out.Pulls {
+		if p.Action == gh.Conflict {
+			annotate("warning", "pinbot: "+p.Package, p.Detail)
+		}
+	}
+	if out.NotifyErr != nil {
+		annotate("error", "pinbot: slack", out.NotifyErr.Error())
+	}
+	var errs []error
+	if env.summary != "" {
+		var b strings.Builder
+		if err := report.Markdown(&b, out.Report); err != nil {
+			return err
+		}
+		if len(out.Pulls) > 0 {
+			b.WriteString("\n### Pull requests\n\n")
+			for _, p := range out.Pulls {
+				fmt.Fprintf(&b, "- %s: %s [#%d](%s)\n", p.Package, p.Action, p.Number, p.URL)
+			}
+		}
+		errs = append(errs, gh.AppendSummary(env.summary, b.String()))
+	}
+	if env.output != "" {
+		type pr struct {
+			Package string `json:"package"`
+			Action  string `json:"action"`
+			Number  int    `json:"number"`
+			URL     string `json:"url"`
+		}
+		prs := []pr{}
+		for _, p := range out.Pulls {
+			if p.Action == gh.Opened || p.Action == gh.Updated {
+				prs = append(prs, pr{p.Package, string(p.Action), p.Number, p.URL})
+			}
+		}
+		b, _ := json.Marshal(prs)
+		errs = append(errs, gh.SetOutputs(env.output, [][2]string{
+			{"pull-requests", string(b)},
+			{"failures", strconv.Itoa(len(runFailures(out)))},
+			{"blocked", strconv.Itoa(blocked)},
+		}))
+	}
+	return errors.Join(errs...)
+}
+
+// runFailures lists everything that makes the run fail (exit 1).
+func runFailures(out *bot.Outcome) []string {
+	failures := []string{}
+	failures = append(failures, out.Report.Errors...)
+	for _, p := range out.Report.Packages {
+		if plan.Status(p.Status) == plan.Error {
+			failures = append(failures, p.Name+": "+p.Error)
+		}
+	}
+	failures = append(failures, out.Failures...)
+	if out.NotifyErr != nil {
+		failures = append(failures, out.NotifyErr.Error())
+	}
+	return failures
+}
+
+// runOutcome is the run's error: exit 1 for failures (a failed webhook
+// included), else exit 3 when a check blocked a bump.
+func runOutcome(out *bot.Outcome) error {
+	if failures := runFailures(out); len(failures) > 0 {
+		return fmt.Errorf("%d failure(s):\n  %s", len(failures), strings.Join(failures, "\n  "))
+	}
+	return outcome(out.Report)
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}

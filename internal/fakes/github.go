@@ -1,0 +1,593 @@
+package fakes
+
+import (
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// GitHub is a stateful fake of the GitHub REST API parts pinbot uses: repos
+// with a default branch, the git data API (blobs, trees, commits, refs), pull
+// requests (open, closed, merged) with labels, assignees, requested reviewers
+// and reviews, issue comments, and GitHub App installation tokens. It answers
+// with GitHub's JSON shapes and status codes (201 on create, 404 and 422
+// bodies with documentation_url), sends x-ratelimit-* headers, and can inject
+// faults (secondary rate limits as 403 or 429 with Retry-After) and "kill" a
+// client after N calls.
+type GitHub struct {
+	*httptest.Server
+
+	mu        sync.Mutex
+	repos     map[string]*ghRepo
+	tokens    map[string]string // token -> login
+	apps      map[int64]*ghApp
+	faults    []ghFault
+	calls     int
+	killAfter int
+	kill      func()
+	requests  []GitHubRequest
+	remaining int
+}
+
+// A GitHubRequest is a request the fake received. Header holds every header but
+// Authorization.
+type GitHubRequest struct {
+	Method, Path, Query, Body string
+	Header                    http.Header
+	Status                    int
+}
+
+type ghFault struct {
+	method string
+	path   *regexp.Regexp
+	fault  Fault
+}
+
+type ghApp struct {
+	id, installation int64
+	key              *rsa.PublicKey
+	repo             string
+	minted           int
+}
+
+type ghRepo struct {
+	owner, name, defaultBranch string
+	git                        *gitStore
+	refs                       map[string]string // "refs/heads/main" -> commit
+	pulls                      []*ghPull
+	comments                   map[int][]string
+	reviews                    map[int][]string
+}
+
+type ghPull struct {
+	Number                     int
+	State                      string
+	Merged                     bool
+	Title, Body, Head, Base    string
+	Draft                      bool
+	User                       string
+	Labels, Assignees          []string
+	Reviewers, Teams           []string
+	HeadSHA                    string
+	MaintainerCanModify        bool
+	Created, Updated, ClosedAt string
+	MergedAt, MergeCommitSHA   string
+	baseSHAAtOpen              string
+}
+
+// A PullInfo is a snapshot of a fake pull request.
+type PullInfo struct {
+	Number                       int
+	State                        string // open or closed
+	Merged, Draft                bool
+	Title, Body, Head, Base      string
+	Labels, Assignees, Reviewers []string // Reviewers holds users and "org/team"
+}
+
+// NewGitHub starts a fake GitHub that is closed when the test ends.
+func NewGitHub(t testing.TB) *GitHub {
+	g := &GitHub{repos: map[string]*ghRepo{}, tokens: map[string]string{}, apps: map[int64]*ghApp{}, remaining: 5000}
+	g.Server = httptest.NewServer(http.HandlerFunc(g.serve))
+	t.Cleanup(g.Close)
+	return g
+}
+
+// AddToken makes token authenticate as login.
+func (g *GitHub) AddToken(token, login string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.tokens[token] = login
+}
+
+// AddApp registers a GitHub App with its public key and one installation on
+// repo ("owner/name").
+func (g *GitHub) AddApp(id int64, key *rsa.PublicKey, installation int64, repo string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.apps[id] = &ghApp{id: id, installation: installation, key: key, repo: repo}
+}
+
+// AddRepo creates repository full ("owner/name") whose default branch holds
+// one commit with files (path -> content).
+func (g *GitHub) AddRepo(full, defaultBranch string, files map[string]string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	owner, name, _ := strings.Cut(full, "/")
+	r := &ghRepo{owner: owner, name: name, defaultBranch: defaultBranch, git: newGitStore(),
+		refs: map[string]string{}, comments: map[int][]string{}, reviews: map[int][]string{}}
+	flat := map[string]flatEntry{}
+	for p, c := range files {
+		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: r.git.putBlob([]byte(c))}
+	}
+	who := ident{Name: "Maintainer", Email: "maintainer@example.com", Date: "2026-08-01T10:00:00Z"}
+	sha := r.git.putCommit(&gitCommit{Tree: r.git.build(flat), Message: "Initial commit", Author: who, Committer: who})
+	r.refs["refs/heads/"+defaultBranch] = sha
+	g.repos[full] = r
+}
+
+// Branch returns the commit at a branch of repo, or "".
+func (g *GitHub) Branch(repo, branch string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.repos[repo].refs["refs/heads/"+branch]
+}
+
+// Files returns the files (path -> content) at the tip of a branch of repo.
+func (g *GitHub) Files(repo, branch string) map[string]string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	c := r.git.commits[r.refs["refs/heads/"+branch]]
+	if c == nil {
+		return nil
+	}
+	return r.git.files(c.Tree)
+}
+
+// Commit returns the message, parents and author name of a commit of repo.
+func (g *GitHub) Commit(repo, sha string) (message string, parents []string, author string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.repos[repo].git.commits[sha]
+	if c == nil {
+		return "", nil, ""
+	}
+	return c.Message, c.Parents, c.Author.Name
+}
+
+// Push adds a commit by author on top of branch that sets files, as a person
+// pushing to the branch would.
+func (g *GitHub) Push(repo, branch, author, message string, files map[string]string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	parent := r.git.commits[r.refs["refs/heads/"+branch]]
+	flat := map[string]flatEntry{}
+	r.git.flatten(parent.Tree, "", flat)
+	for p, c := range files {
+		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: r.git.putBlob([]byte(c))}
+	}
+	who := ident{Name: author, Email: author + "@example.com", Date: "2026-08-25T10:00:00Z"}
+	sha := r.git.putCommit(&gitCommit{Tree: r.git.build(flat), Message: message, Parents: []string{parent.SHA}, Author: who, Committer: who})
+	r.refs["refs/heads/"+branch] = sha
+}
+
+// MergePull squash-merges pull request n of repo: the base branch gets a commit
+// with the head's tree, and the pull request is closed as merged.
+func (g *GitHub) MergePull(repo string, n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	p := r.pulls[n-1]
+	head := r.git.commits[r.refs["refs/heads/"+p.Head]]
+	who := ident{Name: "Maintainer", Email: "maintainer@example.com", Date: "2026-08-26T10:00:00Z"}
+	sha := r.git.putCommit(&gitCommit{Tree: head.Tree, Message: p.Title + fmt.Sprintf(" (#%d)", n),
+		Parents: []string{r.refs["refs/heads/"+p.Base]}, Author: who, Committer: who})
+	r.refs["refs/heads/"+p.Base] = sha
+	p.State, p.Merged, p.MergedAt, p.ClosedAt, p.MergeCommitSHA = "closed", true, stamp(), stamp(), sha
+}
+
+// ClosePull closes pull request n of repo without merging.
+func (g *GitHub) ClosePull(repo string, n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	p := g.repos[repo].pulls[n-1]
+	p.State, p.ClosedAt = "closed", stamp()
+}
+
+// Review records a review by login on pull request n, which drops login from
+// the requested reviewers as GitHub does.
+func (g *GitHub) Review(repo string, n int, login string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	r.reviews[n] = append(r.reviews[n], login)
+	p := r.pulls[n-1]
+	p.Reviewers = slices.DeleteFunc(p.Reviewers, func(s string) bool { return strings.EqualFold(s, login) })
+}
+
+// Pulls returns snapshots of repo's pull requests, oldest first.
+func (g *GitHub) Pulls(repo string) []PullInfo {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []PullInfo
+	for _, p := range g.repos[repo].pulls {
+		rev := slices.Clone(p.Reviewers)
+		for _, t := range p.Teams {
+			rev = append(rev, g.repos[repo].owner+"/"+t)
+		}
+		out = append(out, PullInfo{Number: p.Number, State: p.State, Merged: p.Merged, Draft: p.Draft, Title: p.Title, Body: p.Body,
+			Head: p.Head, Base: p.Base, Labels: slices.Clone(p.Labels), Assignees: slices.Clone(p.Assignees), Reviewers: rev})
+	}
+	return out
+}
+
+// Comments returns the bodies of the comments on issue or pull request n.
+func (g *GitHub) Comments(repo string, n int) []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.repos[repo].comments[n])
+}
+
+// Fail queues faults for the next requests whose method is method (any when
+// "") and whose path matches the regular expression pathRE.
+func (g *GitHub) Fail(method, pathRE string, fs ...Fault) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	re := regexp.MustCompile(pathRE)
+	for _, f := range fs {
+		g.faults = append(g.faults, ghFault{method: method, path: re, fault: f})
+	}
+}
+
+// SecondaryLimitBody is GitHub's answer to a secondary rate limit.
+const SecondaryLimitBody = `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`
+
+// SecondaryLimit is a secondary rate limit answered with status (403 or 429)
+// and Retry-After: 60.
+func SecondaryLimit(status int) Fault {
+	return Fault{Status: status, Header: map[string]string{"Retry-After": "60", "Content-Type": "application/json; charset=utf-8"}, Body: SecondaryLimitBody}
+}
+
+// KillAfter calls kill once the n-th request (faults not counted) has been
+// handled, before its answer is written: a process killed between two calls.
+// n <= 0 disables it.
+func (g *GitHub) KillAfter(n int, kill func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.calls, g.killAfter, g.kill = 0, n, kill
+}
+
+// Calls returns the number of requests handled since the last KillAfter.
+func (g *GitHub) Calls() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.calls
+}
+
+// Requests returns every request received.
+func (g *GitHub) Requests() []GitHubRequest {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.requests)
+}
+
+func stamp() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// apiError is GitHub's error body.
+type apiError struct {
+	Message string           `json:"message"`
+	Errors  []map[string]any `json:"errors,omitempty"`
+	DocURL  string           `json:"documentation_url"`
+	Status  string           `json:"status,omitempty"`
+}
+
+type answer struct {
+	status int
+	body   any
+}
+
+func errAnswer(status int, msg, doc string, errs ...map[string]any) answer {
+	return answer{status, apiError{Message: msg, Errors: errs, DocURL: "https://docs.github.com/rest/" + doc, Status: strconv.Itoa(status)}}
+}
+
+func validation(msg, doc string) answer {
+	return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", doc, map[string]any{"resource": "PullRequest", "code": "custom", "message": msg})
+}
+
+var (
+	reRepo     = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)(/.*)?$`)
+	reToken    = regexp.MustCompile(`^/app/installations/(\d+)/access_tokens$`)
+	reNumbered = regexp.MustCompile(`^/(pulls|issues)/(\d+)(/[a-z_]+)?$`)
+)
+
+func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	hdr := r.Header.Clone()
+	hdr.Del("Authorization")
+	req := GitHubRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: string(body), Header: hdr}
+
+	g.mu.Lock()
+	var fault *Fault
+	for i, f := range g.faults {
+		if (f.method == "" || f.method == r.Method) && f.path.MatchString(r.URL.Path) {
+			fault = &f.fault
+			g.faults = slices.Delete(g.faults, i, i+1)
+			break
+		}
+	}
+	var a answer
+	if fault == nil {
+		a = g.route(r, body)
+		g.calls++
+		g.remaining = max(g.remaining-1, 1)
+	}
+	kill := g.kill != nil && g.killAfter > 0 && g.calls == g.killAfter && fault == nil
+	remaining := g.remaining
+	if fault != nil {
+		req.Status = max(fault.Status, 200)
+	} else {
+		req.Status = a.status
+	}
+	g.requests = append(g.requests, req)
+	g.mu.Unlock()
+
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	h.Set("X-RateLimit-Limit", "5000")
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("X-RateLimit-Used", strconv.Itoa(5000-remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	h.Set("X-RateLimit-Resource", "core")
+	if fault != nil {
+		for k, v := range fault.Header {
+			h.Set(k, v)
+		}
+		w.WriteHeader(max(fault.Status, http.StatusOK))
+		io.WriteString(w, fault.Body)
+		return
+	}
+	if kill {
+		g.kill()
+	}
+	w.WriteHeader(a.status)
+	if a.body != nil {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.Encode(a.body)
+	}
+}
+
+// route answers a request; g.mu is held.
+func (g *GitHub) route(r *http.Request, body []byte) answer {
+	auth := r.Header.Get("Authorization")
+	tok := strings.TrimPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
+	if m := reToken.FindStringSubmatch(r.URL.Path); m != nil && r.Method == http.MethodPost {
+		return g.mintToken(tok, m[1])
+	}
+	m := reRepo.FindStringSubmatch(r.URL.Path)
+	if m == nil {
+		return errAnswer(http.StatusNotFound, "Not Found", "")
+	}
+	full, rest := m[1]+"/"+m[2], m[3]
+	if rest == "/installation" && r.Method == http.MethodGet {
+		return g.installation(tok, full)
+	}
+	login, ok := g.tokens[tok]
+	if !ok || tok == "" {
+		return errAnswer(http.StatusUnauthorized, "Bad credentials", "")
+	}
+	repo := g.repos[full]
+	if repo == nil {
+		return errAnswer(http.StatusNotFound, "Not Found", "repos/repos#get-a-repository")
+	}
+	var in map[string]any
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &in); err != nil && !strings.HasPrefix(strings.TrimSpace(string(body)), "[") {
+			return errAnswer(http.StatusBadRequest, "Problems parsing JSON", "")
+		}
+	}
+	switch {
+	case rest == "" && r.Method == http.MethodGet:
+		return answer{200, repo.json()}
+	case strings.HasPrefix(rest, "/git/"):
+		return g.gitRoute(repo, r.Method, strings.TrimPrefix(rest, "/git"), r.URL.Query().Get("recursive") != "", in, login)
+	case rest == "/pulls" && r.Method == http.MethodGet:
+		return g.listPulls(repo, r)
+	case rest == "/pulls" && r.Method == http.MethodPost:
+		return g.createPull(repo, in, login)
+	}
+	n := reNumbered.FindStringSubmatch(rest)
+	if n == nil {
+		return errAnswer(http.StatusNotFound, "Not Found", "")
+	}
+	num, _ := strconv.Atoi(n[2])
+	if num < 1 || num > len(repo.pulls) {
+		return errAnswer(http.StatusNotFound, "Not Found", "pulls/pulls#get-a-pull-request")
+	}
+	p := repo.pulls[num-1]
+	switch n[1] + n[3] + " " + r.Method {
+	case "pulls GET":
+		return answer{200, repo.pullJSON(p, true)}
+	case "pulls PATCH":
+		if v, ok := in["title"].(string); ok {
+			p.Title = v
+		}
+		if v, ok := in["body"].(string); ok {
+			if len(v) > 65536 {
+				return validation("body is too long (maximum is 65536 characters)", "pulls/pulls#update-a-pull-request")
+			}
+			p.Body = v
+		}
+		if v, ok := in["state"].(string); ok && !p.Merged {
+			p.State = v
+		}
+		p.Updated = stamp()
+		return answer{200, repo.pullJSON(p, true)}
+	case "issues/labels POST":
+		var labels []string
+		if err := json.Unmarshal(body, &labels); err != nil {
+			labels = asStrings(in["labels"])
+		}
+		for _, l := range labels {
+			if !slices.ContainsFunc(p.Labels, func(s string) bool { return strings.EqualFold(s, l) }) {
+				p.Labels = append(p.Labels, l)
+			}
+		}
+		return answer{200, labelsJSON(p.Labels)}
+	case "issues/assignees POST":
+		for _, a := range asStrings(in["assignees"]) {
+			if !slices.Contains(p.Assignees, a) {
+				p.Assignees = append(p.Assignees, a)
+			}
+		}
+		return answer{201, repo.pullJSON(p, false)}
+	case "pulls/requested_reviewers POST":
+		users, teams := asStrings(in["reviewers"]), asStrings(in["team_reviewers"])
+		if slices.ContainsFunc(users, func(s string) bool { return strings.EqualFold(s, p.User) }) {
+			return validation("Review cannot be requested from pull request author.", "pulls/review-requests#request-reviewers-for-a-pull-request")
+		}
+		for _, u := range users {
+			if !slices.Contains(p.Reviewers, u) {
+				p.Reviewers = append(p.Reviewers, u)
+			}
+		}
+		for _, t := range teams {
+			if !slices.Contains(p.Teams, t) {
+				p.Teams = append(p.Teams, t)
+			}
+		}
+		return answer{201, repo.pullJSON(p, false)}
+	case "pulls/reviews GET":
+		var out []map[string]any
+		for i, u := range repo.reviews[num] {
+			out = append(out, map[string]any{"id": 80 + i, "user": user(u), "state": "COMMENTED", "body": ""})
+		}
+		return answer{200, orEmpty(out)}
+	case "issues/comments GET":
+		var out []map[string]any
+		for i, c := range repo.comments[num] {
+			out = append(out, map[string]any{"id": 1000 + i, "body": c, "user": user("someone"),
+				"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", repo.owner, repo.name, num, 1000+i)})
+		}
+		return answer{200, orEmpty(out)}
+	case "issues/comments POST":
+		c, _ := in["body"].(string)
+		if c == "" {
+			return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", "issues/comments#create-an-issue-comment")
+		}
+		repo.comments[num] = append(repo.comments[num], c)
+		return answer{201, map[string]any{"id": 1000 + len(repo.comments[num]) - 1, "body": c, "user": user(login)}}
+	}
+	return errAnswer(http.StatusNotFound, "Not Found", "")
+}
+
+func (g *GitHub) installation(jwtTok, full string) answer {
+	app, err := g.verifyJWT(jwtTok)
+	if err != nil {
+		return errAnswer(http.StatusUnauthorized, "A JSON web token could not be decoded", "apps/apps#find-a-repository-installation-for-the-authenticated-app")
+	}
+	if app.repo != full {
+		return errAnswer(http.StatusNotFound, "Not Found", "apps/apps#get-a-repository-installation-for-the-authenticated-app")
+	}
+	return answer{200, map[string]any{"id": app.installation, "app_id": app.id, "target_type": "Organization", "account": user(strings.Split(full, "/")[0])}}
+}
+
+func (g *GitHub) mintToken(jwtTok, id string) answer {
+	app, err := g.verifyJWT(jwtTok)
+	if err != nil {
+		return errAnswer(http.StatusUnauthorized, "A JSON web token could not be decoded", "apps/apps#create-an-installation-access-token-for-an-app")
+	}
+	if strconv.FormatInt(app.installation, 10) != id {
+		return errAnswer(http.StatusNotFound, "Not Found", "apps/apps#create-an-installation-access-token-for-an-app")
+	}
+	app.minted++
+	tok := fmt.Sprintf("ghs_fakeInstallation%dToken%d", app.installation, app.minted)
+	g.tokens[tok] = fmt.Sprintf("app-%d[bot]", app.id)
+	return answer{201, map[string]any{"token": tok, "expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
+		"permissions": map[string]string{"contents": "write", "pull_requests": "write", "issues": "write"}, "repository_selection": "selected"}}
+}
+
+// verifyJWT checks an App JWT: RS256 signed by a registered App's key, issuer
+// its id, valid for at most ten minutes.
+func (g *GitHub) verifyJWT(s string) (*ghApp, error) {
+	var app *ghApp
+	claims := &jwt.RegisteredClaims{}
+	_, err := jwt.ParseWithClaims(s, claims, func(t *jwt.Token) (any, error) {
+		iss, _ := t.Claims.GetIssuer()
+		id, _ := strconv.ParseInt(iss, 10, 64)
+		if app = g.apps[id]; app == nil {
+			return nil, fmt.Errorf("unknown app %q", iss)
+		}
+		return app.key, nil
+	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithIssuedAt(), jwt.WithExpirationRequired())
+	if err != nil {
+		return nil, err
+	}
+	if claims.ExpiresAt.Sub(claims.IssuedAt.Time) > 10*time.Minute+time.Second {
+		return nil, fmt.Errorf("JWT valid for too long")
+	}
+	return app, nil
+}
+
+func asStrings(v any) []string {
+	var out []string
+	if l, ok := v.([]any); ok {
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func orEmpty(v []map[string]any) []map[string]any {
+	if v == nil {
+		return []map[string]any{}
+	}
+	return v
+}
+
+func user(login string) map[string]any {
+	typ := "User"
+	if strings.HasSuffix(login, "[bot]") {
+		typ = "Bot"
+	}
+	return map[string]any{"login": login, "id": len(login) * 1000, "type": typ, "html_url": "https://github.com/" + login}
+}
+
+func labelsJSON(labels []string) []map[string]any {
+	out := []map[string]any{}
+	for i, l := range labels {
+		out = append(out, map[string]any{"id": 500 + i, "name": l, "color": "0366d6", "default": false})
+	}
+	return out
+}
+
+func (r *ghRepo) json() map[string]any {
+	return map[string]any{"id": 1296269, "name": r.name, "full_name": r.owner + "/" + r.name, "owner": user(r.owner),
+		"private": false, "default_branch": r.defaultBranch, "html_url": "https://github.com/" + r.owner + "/" + r.name}
+}
+
+// decodeContent turns a blob request's content into bytes.
+func decodeContent(content, encoding string) ([]byte, error) {
+	if encoding == "base64" {
+		return base64.StdEncoding.DecodeString(content)
+	}
+	return []byte(content), nil
+}
