@@ -15,12 +15,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
-	"github.com/pinbot-dev/pinbot/pins/pep508"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions"
 )
@@ -35,6 +35,9 @@ type Checker struct {
 	Log     *slog.Logger
 	// Concurrency bounds the source lookups in flight (default 4).
 	Concurrency int
+	// Now is the clock min-age gates measure release ages with (default
+	// time.Now).
+	Now func() time.Time
 }
 
 // CheckOptions are the per-run choices of Check.
@@ -69,6 +72,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		return nil, err
 	}
 	rep := &report.Report{}
+	files = c.followIncludes(files, rep)
 	data := map[string][]byte{}
 	formats := map[string]pins.Format{}
 	byPkg := map[string][]pins.Pin{}
@@ -86,7 +90,8 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		data[f.Path], formats[f.Path] = b, f.Format
 		n := 0
 		for _, p := range ps {
-			if _, ok := watched[p.Package]; ok {
+			if _, ok := watched[config.Key(p.Package)]; ok {
+				p.Package = config.Key(p.Package)
 				byPkg[p.Package] = append(byPkg[p.Package], p)
 				n++
 			}
@@ -99,7 +104,8 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	plans := make([]plan.Plan, len(names))
 	for i, name := range names {
 		settings := watched[name]
-		pkg := plan.Package{Name: name, Policy: settings.Policy(), Prereleases: settings != nil && settings.Prereleases}
+		pkg := planPackage(name, settings)
+		pkg.Gate = c.gate(settings)
 		plans[i] = plan.Make(pkg, byPkg[name], lookups[name], c.Schemes)
 		rep.Packages = append(rep.Packages, toReport(plans[i]))
 	}
@@ -126,7 +132,7 @@ func (c *Checker) watched(only []string) map[string]*config.Package {
 		return w
 	}
 	for _, n := range only {
-		n = pep508.Normalize(n)
+		n = config.Key(n)
 		w[n] = c.Config.Packages[n]
 	}
 	return w
@@ -149,20 +155,41 @@ func (c *Checker) files() ([]pins.Found, error) {
 	return out, nil
 }
 
-// lookup asks every source each package's pins follow, at most Concurrency
-// requests at a time, and returns the answers per package in source order.
+// lookup asks, for each package, every source its pins follow and every
+// source its configuration requires (require: [pypi, conda-forge]), at most
+// Concurrency requests at a time across packages, and returns the answers per
+// package in source order. Each pin's source is first resolved, in place, to
+// the name of the source it selects (a conda pin whose file names no channel
+// says "conda", the first configured channel), so that one source is asked
+// once per package. A failed lookup is that package's error only; a cancelled
+// context ends the lookups still waiting with its error.
 func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, byPkg map[string][]pins.Pin) map[string][]plan.Lookup {
 	type job struct {
 		pkg, src string
 		out      *plan.Lookup
 	}
+	canonical := func(name string) string {
+		if src, ok := c.Sources[name]; ok {
+			return src.Name()
+		}
+		return name
+	}
 	res := map[string][]plan.Lookup{}
 	var jobs []job
 	for _, name := range names {
 		var srcs []string
-		for _, p := range byPkg[name] {
+		for i := range byPkg[name] {
+			p := &byPkg[name][i]
+			p.Source = canonical(p.Source)
 			if !slices.Contains(srcs, p.Source) {
 				srcs = append(srcs, p.Source)
+			}
+		}
+		if settings := c.Config.Packages[name]; settings != nil {
+			for _, r := range settings.Require {
+				if r = canonical(r); !slices.Contains(srcs, r) {
+					srcs = append(srcs, r)
+				}
 			}
 		}
 		slices.Sort(srcs)
@@ -183,9 +210,13 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 				return
 			}
 			defer func() { <-sem }()
+			if err := ctx.Err(); err != nil {
+				j.out.Err = err
+				return
+			}
 			src, ok := c.Sources[j.src]
 			if !ok {
-				j.out.Err = fmt.Errorf("no source %q is configured", j.src)
+				j.out.Err = fmt.Errorf("no source %q is configured (sources are pypi, goproxy and the conda channels of sources.conda.channels)", j.src)
 				return
 			}
 			log.Info("looking up releases", "package", j.pkg, "source", j.src)
@@ -197,6 +228,32 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 	}
 	wg.Wait()
 	return res
+}
+
+// gate returns the availability rules of a package's settings (nil: none),
+// with the run's clock and the version scheme of every source.
+func (c *Checker) gate(settings *config.Package) plan.Gate {
+	now := time.Now
+	if c.Now != nil {
+		now = c.Now
+	}
+	g := plan.Gate{Now: now(), Schemes: map[string]string{}}
+	for name, src := range c.Sources {
+		if s := sources.SchemeOf(src); s != "" {
+			g.Schemes[name] = s
+			g.Schemes[src.Name()] = s
+		}
+	}
+	if settings != nil {
+		for _, r := range settings.Require {
+			if src, ok := c.Sources[r]; ok {
+				r = src.Name()
+			}
+			g.Require = append(g.Require, r)
+		}
+		g.Platforms, g.Python, g.MinAge = settings.Platforms, settings.Python, time.Duration(settings.MinAge)
+	}
+	return g
 }
 
 // write applies every changed pin. All files are rewritten in memory and
@@ -262,7 +319,7 @@ func writeAtomic(path string, data []byte) error {
 }
 
 func toReport(p plan.Plan) report.Package {
-	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason}
+	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason, Drift: reportDrift(p.Drift)}
 	if p.Err != nil {
 		rp.Error = p.Err.Error()
 	}
@@ -270,7 +327,7 @@ func toReport(p plan.Plan) report.Package {
 		rp.Pins = append(rp.Pins, report.Pin{
 			File: pp.Pin.File, Line: pp.Pin.Line, Key: pp.Pin.Key,
 			Before: pp.Pin.Text, After: pp.Pin.With(pp.New),
-			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip,
+			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip, RaisesLower: pp.RaisesLower, Yanked: pp.Yanked,
 		})
 	}
 	slices.SortStableFunc(rp.Pins, func(a, b report.Pin) int {

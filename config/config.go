@@ -48,6 +48,10 @@ type Config struct {
 	// Files lists the pin files to read, relative to the repository root; empty
 	// means discover them.
 	Files []string `yaml:"files"`
+	// GitHub, PullRequests and Notify configure `pinbot run` (config/bot.go).
+	GitHub       GitHub       `yaml:"github"`
+	PullRequests PullRequests `yaml:"pull-requests"`
+	Notify       Notify       `yaml:"notify"`
 }
 
 // Default returns the configuration used when there is no file.
@@ -114,7 +118,7 @@ func Parse(file string, data []byte) (*Config, error) {
 func (c *Config) normalize() error {
 	norm := make(map[string]*Package, len(c.Packages))
 	for _, name := range slices.Sorted(maps.Keys(c.Packages)) {
-		n := pep508.Normalize(name)
+		n := Key(name)
 		if _, dup := norm[n]; dup {
 			return &diag.Error{File: c.File, Key: "packages." + name, Err: fmt.Errorf("names the same package as another entry (%s)", n)}
 		}
@@ -122,6 +126,18 @@ func (c *Config) normalize() error {
 	}
 	c.Packages = norm
 	return nil
+}
+
+// Key returns the name under which a package is watched: a Go module path
+// (it has a "/") as written, since module paths are case-sensitive and keep
+// their dots; any other name in its PEP 503 form, so that numba, Numba and a
+// conda pin's numba are one package, as are typing_extensions and
+// typing-extensions.
+func Key(name string) string {
+	if strings.Contains(name, "/") {
+		return name
+	}
+	return pep508.Normalize(name)
 }
 
 // Watched returns the normalised names of the watched packages, sorted.

@@ -161,3 +161,21 @@ packages:
 		}
 	}
 }
+
+func TestKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"Numba": "numba", "typing_extensions": "typing-extensions", "Ruamel.YAML": "ruamel-yaml",
+		"golang.org/x/mod": "golang.org/x/mod", "github.com/Masterminds/semver/v3": "github.com/Masterminds/semver/v3",
+	} {
+		if got := config.Key(in); got != want {
+			t.Errorf("Key(%q) = %q, want %q", in, got, want)
+		}
+	}
+	cfg, err := config.Parse("c.yml", []byte("packages:\n  golang.org/x/mod: {}\n  Numba: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"golang.org/x/mod", "numba"}, cfg.Watched()); diff != "" {
+		t.Errorf("watched (-want +got):\n%s", diff)
+	}
+}

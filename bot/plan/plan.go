@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions"
@@ -33,6 +32,12 @@ type Package struct {
 	Name        string // normalised
 	Policy      versions.Policy
 	Prereleases bool
+	// Unify brings every pin of the package to one range (see unify).
+	Unify bool
+	// FollowYanked lowers a cap that names a yanked release (yanked: follow).
+	FollowYanked bool
+	// Gate holds the availability rules a target must pass (gate.go).
+	Gate Gate
 }
 
 // A Lookup is what one source said about the package.
@@ -53,7 +58,10 @@ type Plan struct {
 	// Reason explains the target, such as "pypi has 0.67.0".
 	Reason string
 	Pins   []PinPlan
-	Err    error
+	// Drift lists the ranges the package's pins have when they do not agree
+	// (after the plan): one entry per range, with the pins that have it.
+	Drift []Drift
+	Err   error
 }
 
 // A PinPlan is the decision for one pin.
@@ -63,8 +71,10 @@ type PinPlan struct {
 	New     string
 	Changed bool
 	Reason  string
-	// Narrows and Conflict are copied from versions.Move.
-	Narrows, Conflict bool
+	// Narrows, Conflict, RaisesLower, Yanked and Lowers are copied from
+	// versions.Move; unify can set RaisesLower too.
+	Narrows, Conflict           bool
+	RaisesLower, Yanked, Lowers bool
 }
 
 // Make plans pkg's pins (all of them of pkg) from what the sources said. schemes
@@ -78,7 +88,7 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 			errs = append(errs, fmt.Errorf("%s: %w", l.Source, l.Err))
 			continue
 		}
-		scheme := schemeFor(ps, l.Source, schemes)
+		scheme := pkg.Gate.scheme(ps, l.Source, schemes)
 		if scheme == nil {
 			errs = append(errs, fmt.Errorf("%s: no version scheme for its pins", l.Source))
 			continue
@@ -98,38 +108,17 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 		p.Status, p.Err = Error, errors.Join(errs...)
 		return p
 	}
-	p.Target, p.Reason = target(p.Newest, ps, schemes, notes)
+	p.Target, p.Reason = pkg.Gate.target(p.Newest, ps, lookups, schemes, notes, pkg.Prereleases)
 	if p.Target == "" {
-		p.Status, p.Err = Error, errors.New("no source answered")
+		p.Status, p.Err = Error, noTarget(p.Reason)
 		return p
 	}
 	p.Status = Current
-	for i := range p.Pins {
-		pp := &p.Pins[i]
-		if pp.Pin.Skip != "" {
-			pp.Reason = "not edited: " + pp.Pin.Skip
-			continue
-		}
-		scheme := schemes[pp.Pin.Scheme]
-		c, err := scheme.ParseConstraint(pp.Pin.Constraint)
-		if err != nil {
-			// A watched pin pinbot cannot read is a broken file, not a detail.
-			pp.Reason = "not edited: " + err.Error()
-			pinErr := diag.Errorf(pp.Pin.File, pp.Pin.Line, pp.Pin.Col, pp.Pin.Key, "%v", err)
-			p.Status, p.Err = Error, errors.Join(p.Err, pinErr)
-			continue
-		}
-		m, err := versions.NewUpper(scheme, c, p.Target, pkg.Policy)
-		if err != nil {
-			pp.Reason = "not edited: " + err.Error()
-			pp.Conflict = true
-			continue
-		}
-		pp.New, pp.Changed, pp.Reason, pp.Narrows, pp.Conflict = m.Text, m.Changed, m.Reason, m.Narrows, m.Conflict
-		if m.Changed && p.Status != Error {
-			p.Status = Bump
-		}
+	p.movePins(pkg, lookups, schemes)
+	if pkg.Unify && p.Status != Error {
+		p.unify(pkg, schemes)
 	}
+	p.Drift = drift(p.Pins, schemes)
 	return p
 }
 

@@ -63,6 +63,8 @@ stdout; --write applies it to the files. It needs no token.`,
 	fl.StringVar(&opts.Format, "format", "text", "report format: text, json or markdown")
 	fl.BoolVar(&opts.Write, "write", false, "rewrite the pin files with the new caps")
 	fl.StringSliceVar(&opts.Packages, "package", nil, "check only this package (repeatable)")
+	fl.StringVar(&f.CacheDir, "cache-dir", "", "HTTP cache directory (default: $PINBOT_CACHE_DIR, else pinbot in the user cache directory)")
+	fl.BoolVar(&f.NoCache, "no-cache", false, "do not cache HTTP responses")
 	return cmd
 }
 
@@ -76,9 +78,10 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		Root:    opts.Dir,
 		Config:  cfg,
 		Formats: all.Formats(),
-		Sources: newSources(cfg, f.HTTPClient()),
+		Sources: newSources(cfg, f.HTTPClient(), f.Getenv),
 		Schemes: schemes.Schemes(),
 		Log:     f.Log,
+		Now:     f.Now,
 	}
 	rep, err := checker.Check(ctx, bot.CheckOptions{Packages: opts.Packages, Write: opts.Write})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/web"
@@ -28,6 +29,13 @@ type Factory struct {
 	// HTTPClient returns the client for outside services; tests point it at fakes
 	// by setting URLs, or replace it to shorten retries.
 	HTTPClient func() *http.Client
+	// CacheDir is --cache-dir; with NoCache (--no-cache) no cache is used.
+	CacheDir string
+	NoCache  bool
+	// UserCacheDir finds the default cache's parent (os.UserCacheDir).
+	UserCacheDir func() (string, error)
+	// Now is the clock min-age gates use.
+	Now func() time.Time
 
 	LogFormat string
 	Verbose   bool
@@ -35,11 +43,45 @@ type Factory struct {
 }
 
 func newFactory(stdout, stderr io.Writer, getenv func(string) string) *Factory {
-	f := &Factory{Stdout: stdout, Stderr: stderr, Getenv: getenv, Log: slog.New(slog.DiscardHandler)}
+	f := &Factory{Stdout: stdout, Stderr: stderr, Getenv: getenv, Log: slog.New(slog.DiscardHandler),
+		UserCacheDir: os.UserCacheDir, Now: time.Now}
 	f.HTTPClient = func() *http.Client {
-		return &http.Client{Transport: web.NewTransport(nil, web.DefaultPolicy, web.UserAgent(versionString()), f.Log)}
+		rt := web.NewTransport(nil, web.DefaultPolicy, web.UserAgent(versionString()), f.Log)
+		return &http.Client{Transport: f.cache(rt)}
 	}
 	return f
+}
+
+// cacheDir returns the HTTP cache directory: --cache-dir, else
+// PINBOT_CACHE_DIR, else pinbot under the user cache directory; "" when
+// caching is off (--no-cache, PINBOT_CACHE_DIR=off, or no user cache directory).
+func (f *Factory) cacheDir() string {
+	switch env := f.Getenv("PINBOT_CACHE_DIR"); {
+	case f.NoCache:
+		return ""
+	case f.CacheDir != "":
+		return f.CacheDir
+	case env == "off":
+		return ""
+	case env != "":
+		return env
+	}
+	dir, err := f.UserCacheDir()
+	if err != nil {
+		f.Log.Debug("no user cache directory; HTTP responses are not cached", "err", err)
+		return ""
+	}
+	return filepath.Join(dir, "pinbot")
+}
+
+// cache wraps rt in the on-disk HTTP cache, unless caching is off.
+func (f *Factory) cache(rt http.RoundTripper) http.RoundTripper {
+	dir := f.cacheDir()
+	if dir == "" {
+		return rt
+	}
+	f.Log.Debug("HTTP cache", "dir", dir)
+	return web.NewCache(dir, rt, f.Log)
 }
 
 func (f *Factory) setupLog() error {
@@ -76,6 +118,12 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 	}
 	if u := f.Getenv("PINBOT_PYPI_URL"); u != "" {
 		cfg.Sources.PyPI.URL = u
+	}
+	if u := f.Getenv("PINBOT_CONDA_URL"); u != "" {
+		cfg.Sources.Conda.URL = u
+	}
+	if u := f.Getenv("PINBOT_GOPROXY_URL"); u != "" {
+		cfg.Sources.GoProxy.URL = u
 	}
 	for _, file := range cfg.Files {
 		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
