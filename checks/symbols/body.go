@@ -1,0 +1,516 @@
+package symbols
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// errUnsupported marks bodies this scanner cannot normalise.
+var errUnsupported = errors.New("unsupported machine")
+
+// A bodyCtx reads and normalises the bodies of one object. The tables it
+// needs (sections, relocations, symbol addresses, unwind table) are loaded
+// on first use.
+type bodyCtx struct {
+	o    *object
+	size int64
+	r    readerAt
+	f    *elf.File
+	secs []*elf.Section // allocated sections sorted by address
+
+	relocs     []rela
+	relocsDone bool
+	addrs      []int32 // defined symbols sorted by address, then name
+	addrsDone  bool
+	eh         *ehIndex
+	ehDone     bool
+	tokens     map[uint64]string // local-function tokens by address
+	targets    map[targetKey]string
+}
+
+func (b *bodyCtx) open(src *source) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("malformed ELF (reader panicked: %v)", p)
+		}
+	}()
+	if b.r, err = src.open(); err != nil {
+		return err
+	}
+	if b.f, err = elf.NewFile(b.r); err != nil {
+		return fmt.Errorf("malformed ELF: %w", err)
+	}
+	for _, sec := range b.f.Sections {
+		if sec.Flags&elf.SHF_ALLOC != 0 && sec.Flags&elf.SHF_TLS == 0 && sec.Size > 0 {
+			b.secs = append(b.secs, sec)
+		}
+	}
+	slices.SortStableFunc(b.secs, func(x, y *elf.Section) int { return cmp.Compare(x.Addr, y.Addr) })
+	return nil
+}
+
+func (b *bodyCtx) close() {
+	if b.r != nil {
+		b.r.Close()
+	}
+}
+
+// read returns the bytes of sym, read with ReadAt from its section (zeros
+// for .bss), and the section.
+func (b *bodyCtx) read(sym *symbol) ([]byte, *elf.Section, error) {
+	if sym.shndx == uint16(elf.SHN_ABS) {
+		var v [8]byte
+		binary.LittleEndian.PutUint64(v[:], sym.value)
+		return v[:], nil, nil
+	}
+	if int(sym.shndx) >= len(b.f.Sections) || sym.shndx >= uint16(elf.SHN_LORESERVE) {
+		return nil, nil, fmt.Errorf("symbol %s in unknown section %d", sym.name, sym.shndx)
+	}
+	sec := b.f.Sections[sym.shndx]
+	off := sym.value - sec.Addr
+	if sym.value < sec.Addr || off > sec.Size || sym.size > sec.Size-off {
+		return nil, nil, fmt.Errorf("symbol %s lies outside its section %s", sym.name, sec.Name)
+	}
+	buf := make([]byte, sym.size)
+	if err := readSectionAt(b.r, b.size, sec, buf, off); err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", sym.name, err)
+	}
+	return buf, sec, nil
+}
+
+// normalise hashes sym's bytes with layout-dependent parts replaced by
+// layout-free tokens.
+func (b *bodyCtx) normalise(sym *symbol, raw []byte) (string, error) {
+	if int(sym.shndx) >= len(b.f.Sections) { // SHN_ABS: the value is all there is
+		sum := sha256.Sum256(raw)
+		return string(sum[:]), nil
+	}
+	sec := b.f.Sections[sym.shndx]
+	isCode := (sym.typ() == elf.STT_FUNC || sym.typ() == elf.STT_GNU_IFUNC) && sec.Flags&elf.SHF_EXECINSTR != 0
+	var sum [32]byte
+	if isCode {
+		if b.o.machine != elf.EM_X86_64 || b.o.class != elf.ELFCLASS64 {
+			return "", fmt.Errorf("%w: %s", errUnsupported, machineName(b.o.machine))
+		}
+		sum = b.hashCode(sym.value, raw, 0)
+	} else {
+		if b.o.class != elf.ELFCLASS64 {
+			return "", fmt.Errorf("%w: relocations of 32-bit objects", errUnsupported)
+		}
+		sum = b.hashData(sym.value, raw)
+	}
+	return string(sum[:]), nil
+}
+
+// hashData replaces every slot covered by a dynamic relocation with the
+// relocation's type, symbol and addend.
+func (b *bodyCtx) hashData(start uint64, data []byte) [32]byte {
+	var toks []byte
+	toks = b.relocTokens(start, data, toks)
+	h := sha256.New()
+	h.Write(data)
+	h.Write(toks)
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// relocTokens clears the relocated slots of data (at address start) and
+// appends a token for each.
+func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte) []byte {
+	end := start + uint64(len(data))
+	for _, r := range b.relocsIn(start, end) {
+		off := r.off - start
+		width := b.slotSize(r.typ())
+		if off+width > uint64(len(data)) {
+			width = uint64(len(data)) - off
+		}
+		addend := r.addend
+		if r.implicit() && width == 8 {
+			addend = int64(binary.LittleEndian.Uint64(data[off:]))
+		}
+		clear(data[off : off+width])
+		toks = strconv.AppendUint(toks, off, 10)
+		toks = append(toks, '=')
+		toks = append(toks, b.relocToken(r, addend, start, end, 0)...)
+		toks = append(toks, ';')
+	}
+	return toks
+}
+
+// hashCode hashes an x86-64 function at address start: every PC-relative
+// displacement is zeroed and a token for its target appended. depth 0 may
+// follow calls into local functions (hashing them at depth 1).
+func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
+	var toks []byte
+	if b.o.textrel {
+		toks = b.relocTokens(start, code, toks)
+	}
+	for off := 0; off < len(code); {
+		inst, err := x86asm.Decode(code[off:], 64)
+		if err != nil || inst.Len <= 0 {
+			off++ // not an instruction: the byte stays as it is
+			continue
+		}
+		if inst.PCRel > 0 && inst.PCRelOff >= 0 && inst.PCRelOff+inst.PCRel <= inst.Len {
+			p := off + inst.PCRelOff
+			var disp int64
+			switch inst.PCRel {
+			case 1:
+				disp = int64(int8(code[p]))
+			case 2:
+				disp = int64(int16(binary.LittleEndian.Uint16(code[p:])))
+			case 4:
+				disp = int64(int32(binary.LittleEndian.Uint32(code[p:])))
+			}
+			target := start + uint64(off+inst.Len) + uint64(disp)
+			clear(code[p : p+inst.PCRel])
+			load := 0 // bytes the instruction reads at target; 0 for an address
+			if inst.Op != x86asm.LEA && inst.MemBytes > 0 && hasMemArg(inst) {
+				load = inst.MemBytes
+			}
+			toks = strconv.AppendInt(toks, int64(off), 10)
+			toks = append(toks, '>')
+			toks = append(toks, b.target(target, start, start+uint64(len(code)), depth, load, true)...)
+			toks = append(toks, ';')
+		}
+		off += inst.Len
+	}
+	h := sha256.New()
+	h.Write(code)
+	h.Write(toks)
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// target names the address addr without depending on layout:
+//
+//	self+N       inside the body being hashed [lo, hi)
+//	plt:RELOC    a PLT stub, by the relocation of its GOT slot
+//	got:RELOC    a relocated slot (GOT entry)
+//	sym:NAME+N   inside a defined dynamic symbol (aliases: the first name)
+//	local:HASH+N inside a local function (bounds from .eh_frame), at depth 0
+//	data:HEX     the load bytes read there, in read-only data
+//	str:"..."    a C string in read-only data whose address is taken (a
+//	             source path, as __FILE__ gives, by its base name)
+//	sect:NAME    anywhere else in section NAME
+func (b *bodyCtx) target(addr, lo, hi uint64, depth, load int, viaReloc bool) string {
+	if addr >= lo && addr < hi {
+		return "self+" + strconv.FormatUint(addr-lo, 10)
+	}
+	k := targetKey{addr, int32(depth), int32(load), viaReloc}
+	if tok, ok := b.targets[k]; ok {
+		return tok
+	}
+	tok := b.resolve(addr, depth, load, viaReloc)
+	if b.targets == nil {
+		b.targets = map[targetKey]string{}
+	}
+	b.targets[k] = tok
+	return tok
+}
+
+// A targetKey is what a target token depends on, besides the body it is
+// met in.
+type targetKey struct {
+	addr        uint64
+	depth, load int32
+	viaReloc    bool
+}
+
+// resolve computes target's token; see target.
+func (b *bodyCtx) resolve(addr uint64, depth, load int, viaReloc bool) string {
+	sec := b.sectionAt(addr)
+	if sec == nil {
+		return "abs"
+	}
+	if viaReloc {
+		switch sec.Name {
+		case ".plt", ".plt.sec", ".plt.got":
+			if slot, ok := b.pltSlot(sec, addr); ok {
+				if r, ok := b.relocAt(slot); ok {
+					return "plt:" + b.relocToken(r, r.addend, 0, 0, depth)
+				}
+			}
+			return "plt"
+		}
+		if r, ok := b.relocAt(addr); ok {
+			addend := r.addend
+			if r.implicit() {
+				slot := b.readAt(addr, 8)
+				if len(slot) < 8 {
+					return "got"
+				}
+				addend = int64(binary.LittleEndian.Uint64(slot))
+			}
+			return "got:" + b.relocToken(r, addend, 0, 0, depth)
+		}
+	}
+	if name, off, ok := b.symbolAt(addr); ok {
+		return "sym:" + name + "+" + strconv.FormatUint(off, 10)
+	}
+	if sec.Flags&elf.SHF_EXECINSTR != 0 {
+		if depth == 0 {
+			if tok, ok := b.localToken(addr); ok {
+				return tok
+			}
+		}
+		return "sect:" + sec.Name
+	}
+	if sec.Flags&elf.SHF_WRITE == 0 && sec.Type == elf.SHT_PROGBITS {
+		if load > 0 && load <= 64 {
+			if d := b.readAt(addr, load); len(d) == load {
+				return "data:" + hex.EncodeToString(d)
+			}
+		} else if s, ok := b.cstringAt(sec, addr); ok {
+			if looksLikeSourcePath(s) {
+				s = path.Base(s)
+			}
+			return "str:" + strconv.Quote(s)
+		}
+	}
+	return "sect:" + sec.Name
+}
+
+// localToken hashes the local function around addr (one level deep).
+func (b *bodyCtx) localToken(addr uint64) (string, bool) {
+	if tok, ok := b.tokens[addr]; ok {
+		return tok, tok != ""
+	}
+	if b.tokens == nil {
+		b.tokens = map[uint64]string{}
+	}
+	start, size, ok := b.funcAt(addr)
+	tok := ""
+	if ok && size > 0 && size <= 1<<20 {
+		if sec := b.sectionAt(start); sec != nil && sec.Type != elf.SHT_NOBITS && start+size <= sec.Addr+sec.Size {
+			code := make([]byte, size)
+			if err := readSectionAt(b.r, b.size, sec, code, start-sec.Addr); err == nil {
+				sum := b.hashCode(start, code, 1)
+				tok = fmt.Sprintf("local:%x+%d", sum[:8], addr-start)
+			}
+		}
+	}
+	b.tokens[addr] = tok
+	return tok, tok != ""
+}
+
+// relocToken names a relocation by type, symbol and addend; a relative
+// relocation by the target its addend resolves to.
+func (b *bodyCtx) relocToken(r rela, addend int64, lo, hi uint64, depth int) string {
+	typ := r.typ()
+	si := r.sym()
+	if si == 0 {
+		if b.isRelative(typ) {
+			t := b.target(uint64(addend), lo, hi, depth, 0, false)
+			if sym, ok := strings.CutPrefix(t, "sym:"); ok {
+				return "addr:" + sym // as if bound by name
+			}
+			return "rel:" + t
+		}
+		return "t" + strconv.FormatUint(uint64(typ), 10) + ":+" + strconv.FormatInt(addend, 10)
+	}
+	// The symbol's version is left out: clashes pair versioned with
+	// unversioned definitions, and their relocations differ the same way.
+	name := "?"
+	if int(si) < len(b.o.syms) {
+		name = b.o.syms[si].name
+	}
+	kind := "t" + strconv.FormatUint(uint64(typ), 10)
+	if b.isAddress(typ) {
+		kind = "addr" // the same through the PLT, the GOT or a data slot
+	}
+	return kind + ":" + name + "+" + strconv.FormatInt(addend, 10)
+}
+
+// isAddress reports whether typ stores the address of its symbol
+// (R_X86_64_64, GLOB_DAT, JUMP_SLOT and their AArch64 peers).
+func (b *bodyCtx) isAddress(typ uint32) bool {
+	switch b.o.machine {
+	case elf.EM_X86_64:
+		switch elf.R_X86_64(typ) {
+		case elf.R_X86_64_64, elf.R_X86_64_GLOB_DAT, elf.R_X86_64_JMP_SLOT:
+			return true
+		}
+	case elf.EM_AARCH64:
+		switch elf.R_AARCH64(typ) {
+		case elf.R_AARCH64_ABS64, elf.R_AARCH64_GLOB_DAT, elf.R_AARCH64_JUMP_SLOT:
+			return true
+		}
+	}
+	return false
+}
+
+// isRelative reports whether typ is the machine's RELATIVE or IRELATIVE
+// relocation.
+func (b *bodyCtx) isRelative(typ uint32) bool {
+	switch b.o.machine {
+	case elf.EM_X86_64:
+		return typ == uint32(elf.R_X86_64_RELATIVE) || typ == uint32(elf.R_X86_64_IRELATIVE)
+	case elf.EM_AARCH64:
+		return typ == uint32(elf.R_AARCH64_RELATIVE) || typ == uint32(elf.R_AARCH64_IRELATIVE)
+	}
+	return false
+}
+
+// slotSize is the width a relocation of type typ writes.
+func (b *bodyCtx) slotSize(typ uint32) uint64 {
+	if b.o.machine == elf.EM_X86_64 {
+		switch elf.R_X86_64(typ) {
+		case elf.R_X86_64_32, elf.R_X86_64_32S, elf.R_X86_64_PC32, elf.R_X86_64_DTPOFF32, elf.R_X86_64_TPOFF32:
+			return 4
+		}
+	}
+	return 8
+}
+
+// pltSlot decodes the PLT stub at addr and returns the GOT slot its
+// indirect jump goes through.
+func (b *bodyCtx) pltSlot(sec *elf.Section, addr uint64) (uint64, bool) {
+	off := addr - sec.Addr
+	n := min(uint64(16), sec.Size-off)
+	code := make([]byte, n)
+	if err := readSectionAt(b.r, b.size, sec, code, off); err != nil {
+		return 0, false
+	}
+	for pos, i := 0, 0; pos < len(code) && i < 3; i++ {
+		inst, err := x86asm.Decode(code[pos:], 64)
+		if err != nil || inst.Len <= 0 {
+			return 0, false
+		}
+		if inst.Op == x86asm.JMP && inst.PCRel == 4 && inst.Len >= inst.PCRelOff+4 {
+			if _, isMem := inst.Args[0].(x86asm.Mem); isMem {
+				disp := int64(int32(binary.LittleEndian.Uint32(code[pos+inst.PCRelOff:])))
+				return addr + uint64(pos+inst.Len) + uint64(disp), true
+			}
+		}
+		pos += inst.Len
+	}
+	return 0, false
+}
+
+// sectionAt returns the allocated section holding addr.
+func (b *bodyCtx) sectionAt(addr uint64) *elf.Section {
+	i, _ := slices.BinarySearchFunc(b.secs, addr, func(s *elf.Section, a uint64) int {
+		if s.Addr > a {
+			return 1
+		}
+		return -1
+	})
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		if s := b.secs[j]; addr >= s.Addr && addr < s.Addr+s.Size {
+			return s
+		}
+	}
+	return nil
+}
+
+// cstringAt returns the printable ASCII NUL-terminated string at addr, if
+// any, of 2 to 255 bytes.
+func (b *bodyCtx) cstringAt(sec *elf.Section, addr uint64) (string, bool) {
+	off := addr - sec.Addr
+	n := min(uint64(256), sec.Size-off)
+	buf := make([]byte, n)
+	if err := readSectionAt(b.r, b.size, sec, buf, off); err != nil {
+		return "", false
+	}
+	end := bytes.IndexByte(buf, 0)
+	if end < 2 {
+		return "", false // no string, or too short to tell from table bytes
+	}
+	for _, c := range buf[:end] {
+		if (c < 0x20 || c >= 0x7f) && c != '\t' && c != '\n' && c != '\r' && c != 0x1b {
+			return "", false // not text: a jump table or constants
+		}
+	}
+	return string(buf[:end]), true
+}
+
+// symbolAt returns the defined dynamic symbol holding addr and the offset
+// in it. Of aliases at one address, the first name in byte order wins, so
+// the choice does not depend on table order.
+func (b *bodyCtx) symbolAt(addr uint64) (string, uint64, bool) {
+	if !b.addrsDone {
+		b.addrsDone = true
+		syms := b.o.syms
+		for i := range syms {
+			s := &syms[i]
+			if s.shndx != uint16(elf.SHN_UNDEF) && s.shndx < uint16(elf.SHN_LORESERVE) && s.name != "" &&
+				s.typ() != elf.STT_TLS && s.typ() != elf.STT_SECTION && s.typ() != elf.STT_FILE {
+				b.addrs = append(b.addrs, int32(i))
+			}
+		}
+		slices.SortFunc(b.addrs, func(x, y int32) int {
+			if c := cmp.Compare(syms[x].value, syms[y].value); c != 0 {
+				return c
+			}
+			if c := strings.Compare(syms[x].name, syms[y].name); c != 0 {
+				return c
+			}
+			return int(x - y)
+		})
+	}
+	syms := b.o.syms
+	// First symbol with value > addr; candidates are before it.
+	i, _ := slices.BinarySearchFunc(b.addrs, addr, func(x int32, a uint64) int {
+		if syms[x].value > a {
+			return 1
+		}
+		return -1
+	})
+	if i == 0 {
+		return "", 0, false
+	}
+	v := syms[b.addrs[i-1]].value
+	j := i - 1
+	for j > 0 && syms[b.addrs[j-1]].value == v {
+		j--
+	}
+	for ; j < i; j++ {
+		s := &syms[b.addrs[j]]
+		if addr < s.value+max(s.size, 1) {
+			return s.name, addr - s.value, true
+		}
+	}
+	return "", 0, false
+}
+
+// hasMemArg reports whether inst has a memory operand (rather than a
+// PC-relative branch target).
+func hasMemArg(inst x86asm.Inst) bool {
+	for _, a := range inst.Args {
+		if a == nil {
+			break
+		}
+		if _, ok := a.(x86asm.Mem); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeSourcePath reports whether s is a source file path, as __FILE__
+// expands to: build trees differ ("../src/x.h", "./x.h"), the file does not.
+func looksLikeSourcePath(s string) bool {
+	if !strings.Contains(s, "/") || strings.ContainsAny(s, " \t\n%") {
+		return false
+	}
+	switch path.Ext(s) {
+	case ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", ".ipp", ".tcc":
+		return true
+	}
+	return false
+}

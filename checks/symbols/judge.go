@@ -1,0 +1,293 @@
+package symbols
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"debug/elf"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// A task is one copy of a clashing symbol whose bytes are compared.
+type task struct {
+	c         *clash
+	k         int // the copy, an index into c.refs
+	raw       [32]byte
+	relocated bool // in a section dynamic relocations write to
+	normalise bool
+	norm      string
+	err       string
+}
+
+// judge decides, for every clash, whether its copies have the same body, in
+// stages, each run only where the previous one could not decide: sizes; raw
+// bytes; bytes normalised for layout (see the package comment). Reading and
+// normalising run in parallel, one library per worker, so each library's
+// tables are loaded once and used by one goroutine.
+func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
+	perLib := make([][]*task, len(s.objs))
+	for _, c := range clashes {
+		s.plan(c, perLib)
+	}
+	ctxs := make([]*bodyCtx, len(s.objs))
+	defer func() {
+		for _, b := range ctxs {
+			if b != nil {
+				b.close()
+			}
+		}
+	}()
+	// Stage 2: raw bytes.
+	err := s.eachLibrary(ctx, perLib, func(lib int, tasks []*task) {
+		b := &bodyCtx{o: s.objs[lib], size: s.sources[lib].size}
+		ctxs[lib] = b
+		if err := b.open(s.sources[lib]); err != nil {
+			for _, t := range tasks {
+				t.err = err.Error()
+			}
+			return
+		}
+		for _, t := range tasks {
+			b.readRaw(t)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	// Decide on raw bytes where they are equal and nothing relocates them.
+	for _, c := range clashes {
+		for _, class := range c.classes() {
+			ts := c.tasksOf(class)
+			if ts == nil || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
+				continue
+			}
+			same := !slices.ContainsFunc(ts, func(t *task) bool { return t.relocated || t.raw != ts[0].raw })
+			for _, t := range ts {
+				t.normalise = !same
+			}
+		}
+	}
+	// Stage 3: normalised bytes.
+	err = s.eachLibrary(ctx, perLib, func(lib int, tasks []*task) {
+		b := ctxs[lib]
+		for _, t := range tasks {
+			if t.normalise && t.err == "" {
+				b.normaliseTask(t)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range clashes {
+		s.verdict(c)
+	}
+	return nil
+}
+
+// plan decides what sizes alone decide and queues the copies whose bytes
+// must be read.
+func (s *scanner) plan(c *clash, perLib [][]*task) {
+	n := len(c.refs)
+	c.hashes = make([]string, n)
+	c.tasks = make([]*task, n)
+	tls := false
+	for _, r := range c.refs {
+		tls = tls || s.objs[r.lib].syms[r.sym].typ() == elf.STT_TLS
+	}
+	c.sizes = make([]uint64, n)
+	for j, r := range c.refs {
+		c.sizes[j] = s.objs[r.lib].syms[r.sym].size
+	}
+	for _, class := range c.classes() {
+		size := c.sizes[class[0]]
+		switch {
+		case len(class) == 1:
+			c.hashes[class[0]] = "size"
+		case tls:
+			c.note = "tls"
+		case s.opts.SizeOnly:
+			c.note = "size only"
+		case size == 0:
+			for _, k := range class {
+				c.hashes[k] = "empty"
+			}
+		case size > uint64(s.lim.MaxBody):
+			c.note = "too large"
+		default:
+			for _, k := range class {
+				t := &task{c: c, k: k}
+				c.tasks[k] = t
+				perLib[c.refs[k].lib] = append(perLib[c.refs[k].lib], t)
+			}
+		}
+	}
+}
+
+// classes groups the copies of c by size, in copy order (computed once).
+func (c *clash) classes() [][]int {
+	if c.byClass != nil {
+		return c.byClass
+	}
+	var out [][]int
+	defer func() { c.byClass = out }()
+	for j, size := range c.sizes {
+		i := slices.IndexFunc(out, func(class []int) bool { return c.sizes[class[0]] == size })
+		if i < 0 {
+			out = append(out, []int{j})
+		} else {
+			out[i] = append(out[i], j)
+		}
+	}
+	return out
+}
+
+// tasksOf returns the tasks of a size class, or nil if it has none.
+func (c *clash) tasksOf(class []int) []*task {
+	if c.tasks[class[0]] == nil {
+		return nil
+	}
+	ts := make([]*task, len(class))
+	for i, k := range class {
+		ts[i] = c.tasks[k]
+	}
+	return ts
+}
+
+// eachLibrary runs f over the libraries that have tasks, one library per
+// worker at a time, largest first. f sees the library's tasks in address
+// order.
+func (s *scanner) eachLibrary(ctx context.Context, perLib [][]*task, f func(lib int, tasks []*task)) error {
+	var libs []int
+	for lib, tasks := range perLib {
+		if len(tasks) > 0 {
+			libs = append(libs, lib)
+			slices.SortFunc(tasks, func(a, b *task) int {
+				return cmp.Compare(s.symOf(a).value, s.symOf(b).value)
+			})
+		}
+	}
+	slices.SortStableFunc(libs, func(a, b int) int { return cmp.Compare(len(perLib[b]), len(perLib[a])) })
+	workers := s.workers()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(libs))) {
+		wg.Go(func() {
+			for lib := range next {
+				f(lib, perLib[lib])
+			}
+		})
+	}
+	var err error
+	for _, lib := range libs {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- lib
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+func (s *scanner) symOf(t *task) *symbol {
+	r := t.c.refs[t.k]
+	return &s.objs[r.lib].syms[r.sym]
+}
+
+// readRaw reads a task's bytes and hashes them.
+func (b *bodyCtx) readRaw(t *task) {
+	defer recoverTask(t)
+	r := t.c.refs[t.k]
+	sym := &b.o.syms[r.sym]
+	raw, sec, err := b.read(sym)
+	if err != nil {
+		t.err = err.Error()
+		return
+	}
+	t.raw = sha256.Sum256(raw)
+	t.relocated = sec != nil && (sec.Flags&elf.SHF_WRITE != 0 || b.o.textrel)
+}
+
+// normaliseTask reads a task's bytes again and hashes them normalised.
+func (b *bodyCtx) normaliseTask(t *task) {
+	defer recoverTask(t)
+	sym := &b.o.syms[t.c.refs[t.k].sym]
+	raw, _, err := b.read(sym)
+	if err == nil {
+		t.norm, err = b.normalise(sym, raw)
+	}
+	if err != nil {
+		t.err = err.Error()
+	}
+}
+
+func recoverTask(t *task) {
+	if p := recover(); p != nil {
+		t.err = fmt.Sprintf("internal error: %v", p)
+	}
+}
+
+// verdict sets c's body verdict, reason and body groups from its tasks.
+func (s *scanner) verdict(c *clash) {
+	reason := c.note
+	byBytes, normalised := false, false
+	for _, class := range c.classes() {
+		ts := c.tasksOf(class)
+		if ts == nil {
+			continue
+		}
+		if i := slices.IndexFunc(ts, func(t *task) bool { return t.err != "" }); i >= 0 {
+			reason = ts[i].err
+			continue
+		}
+		for _, t := range ts {
+			if t.normalise {
+				c.hashes[t.k] = t.norm
+				normalised = true
+			} else {
+				c.hashes[t.k] = string(t.raw[:])
+				byBytes = true
+			}
+		}
+	}
+	if reason == "" {
+		switch {
+		case normalised:
+			reason = "normalised"
+		case byBytes:
+			reason = "bytes"
+		default:
+			reason = "size"
+		}
+	}
+	// Number the distinct bodies in copy order.
+	n := len(c.refs)
+	c.groups = make([]int, n)
+	seen := map[string]int{}
+	known := true
+	for j := range n {
+		if c.hashes[j] == "" {
+			known = false
+			continue
+		}
+		key := strconv.FormatUint(c.sizes[j], 10) + "/" + c.hashes[j]
+		if seen[key] == 0 {
+			seen[key] = len(seen) + 1
+		}
+		c.groups[j] = seen[key]
+	}
+	switch {
+	case len(c.classes()) > 1:
+		c.body, c.reason = BodyDifferent, "size"
+	case known && len(seen) == 1:
+		c.body, c.reason = BodySame, reason
+	case known:
+		c.body, c.reason = BodyDifferent, reason
+	default:
+		c.body, c.reason = BodyUnknown, reason
+	}
+}

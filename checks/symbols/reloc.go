@@ -1,0 +1,380 @@
+package symbols
+
+import (
+	"bufio"
+	"cmp"
+	"debug/elf"
+	"encoding/binary"
+	"io"
+	"slices"
+)
+
+// A rela is one dynamic relocation: 24 bytes, as in the file.
+type rela struct {
+	off    uint64
+	info   uint64 // symbol << 32 | type, and implicitBit
+	addend int64
+}
+
+// implicitBit marks a packed relative relocation (SHT_RELR), whose addend
+// is the slot's content.
+const implicitBit = 1 << 63
+
+func (r rela) sym() uint32    { return uint32(r.info>>32) &^ (implicitBit >> 32) }
+func (r rela) typ() uint32    { return uint32(r.info) }
+func (r rela) implicit() bool { return r.info&implicitBit != 0 }
+
+// shtRelr is SHT_RELR, packed relative relocations.
+const shtRelr elf.SectionType = 19
+
+// loadRelocs reads the dynamic relocations (.rela.dyn, .rela.plt, .relr.dyn)
+// of a 64-bit object into one slice sorted by offset: 24 bytes a relocation,
+// streamed, never a whole section at once.
+func (b *bodyCtx) loadRelocs() {
+	b.relocsDone = true
+	if b.o.class != elf.ELFCLASS64 {
+		return
+	}
+	total := uint64(0)
+	for _, sec := range b.f.Sections {
+		if sec.Flags&elf.SHF_ALLOC != 0 && (sec.Type == elf.SHT_RELA || sec.Type == shtRelr) &&
+			sec.Offset <= uint64(b.size) && sec.Size <= uint64(b.size)-sec.Offset {
+			total += sec.Size / 24
+		}
+	}
+	b.relocs = make([]rela, 0, total)
+	bo := b.o.order
+	for _, sec := range b.f.Sections {
+		if sec.Flags&elf.SHF_ALLOC == 0 || sec.Offset > uint64(b.size) || sec.Size > uint64(b.size)-sec.Offset {
+			continue
+		}
+		switch sec.Type {
+		case elf.SHT_RELA:
+			br := bufio.NewReaderSize(io.NewSectionReader(b.r, int64(sec.Offset), int64(sec.Size)), 64<<10)
+			var e [24]byte
+			for {
+				if _, err := io.ReadFull(br, e[:]); err != nil {
+					break
+				}
+				b.relocs = append(b.relocs, rela{off: bo.Uint64(e[0:]), info: bo.Uint64(e[8:]), addend: int64(bo.Uint64(e[16:]))})
+			}
+		case shtRelr:
+			b.readRelr(sec, bo)
+		}
+	}
+	if !slices.IsSortedFunc(b.relocs, cmpRela) {
+		slices.SortFunc(b.relocs, cmpRela)
+	}
+}
+
+func cmpRela(x, y rela) int { return cmp.Compare(x.off, y.off) }
+
+// readRelr decodes SHT_RELR: an even entry is an address, an odd one a
+// bitmap of the next 63 words.
+func (b *bodyCtx) readRelr(sec *elf.Section, bo binary.ByteOrder) {
+	var rel uint32
+	switch b.o.machine {
+	case elf.EM_X86_64:
+		rel = uint32(elf.R_X86_64_RELATIVE)
+	case elf.EM_AARCH64:
+		rel = uint32(elf.R_AARCH64_RELATIVE)
+	default:
+		return
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(b.r, int64(sec.Offset), int64(sec.Size)), 64<<10)
+	var e [8]byte
+	var where uint64
+	for len(b.relocs) < 1<<26 {
+		if _, err := io.ReadFull(br, e[:]); err != nil {
+			return
+		}
+		v := bo.Uint64(e[:])
+		if v&1 == 0 {
+			b.relocs = append(b.relocs, rela{off: v, info: uint64(rel) | implicitBit})
+			where = v + 8
+			continue
+		}
+		for i := uint64(0); v>>1 != 0; i++ {
+			v >>= 1
+			if v&1 != 0 {
+				b.relocs = append(b.relocs, rela{off: where + i*8, info: uint64(rel) | implicitBit})
+			}
+		}
+		where += 63 * 8
+	}
+}
+
+// relocAt returns the relocation of the slot at addr.
+func (b *bodyCtx) relocAt(addr uint64) (rela, bool) {
+	if !b.relocsDone {
+		b.loadRelocs()
+	}
+	i, found := slices.BinarySearchFunc(b.relocs, addr, func(r rela, a uint64) int { return cmp.Compare(r.off, a) })
+	if !found {
+		return rela{}, false
+	}
+	return b.relocs[i], true
+}
+
+// relocsIn returns the relocations of slots in [lo, hi).
+func (b *bodyCtx) relocsIn(lo, hi uint64) []rela {
+	if !b.relocsDone {
+		b.loadRelocs()
+	}
+	i, _ := slices.BinarySearchFunc(b.relocs, lo, func(r rela, a uint64) int { return cmp.Compare(r.off, a) })
+	j := i
+	for j < len(b.relocs) && b.relocs[j].off < hi {
+		j++
+	}
+	return b.relocs[i:j]
+}
+
+// An ehIndex is the binary-search table of .eh_frame_hdr: it gives the start
+// of every function with unwind information, local ones included, and
+// survives stripping.
+type ehIndex struct {
+	pcs  []uint64 // function starts, sorted
+	fdes []uint64 // the address of each function's FDE
+	cie  map[uint64]byte
+}
+
+// DWARF exception-header pointer encodings.
+const (
+	pePCRel   = 0x10
+	peDataRel = 0x30
+	peOmit    = 0xff
+)
+
+// loadEH reads .eh_frame_hdr when its table uses the usual encoding
+// (datarel, sdata4).
+func (b *bodyCtx) loadEH() {
+	b.ehDone = true
+	sec := b.f.Section(".eh_frame_hdr")
+	if sec == nil {
+		return
+	}
+	data, err := readTable(b.r, sec, b.size)
+	if err != nil || len(data) < 4 || data[0] != 1 || data[3] != peDataRel|0x0b {
+		return
+	}
+	pos := 4
+	if _, n, ok := decodePtr(data[pos:], data[1], sec.Addr+uint64(pos), sec.Addr); ok {
+		pos += n
+	} else {
+		return
+	}
+	count, n, ok := decodePtr(data[pos:], data[2], sec.Addr+uint64(pos), sec.Addr)
+	if !ok {
+		return
+	}
+	pos += n
+	count = min(count, uint64(len(data)-pos)/8)
+	eh := &ehIndex{pcs: make([]uint64, count), fdes: make([]uint64, count), cie: map[uint64]byte{}}
+	for i := range count {
+		e := data[pos+int(i)*8:]
+		eh.pcs[i] = sec.Addr + uint64(int64(int32(binary.LittleEndian.Uint32(e))))
+		eh.fdes[i] = sec.Addr + uint64(int64(int32(binary.LittleEndian.Uint32(e[4:]))))
+	}
+	if !slices.IsSorted(eh.pcs) {
+		return
+	}
+	b.eh = eh
+}
+
+// funcAt returns the bounds of the function holding addr, from its FDE.
+func (b *bodyCtx) funcAt(addr uint64) (start, size uint64, ok bool) {
+	if !b.ehDone {
+		b.loadEH()
+	}
+	if b.eh == nil {
+		return 0, 0, false
+	}
+	i, found := slices.BinarySearch(b.eh.pcs, addr)
+	if !found {
+		i--
+	}
+	if i < 0 {
+		return 0, 0, false
+	}
+	fde := b.eh.fdes[i]
+	buf := b.readAt(fde, 40)
+	if len(buf) < 16 {
+		return 0, 0, false
+	}
+	length := binary.LittleEndian.Uint32(buf)
+	if length == 0 || length == 0xffffffff {
+		return 0, 0, false
+	}
+	ciePtr := binary.LittleEndian.Uint32(buf[4:])
+	cieAddr := fde + 4 - uint64(ciePtr)
+	enc, ok := b.cieEncoding(cieAddr)
+	if !ok {
+		return 0, 0, false
+	}
+	pcBegin, n, ok := decodePtr(buf[8:], enc, fde+8, 0)
+	if !ok {
+		return 0, 0, false
+	}
+	pcRange, _, ok := decodePtr(buf[8+n:], enc&0x0f, 0, 0)
+	if !ok || addr < pcBegin || addr-pcBegin >= pcRange {
+		return 0, 0, false
+	}
+	return pcBegin, pcRange, true
+}
+
+// cieEncoding returns the FDE pointer encoding a CIE declares ('R' in its
+// augmentation).
+func (b *bodyCtx) cieEncoding(addr uint64) (byte, bool) {
+	if enc, ok := b.eh.cie[addr]; ok {
+		return enc, enc != peOmit
+	}
+	enc := byte(peOmit)
+	defer func() { b.eh.cie[addr] = enc }()
+	buf := b.readAt(addr, 128)
+	if len(buf) < 10 || binary.LittleEndian.Uint32(buf[4:]) != 0 {
+		return 0, false
+	}
+	version := buf[8]
+	p := 9
+	augEnd := p
+	for augEnd < len(buf) && buf[augEnd] != 0 {
+		augEnd++
+	}
+	if augEnd == len(buf) {
+		return 0, false
+	}
+	aug := string(buf[p:augEnd])
+	p = augEnd + 1
+	var ok bool
+	if _, p, ok = uleb(buf, p); !ok { // code alignment
+		return 0, false
+	}
+	if _, p, ok = uleb(buf, p); !ok { // data alignment (SLEB, same length)
+		return 0, false
+	}
+	if version == 1 {
+		p++
+	} else if _, p, ok = uleb(buf, p); !ok {
+		return 0, false
+	}
+	if aug == "" || aug[0] != 'z' {
+		enc = 0 // absptr
+		return enc, true
+	}
+	if _, p, ok = uleb(buf, p); !ok { // augmentation length
+		return 0, false
+	}
+	for _, c := range aug[1:] {
+		if p >= len(buf) {
+			return 0, false
+		}
+		switch c {
+		case 'R':
+			enc = buf[p]
+			return enc, enc != peOmit
+		case 'L':
+			p++
+		case 'P':
+			penc := buf[p]
+			_, n, ok := decodePtr(buf[p+1:], penc, 0, 0)
+			if !ok {
+				return 0, false
+			}
+			p += 1 + n
+		case 'S', 'B', 'G':
+		default:
+			return 0, false
+		}
+	}
+	enc = 0
+	return enc, true
+}
+
+// readAt reads up to n bytes at address addr from the section holding it.
+func (b *bodyCtx) readAt(addr uint64, n int) []byte {
+	sec := b.sectionAt(addr)
+	if sec == nil || sec.Type == elf.SHT_NOBITS {
+		return nil
+	}
+	off := addr - sec.Addr
+	n = int(min(uint64(n), sec.Size-off))
+	buf := make([]byte, n)
+	if readSectionAt(b.r, b.size, sec, buf, off) != nil {
+		return nil
+	}
+	return buf
+}
+
+// decodePtr decodes a DWARF exception-header pointer with encoding enc
+// located at address pc; dataRel is the base of datarel values.
+func decodePtr(b []byte, enc byte, pc, dataRel uint64) (uint64, int, bool) {
+	if enc == peOmit {
+		return 0, 0, false
+	}
+	var v uint64
+	var n int
+	switch enc & 0x0f {
+	case 0x00, 0x04, 0x0c:
+		if len(b) < 8 {
+			return 0, 0, false
+		}
+		v, n = binary.LittleEndian.Uint64(b), 8
+	case 0x01, 0x09:
+		var ok bool
+		var end int
+		if v, end, ok = uleb(b, 0); !ok {
+			return 0, 0, false
+		}
+		n = end
+		if enc&0x0f == 0x09 && n < 10 && v&(1<<(7*n-1)) != 0 {
+			v |= ^uint64(0) << (7 * n) // sign-extend SLEB128
+		}
+	case 0x02:
+		if len(b) < 2 {
+			return 0, 0, false
+		}
+		v, n = uint64(binary.LittleEndian.Uint16(b)), 2
+	case 0x0a:
+		if len(b) < 2 {
+			return 0, 0, false
+		}
+		v, n = uint64(int64(int16(binary.LittleEndian.Uint16(b)))), 2
+	case 0x03:
+		if len(b) < 4 {
+			return 0, 0, false
+		}
+		v, n = uint64(binary.LittleEndian.Uint32(b)), 4
+	case 0x0b:
+		if len(b) < 4 {
+			return 0, 0, false
+		}
+		v, n = uint64(int64(int32(binary.LittleEndian.Uint32(b)))), 4
+	default:
+		return 0, 0, false
+	}
+	switch enc & 0x70 {
+	case 0:
+	case pePCRel:
+		v += pc
+	case peDataRel:
+		v += dataRel
+	default:
+		return 0, 0, false
+	}
+	return v, n, true
+}
+
+// uleb reads an unsigned LEB128 at b[p:] and returns it and the position
+// after it.
+func uleb(b []byte, p int) (uint64, int, bool) {
+	var v uint64
+	for shift := 0; p < len(b) && shift < 64; shift += 7 {
+		c := b[p]
+		p++
+		v |= uint64(c&0x7f) << shift
+		if c&0x80 == 0 {
+			return v, p, true
+		}
+	}
+	return 0, p, false
+}

@@ -1,0 +1,208 @@
+package symbols
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// WriteJSON writes r as indented JSON with stable snake_case keys; empty
+// lists are [] rather than null.
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(normalized(r))
+}
+
+// normalized returns a copy of r whose nil slices are empty and whose
+// clashes all have demangled names.
+func normalized(r *Result) *Result {
+	c := *r
+	if slices.ContainsFunc(c.Clashes, func(c Clash) bool { return c.Demangled == "" }) {
+		c.Clashes = slices.Clone(c.Clashes)
+		c.Demangle()
+	}
+	c.Patterns = orEmpty(c.Patterns)
+	c.Libraries = orEmpty(c.Libraries)
+	c.Forbidden = orEmpty(c.Forbidden)
+	c.Clashes = orEmpty(c.Clashes)
+	c.Errors = orEmpty(c.Errors)
+	c.Libraries = slices.Clone(c.Libraries)
+	for i := range c.Libraries {
+		l := &c.Libraries[i]
+		l.Needed, l.Runpath, l.VersionNodes = orEmpty(l.Needed), orEmpty(l.Runpath), orEmpty(l.VersionNodes)
+	}
+	c.Forbidden = slices.Clone(c.Forbidden)
+	for i := range c.Forbidden {
+		f := &c.Forbidden[i]
+		f.Patterns = orEmpty(f.Patterns)
+		f.Examples = orEmpty(f.Examples)
+		f.ImportExamples = orEmpty(f.ImportExamples)
+	}
+	return &c
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// WriteVerdictJSON writes v as indented JSON; empty lists are [].
+func WriteVerdictJSON(w io.Writer, v Verdict) error {
+	v.New, v.Existing, v.Fixed = orEmpty(v.New), orEmpty(v.Existing), orEmpty(v.Fixed)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// WriteText writes r for people: unreadable inputs, forbidden exports per
+// library with examples, every clash with different bodies with its copies,
+// and the other clashes counted per set of libraries with one example.
+func WriteText(w io.Writer, r *Result) error {
+	ew := &errWriter{w: w}
+	pyext := 0
+	for _, l := range r.Libraries {
+		if l.PythonExtension {
+			pyext++
+		}
+	}
+	ew.printf("%s (%d Python extension%s): %s symbols, %s exported, %s undefined\n",
+		plural2(r.Stats.Libraries, "library", "libraries"), pyext, plural(pyext),
+		count(r.Stats.Symbols), count(r.Stats.Exported), count(r.Stats.Undefined))
+	failed := r.Failed()
+	if len(r.Errors)+len(failed) > 0 {
+		ew.printf("\nerrors:\n")
+		for _, e := range r.Errors {
+			ew.printf("  %s: %s\n", e.Path, e.Error)
+		}
+		for _, l := range failed {
+			ew.printf("  %s: %s\n", l.Path, l.Error)
+		}
+	}
+	if len(r.Patterns) > 0 {
+		ew.printf("\nforbidden (%s): ", strings.Join(r.Patterns, ", "))
+		if len(r.Forbidden) == 0 {
+			ew.printf("none\n")
+		} else {
+			ew.printf("%s exports\n", count(r.ForbiddenExports()))
+		}
+		for _, f := range r.Forbidden {
+			ew.printf("  %s: %s export%s, %s import%s\n", f.Library, count(f.Exports), plural(f.Exports), count(f.Imports), plural(f.Imports))
+			for _, pc := range f.Patterns {
+				if pc.Exports+pc.Imports > 0 {
+					ew.printf("    %-28s %7s exported %7s imported\n", pc.Pattern, count(pc.Exports), count(pc.Imports))
+				}
+			}
+			for _, e := range f.Examples {
+				ew.printf("    exports %s\n", e)
+			}
+			if f.Exports == 0 {
+				for _, e := range f.ImportExamples {
+					ew.printf("    imports %s\n", e)
+				}
+			}
+		}
+	}
+	writeClashesText(ew, r)
+	return ew.err
+}
+
+func writeClashesText(ew *errWriter, r *Result) {
+	var diff, same, unknown int
+	for _, c := range r.Clashes {
+		switch c.Body {
+		case BodyDifferent:
+			diff++
+		case BodySame:
+			same++
+		default:
+			unknown++
+		}
+	}
+	ew.printf("\nclashes: %s (%s different, %s same, %s unknown)\n", count(len(r.Clashes)), count(diff), count(same), count(unknown))
+	if diff > 0 {
+		ew.printf("  different bodies:\n")
+		for _, c := range r.Clashes {
+			if c.Body != BodyDifferent {
+				continue
+			}
+			name := c.Demangled
+			if c.Version != "" {
+				name += "@" + c.Version
+			}
+			ew.printf("    %s  [%s, %s, by %s]\n", name, c.Type, c.Exposure, c.Reason)
+			if c.Name != c.Demangled {
+				ew.printf("      %s\n", c.Name)
+			}
+			for _, cp := range c.Copies {
+				ew.printf("      %-8d %-6s body %d  %s\n", cp.Size, cp.Bind, cp.Group, cp.Library)
+			}
+		}
+	}
+	// The rest, counted per set of libraries.
+	type group struct {
+		libs    string
+		n       int
+		body    Body
+		example string
+	}
+	groups := map[string]*group{}
+	for _, c := range r.Clashes {
+		if c.Body == BodyDifferent {
+			continue
+		}
+		libs := make([]string, len(c.Copies))
+		for i, cp := range c.Copies {
+			libs[i] = cp.Library
+		}
+		key := string(c.Body) + "\x00" + strings.Join(libs, "\x00")
+		g := groups[key]
+		if g == nil {
+			example := c.Demangled
+			if example == "" {
+				example = demangleName(c.Name)
+			}
+			g = &group{libs: strings.Join(libs, " + "), body: c.Body, example: example}
+			groups[key] = g
+		}
+		g.n++
+	}
+	list := make([]*group, 0, len(groups))
+	for _, g := range groups {
+		list = append(list, g)
+	}
+	slices.SortFunc(list, func(a, b *group) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.body, b.body), cmp.Compare(a.libs, b.libs))
+	})
+	if len(list) > 0 {
+		ew.printf("  same or unknown bodies, by libraries:\n")
+	}
+	for _, g := range list {
+		ew.printf("    %7s %-7s %s\n            e.g. %s\n", count(g.n), g.body, g.libs, g.example)
+	}
+}
+
+func plural2(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return count(n) + " " + many
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

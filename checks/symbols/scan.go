@@ -1,0 +1,628 @@
+package symbols
+
+import (
+	"context"
+	"debug/elf"
+	"fmt"
+	"hash/maphash"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Options configure a scan.
+type Options struct {
+	// Forbid are the forbid patterns (see Pattern).
+	Forbid []string
+	// Against are wheels, shared objects or directories of packages the
+	// targets must coexist with.
+	Against []string
+	// Host are shared objects or directories of the host environment.
+	Host []string
+	// Limits bound the cost of reading wheels.
+	Limits Limits
+	// TempDir receives wheel members too large for memory, removed before
+	// Scan returns; "" means os.TempDir().
+	TempDir string
+	// Examples is how many demangled examples each Forbidden entry keeps
+	// (default 5; negative means none).
+	Examples int
+	// SizeOnly skips the byte comparison of equal-size copies: their body
+	// verdict is then unknown.
+	SizeOnly bool
+	// Workers is how many goroutines parse objects, compare bodies and
+	// demangle names at once (default GOMAXPROCS).
+	Workers int
+}
+
+// A source is one shared object to scan and how to open it.
+type source struct {
+	path string
+	base string // the file name, as DT_NEEDED would name it
+	key  string
+	role Role
+	size int64
+	open func() (readerAt, error)
+	temp string // the temporary copy of a large wheel member, once made
+}
+
+// scanner holds the state of one Scan call.
+type scanner struct {
+	opts    Options
+	lim     Limits
+	sources []*source
+	objs    []*object // parallel to sources; nil when parsing failed
+	errs    []error   // parallel to sources
+	inputs  []InputError
+	closers []interface{ Close() error }
+	seen    map[string]bool // paths of sources, scanned once
+
+	mu    sync.Mutex
+	temps []string
+}
+
+func (s *scanner) inputError(p string, err error) {
+	s.inputs = append(s.inputs, InputError{Path: p, Error: err.Error()})
+}
+
+func (s *scanner) addTemp(name string) {
+	s.mu.Lock()
+	s.temps = append(s.temps, name)
+	s.mu.Unlock()
+}
+
+func (s *scanner) cleanup() {
+	for _, c := range s.closers {
+		c.Close()
+	}
+	for _, t := range s.temps {
+		os.Remove(t)
+	}
+}
+
+// Scan scans the shared objects at paths (wheels, shared objects, or
+// directories walked for *.so and *.so.* regular files) as targets, with
+// opts.Against and opts.Host as the environment. It returns an error only for
+// bad options or a cancelled context; unreadable inputs and libraries are
+// reported in the Result.
+func Scan(ctx context.Context, paths []string, opts Options) (*Result, error) {
+	pats := make([]*Pattern, 0, len(opts.Forbid))
+	for i, text := range opts.Forbid {
+		p, err := CompilePattern(text)
+		if err != nil {
+			return nil, fmt.Errorf("forbid[%d]: %w", i, err)
+		}
+		pats = append(pats, p)
+	}
+	if opts.Examples == 0 {
+		opts.Examples = 5
+	}
+	if opts.TempDir == "" {
+		opts.TempDir = os.TempDir()
+	}
+	s := &scanner{opts: opts, lim: opts.Limits.withDefaults(), seen: map[string]bool{}}
+	defer s.cleanup()
+	for _, in := range []struct {
+		paths []string
+		role  Role
+	}{{paths, RoleTarget}, {opts.Against, RoleAgainst}, {opts.Host, RoleHost}} {
+		for _, p := range in.paths {
+			s.addPath(p, in.role)
+		}
+	}
+	if err := s.parseAll(ctx); err != nil {
+		return nil, err
+	}
+	r := &Result{Patterns: slices.Clone(opts.Forbid), Errors: s.inputs}
+	s.libraries(r)
+	// Forbid matching and the clash index read the parsed objects only:
+	// they run side by side.
+	var forbidden sync.WaitGroup
+	forbidden.Go(func() { s.forbidden(r, pats) })
+	clashes := s.clashes()
+	err := s.judge(ctx, clashes)
+	forbidden.Wait()
+	if err != nil {
+		return nil, err
+	}
+	s.report(r, clashes)
+	return r, nil
+}
+
+// addPath adds the sources found at p.
+func (s *scanner) addPath(p string, role Role) {
+	st, err := os.Stat(p)
+	if err != nil {
+		s.inputError(p, err)
+		return
+	}
+	switch {
+	case st.IsDir():
+		s.addDir(p, role)
+	case isWheelName(p) || hasZipMagic(p):
+		s.addWheel(p, role)
+	default:
+		s.addFile(p, filepath.Base(p), st.Size(), role)
+	}
+}
+
+func (s *scanner) addFile(p, rel string, size int64, role Role) {
+	if s.seen[p] {
+		return // given twice, or inside a directory also given
+	}
+	s.seen[p] = true
+	s.sources = append(s.sources, &source{
+		path: p, base: filepath.Base(p), key: libraryKey(rel), role: role, size: size,
+		open: func() (readerAt, error) { return os.Open(p) },
+	})
+}
+
+// addDir walks dir for regular files named like shared objects; symbolic
+// links are skipped, so a library is scanned once however many names it has.
+func (s *scanner) addDir(dir string, role Role) {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			s.inputError(p, err)
+			return nil
+		}
+		if !d.Type().IsRegular() || !isSharedObject(p) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			s.inputError(p, err)
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			rel = filepath.Base(p)
+		}
+		s.addFile(p, rel, info.Size(), role)
+		return nil
+	})
+	if err != nil {
+		s.inputError(dir, err)
+	}
+}
+
+func hasZipMagic(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	n, _ := f.ReadAt(b[:], 0)
+	return n == 4 && string(b[:]) == "PK\x03\x04"
+}
+
+// parseAll parses every source, a few at a time.
+func (s *scanner) parseAll(ctx context.Context) error {
+	s.objs = make([]*object, len(s.sources))
+	s.errs = make([]error, len(s.sources))
+	workers := max(1, min(s.workers(), len(s.sources)))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				s.objs[i], s.errs[i] = s.parseSource(s.sources[i])
+			}
+		})
+	}
+	var err error
+	for i := range s.sources {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+func (s *scanner) parseSource(src *source) (*object, error) {
+	r, err := src.open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	size := src.size
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+	}
+	return parseObject(r, size)
+}
+
+// libraries fills r.Libraries and r.Stats from the parsed objects.
+func (s *scanner) libraries(r *Result) {
+	r.Libraries = make([]Library, len(s.sources))
+	for i, src := range s.sources {
+		l := Library{Path: src.path, Key: src.key, Role: src.role}
+		if err := s.errs[i]; err != nil {
+			l.Error = err.Error()
+		} else if o := s.objs[i]; o != nil {
+			l.Soname, l.Needed, l.Runpath = o.soname, o.needed, o.runpath
+			l.Symbolic, l.PythonExtension = o.symbolic, o.pyext
+			l.VersionNodes = o.nodes
+			l.Machine = machineName(o.machine)
+			l.Symbols = max(len(o.syms)-1, 0)
+			l.Exported, l.Undefined = len(o.exported), len(o.imports)
+			r.Stats.Symbols += l.Symbols
+			r.Stats.Exported += l.Exported
+			r.Stats.Undefined += l.Undefined
+			r.Stats.Libraries++
+		}
+		r.Libraries[i] = l
+	}
+}
+
+func machineName(m elf.Machine) string {
+	return strings.ToLower(strings.TrimPrefix(m.String(), "EM_"))
+}
+
+// forbidden matches the target libraries' exports and imports against the
+// patterns.
+func (s *scanner) forbidden(r *Result, pats []*Pattern) {
+	if len(pats) == 0 {
+		return
+	}
+	m := newMatcher(pats)
+	hits := make([]bool, len(pats))
+	for i, o := range s.objs {
+		if o == nil || s.sources[i].role != RoleTarget {
+			continue
+		}
+		counts := make([]PatternCount, len(pats))
+		for j, p := range pats {
+			counts[j].Pattern = p.text
+		}
+		exp, imp := newTopN(s.opts.Examples), newTopN(s.opts.Examples)
+		for _, si := range o.exported {
+			name := o.syms[si].name
+			if m.match(name, hits) {
+				exp.add(name)
+				for j, h := range hits {
+					if h {
+						counts[j].Exports++
+					}
+				}
+			}
+		}
+		for _, si := range o.imports {
+			name := o.syms[si].name
+			if m.match(name, hits) {
+				imp.add(name)
+				for j, h := range hits {
+					if h {
+						counts[j].Imports++
+					}
+				}
+			}
+		}
+		if exp.count == 0 && imp.count == 0 {
+			continue
+		}
+		r.Forbidden = append(r.Forbidden, Forbidden{
+			Library: s.sources[i].path, Key: s.sources[i].key,
+			Exports: exp.count, Imports: imp.count, Patterns: counts,
+			Examples: exp.demangled(), ImportExamples: imp.demangled(),
+		})
+	}
+}
+
+// exampleOrder orders example names: functions and objects before special
+// names (vtables, typeinfo, thunks, guard variables: _ZT..., _ZG...), then
+// by bytes.
+func exampleOrder(a, b string) int {
+	special := func(s string) bool { return strings.HasPrefix(s, "_ZT") || strings.HasPrefix(s, "_ZG") }
+	switch sa, sb := special(a), special(b); {
+	case sa && !sb:
+		return 1
+	case sb && !sa:
+		return -1
+	}
+	return strings.Compare(a, b)
+}
+
+// A topN counts names and keeps the first n in exampleOrder, for examples.
+type topN struct {
+	n     int
+	count int
+	names []string // sorted, distinct
+}
+
+func newTopN(n int) *topN { return &topN{n: max(n, 0)} }
+
+func (t *topN) add(name string) {
+	t.count++
+	if t.n == 0 || len(t.names) == t.n && exampleOrder(name, t.names[t.n-1]) >= 0 {
+		return
+	}
+	i, found := slices.BinarySearchFunc(t.names, name, exampleOrder)
+	if found {
+		return
+	}
+	t.names = slices.Insert(t.names, i, name)
+	if len(t.names) > t.n {
+		t.names = t.names[:t.n]
+	}
+}
+
+// demangled returns the kept names demangled, without repeats (a
+// constructor's C1 and C2 copies demangle alike).
+func (t *topN) demangled() []string {
+	out := make([]string, 0, len(t.names))
+	for _, name := range t.names {
+		if d := demangleName(name); !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// A ref is symbol sym of object lib.
+type ref struct{ lib, sym int32 }
+
+// A clash is a symbol defined by several objects, while it is being judged.
+type clash struct {
+	name    string
+	version string
+	refs    []ref
+	body    Body
+	reason  string
+	groups  []int
+	// While judging: sizes and body hashes ("" unknown) per copy, tasks
+	// for the copies whose bytes are read, and why a class is unknown.
+	sizes   []uint64
+	byClass [][]int // copy indices by size
+	hashes  []string
+	tasks   []*task
+	note    string
+}
+
+// clashes indexes every exported definition by mangled name and returns the
+// (name, version) pairs defined by two or more objects, one of them a
+// target. Definitions of one name clash when their versions are equal or one
+// is unversioned: the dynamic linker binds a versioned reference only to its
+// version, or to an unversioned definition, and an unversioned reference to
+// the default version of any.
+func (s *scanner) clashes() []*clash {
+	total := 0
+	for _, o := range s.objs {
+		if o != nil {
+			total += len(o.exported)
+		}
+	}
+	// The index is keyed by a 64-bit hash of the name, so each name is
+	// hashed once and the map compares integers; a hit is checked against
+	// the name, and the rare collision falls back to a map keyed by name.
+	seed := maphash.MakeSeed()
+	first := make(map[uint64]ref, total)
+	collided := map[string]ref{}
+	dups := map[string][]ref{}
+	var names []string
+	for li, o := range s.objs {
+		if o == nil {
+			continue
+		}
+		for _, si := range o.exported {
+			name := o.syms[si].name
+			h := maphash.String(seed, name)
+			r0, seen := first[h]
+			if !seen {
+				first[h] = ref{int32(li), si}
+				continue
+			}
+			if s.objs[r0.lib].syms[r0.sym].name != name {
+				if r0, seen = collided[name]; !seen {
+					collided[name] = ref{int32(li), si}
+					continue
+				}
+			}
+			refs := dups[name]
+			if refs == nil {
+				refs = []ref{r0}
+				names = append(names, name)
+			}
+			dups[name] = append(refs, ref{int32(li), si})
+		}
+	}
+	slices.Sort(names)
+	out := make([]*clash, 0, len(names))
+	for _, name := range names {
+		refs := dups[name]
+		var versions []string
+		for _, r := range refs {
+			if v := s.objs[r.lib].version(r.sym); v != "" && !slices.Contains(versions, v) {
+				versions = append(versions, v)
+			}
+		}
+		if len(versions) == 0 {
+			versions = []string{""}
+		}
+		slices.Sort(versions)
+		for _, v := range versions {
+			var set []ref
+			for _, r := range refs {
+				rv := s.objs[r.lib].version(r.sym)
+				if rv != v && rv != "" {
+					continue
+				}
+				if i := slices.IndexFunc(set, func(x ref) bool { return x.lib == r.lib }); i >= 0 {
+					if rv != "" {
+						set[i] = r // a library's versioned definition wins
+					}
+					continue
+				}
+				set = append(set, r)
+			}
+			if len(set) >= 2 && slices.ContainsFunc(set, func(r ref) bool { return s.sources[r.lib].role == RoleTarget }) {
+				out = append(out, &clash{name: name, version: v, refs: set})
+			}
+		}
+	}
+	return out
+}
+
+// report turns the judged clashes into r.Clashes.
+//
+// Only the names of clashes with different bodies, the ones that can be
+// problems, are demangled here: on Debian's 35 libraries that is 95 names of
+// 8,562, and demangling all would double the scan's time. Result.Demangle
+// does the rest when they are printed.
+func (s *scanner) report(r *Result, clashes []*clash) {
+	var names []string
+	var which []int
+	for i, c := range clashes {
+		if c.body == BodyDifferent {
+			names = append(names, c.name)
+			which = append(which, i)
+		}
+	}
+	demangled := make([]string, len(clashes))
+	for k, d := range demangleAll(names, s.workers()) {
+		demangled[which[k]] = d
+	}
+	reach := newReach(s)
+	r.Clashes = make([]Clash, len(clashes))
+	for i, c := range clashes {
+		out := Clash{
+			Name: c.name, Version: c.version, Demangled: demangled[i],
+			Body: c.body, Reason: c.reason, Exposure: reach.exposure(c.refs),
+			Copies: make([]Copy, len(c.refs)),
+		}
+		first := &s.objs[c.refs[0].lib].syms[c.refs[0].sym]
+		out.Type = typeName(first.typ())
+		for j, rf := range c.refs {
+			sym := &s.objs[rf.lib].syms[rf.sym]
+			src := s.sources[rf.lib]
+			out.Copies[j] = Copy{
+				Library: src.path, Key: src.key, Role: src.role,
+				Version: s.objs[rf.lib].version(rf.sym),
+				Size:    sym.size, Bind: bindName(sym.bind()),
+			}
+			if j < len(c.groups) {
+				out.Copies[j].Group = c.groups[j]
+			}
+		}
+		if out.Body == BodyDifferent {
+			r.Stats.Different++
+		}
+		r.Clashes[i] = out
+	}
+	r.Stats.Clashes = len(r.Clashes)
+}
+
+func typeName(t elf.SymType) string {
+	switch t {
+	case elf.STT_FUNC, elf.STT_GNU_IFUNC:
+		return "func"
+	case elf.STT_OBJECT:
+		return "object"
+	case elf.STT_TLS:
+		return "tls"
+	}
+	return "other"
+}
+
+func bindName(b elf.SymBind) string {
+	switch b {
+	case elf.STB_GLOBAL:
+		return "GLOBAL"
+	case elf.STB_WEAK:
+		return "WEAK"
+	case stbGNUUnique:
+		return "UNIQUE"
+	}
+	return b.String()
+}
+
+// reach answers which objects can reach which through DT_NEEDED, among the
+// scanned objects.
+type reach struct {
+	s      *scanner
+	byName map[string][]int
+	memo   map[int][]bool
+}
+
+func newReach(s *scanner) *reach {
+	r := &reach{s: s, byName: map[string][]int{}, memo: map[int][]bool{}}
+	for i, o := range s.objs {
+		if o == nil {
+			continue
+		}
+		name := o.soname
+		if name == "" {
+			name = s.sources[i].base
+		}
+		r.byName[name] = append(r.byName[name], i)
+	}
+	return r
+}
+
+// from returns the objects reachable from object i through DT_NEEDED.
+func (r *reach) from(i int) []bool {
+	if seen, ok := r.memo[i]; ok {
+		return seen
+	}
+	seen := make([]bool, len(r.s.objs))
+	queue := []int{i}
+	seen[i] = true
+	for len(queue) > 0 {
+		o := r.s.objs[queue[0]]
+		queue = queue[1:]
+		for _, n := range o.needed {
+			for _, j := range r.byName[n] {
+				if !seen[j] {
+					seen[j] = true
+					queue = append(queue, j)
+				}
+			}
+		}
+	}
+	r.memo[i] = seen
+	return seen
+}
+
+// exposure classifies when the copies in refs can meet.
+func (r *reach) exposure(refs []ref) Exposure {
+	allSymbolic, plain := true, 0
+	for _, a := range refs {
+		o := r.s.objs[a.lib]
+		allSymbolic = allSymbolic && o.symbolic
+		if !o.pyext {
+			plain++
+		}
+	}
+	if allSymbolic {
+		return ExposureSymbolic
+	}
+	for _, a := range refs {
+		seen := r.from(int(a.lib))
+		for _, b := range refs {
+			if a.lib != b.lib && seen[b.lib] {
+				return ExposureLinked
+			}
+		}
+	}
+	if plain >= 2 {
+		return ExposureShared
+	}
+	return ExposureGlobal
+}
+
+// workers is the number of goroutines that work at once.
+func (s *scanner) workers() int {
+	if s.opts.Workers > 0 {
+		return s.opts.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}

@@ -1,0 +1,182 @@
+package symbols_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/checks/symbols"
+)
+
+// rawZip writes a zip with the given members verbatim (names unchecked) and
+// returns its path.
+func rawZip(t *testing.T, dir, name string, members []zipMember) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, m := range members {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: zip.Deflate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(m.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type zipMember struct {
+	name string
+	data []byte
+}
+
+// TestBadInput feeds broken files and hostile wheels to Scan: each gives a
+// clear error in the result, no panic, and nothing is written outside the
+// temporary directory (which is empty again afterwards).
+func TestBadInput(t *testing.T) {
+	good := readFixture(t, "vers/libv0.so")
+	many := make([]zipMember, 12)
+	for i := range many {
+		many[i] = zipMember{name: "pkg/f" + strings.Repeat("x", i) + ".py", data: []byte("x")}
+	}
+	tests := []struct {
+		name    string
+		file    string // a plain file, written with data
+		data    []byte
+		members []zipMember // or a wheel
+		limits  symbols.Limits
+		// wantInput is a substring of an input error; wantLib of a library
+		// error.
+		wantInput, wantLib string
+	}{
+		{name: "truncated ELF", file: "libcut.so", data: good[:len(good)/2], wantLib: "truncated ELF"},
+		{name: "truncated tables", file: "libcut2.so", data: cutTables(t, good), wantLib: "truncated ELF: section"},
+		{name: "ELF header only", file: "libhead.so", data: good[:80], wantLib: "truncated ELF"},
+		{name: "not ELF", file: "libtext.so", data: []byte("INPUT(-lfoo)\n"), wantLib: "not an ELF file"},
+		{name: "empty", file: "libempty.so", data: nil, wantLib: "not an ELF file"},
+		{name: "zip bomb", members: []zipMember{{"pkg/libbomb.so", make([]byte, 8<<20)}}, wantInput: "zip bomb"},
+		{name: "too many members", members: many, limits: symbols.Limits{MaxMembers: 10}, wantInput: "12 members (limit 10)"},
+		{name: "parent traversal", members: []zipMember{{"../../etc/x.so", good}}, wantInput: `"../../etc/x.so" escapes the archive`},
+		{name: "absolute path", members: []zipMember{{"/etc/x.so", good}}, wantInput: `"/etc/x.so" escapes the archive`},
+		{name: "backslash path", members: []zipMember{{`..\..\x.so`, good}}, wantInput: "escapes the archive"},
+		{name: "member too large", members: []zipMember{{"pkg/libbig.so", good}}, limits: symbols.Limits{MaxMemberSize: 1000}, wantInput: "limit 1000"},
+		{name: "truncated ELF in wheel", members: []zipMember{{"pkg/libcut.so", good[:len(good)/3]}}, wantLib: "truncated ELF"},
+		{name: "not a zip", file: "bad.whl", data: []byte("PK\x03\x04 but not really a zip"), wantInput: "not a readable wheel"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tmp := t.TempDir()
+			var p string
+			if tt.members != nil {
+				p = rawZip(t, dir, "x-1.0-py3-none-any.whl", tt.members)
+			} else {
+				p = filepath.Join(dir, tt.file)
+				if err := os.WriteFile(p, tt.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := scan(t, []string{p}, symbols.Options{Limits: tt.limits, TempDir: tmp})
+			var inputs, libs []string
+			for _, e := range r.Errors {
+				inputs = append(inputs, e.Path+": "+e.Error)
+			}
+			for _, l := range r.Failed() {
+				libs = append(libs, l.Path+": "+l.Error)
+			}
+			if tt.wantInput != "" && !strings.Contains(strings.Join(inputs, "\n"), tt.wantInput) {
+				t.Errorf("input errors %q, want one containing %q", inputs, tt.wantInput)
+			}
+			if tt.wantLib != "" && !strings.Contains(strings.Join(libs, "\n"), tt.wantLib) {
+				t.Errorf("library errors %q, want one containing %q", libs, tt.wantLib)
+			}
+			if v := symbols.Compare(nil, r); v.OK {
+				t.Errorf("an unreadable candidate passed: %+v", v)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("temporary directory not empty: %v", left)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "..", "..", "etc", "x.so")); err == nil {
+				t.Errorf("a member was written outside the archive")
+			}
+		})
+	}
+}
+
+// TestLargeMemberUsesTempFile: a member over the in-memory limit is copied
+// to the given temporary directory, scanned like any other, and removed.
+func TestLargeMemberUsesTempFile(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	wheel := writeWheel(t, dir, "big-1.0-cp311-cp311-linux_x86_64.whl", map[string][]byte{
+		"big/libv1.so": readFixture(t, "vers/libv1.so"),
+		"big/libv0.so": readFixture(t, "vers/libv0.so"),
+	})
+	r := scan(t, []string{wheel}, symbols.Options{Limits: symbols.Limits{MaxInMemory: 1024}, TempDir: tmp})
+	if len(r.Errors)+len(r.Failed()) > 0 {
+		t.Fatalf("errors: %+v %+v", r.Errors, r.Failed())
+	}
+	if c := clash(r, "ver_fn", "V1"); c == nil || c.Body != symbols.BodyDifferent {
+		t.Errorf("clash = %+v, want ver_fn@V1 with different bodies (read back from the temp file)", c)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	// Unset TempDir falls back to the system's; a missing one is an error
+	// for that member, not a panic.
+	r = scan(t, []string{wheel}, symbols.Options{Limits: symbols.Limits{MaxInMemory: 1024}, TempDir: filepath.Join(tmp, "missing")})
+	if len(r.Failed()) != 2 || !strings.Contains(r.Failed()[0].Error, "temporary file") {
+		t.Errorf("failed = %+v, want both members failing on the temporary file", r.Failed())
+	}
+}
+
+func TestMissingPath(t *testing.T) {
+	r := scan(t, []string{filepath.Join(t.TempDir(), "nope.whl")}, symbols.Options{})
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error, "no such file") {
+		t.Errorf("errors = %+v", r.Errors)
+	}
+}
+
+func TestVerifySHA256(t *testing.T) {
+	const empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	if err := symbols.VerifySHA256(strings.NewReader(""), empty); err != nil {
+		t.Errorf("empty: %v", err)
+	}
+	if err := symbols.VerifySHA256(strings.NewReader("x"), empty); err == nil || !strings.Contains(err.Error(), "mismatch") {
+		t.Errorf("mismatch: %v", err)
+	}
+}
+
+// cutTables returns an ELF whose .dynstr section header claims more bytes
+// than the file has, as when a file is cut and its headers patched.
+func cutTables(t *testing.T, good []byte) []byte {
+	f, err := elf.NewFile(bytes.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Class != elf.ELFCLASS64 {
+		t.Skip("64-bit fixture expected")
+	}
+	out := append([]byte(nil), good...)
+	shoff := binary.LittleEndian.Uint64(good[0x28:])
+	for i, s := range f.Sections {
+		if s.Name == ".dynstr" {
+			binary.LittleEndian.PutUint64(out[int(shoff)+64*i+32:], uint64(2*len(good)))
+			return out
+		}
+	}
+	t.Skip("fixture without .dynstr")
+	return nil
+}
