@@ -99,6 +99,6 @@ func newRootCmd(f *Factory) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\n\n%s", err, cmd.UsageString())}
 	})
-	root.AddCommand(newCheckCmd(f, nil), newRunCmd(f, nil), newInitCmd(f, nil), newVersionCmd(f))
+	root.AddCommand(newCheckCmd(f, nil), newRunCmd(f, nil), newInitCmd(f, nil), newVersionCmd(f), newScanCmd(f, nil))
 	return root
 }

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pinbot-dev/pinbot/checks/symbols"
+)
+
+// ScanOptions are the flags of `pinbot scan`.
+type ScanOptions struct {
+	Factory *Factory
+
+	Paths    []string
+	Forbid   []string
+	Against  []string
+	Host     []string
+	Preset   string
+	Format   string
+	SizeOnly bool
+}
+
+func newScanCmd(f *Factory, runF func(context.Context, *ScanOptions) error) *cobra.Command {
+	opts := &ScanOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "scan PATH...",
+		Short: "Scan wheels, shared objects or directories for exported symbols that can clash",
+		Long: `Scan reads the ELF shared objects in the given wheels, .so files and directories and
+reports exported symbols matching --forbid patterns, symbols also exported by an --against or
+--host library, and which of those have different bodies. It exits 3 when it finds a problem
+(a forbidden export or a clash with different bodies), 1 when an input cannot be read.`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Format != "text" && opts.Format != "json" {
+				return &usageError{fmt.Errorf("--format: expected text or json, found %q", opts.Format)}
+			}
+			opts.Paths = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return scanRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&opts.Forbid, "forbid", nil, "forbidden exports: a demangled glob (google::protobuf::*) or a mangled prefix (_ZN6google8protobuf); repeatable")
+	fl.StringArrayVar(&opts.Against, "against", nil, "another package's wheel, .so or directory whose exports may clash; repeatable")
+	fl.StringArrayVar(&opts.Host, "host", nil, "the project's own library, compared like --against; repeatable")
+	fl.StringVar(&opts.Preset, "preset", "", "add a built-in preset's patterns and packages (tensorflow-protobuf)")
+	fl.StringVar(&opts.Format, "format", "text", "report format: text or json")
+	fl.BoolVar(&opts.SizeOnly, "size-only", false, "compare bodies by st_size only (faster)")
+	return cmd
+}
+
+func scanRun(ctx context.Context, opts *ScanOptions) error {
+	spec := symbols.Spec{Preset: opts.Preset, Forbid: opts.Forbid}
+	if err := spec.Validate(); err != nil {
+		return &usageError{err}
+	}
+	spec, err := spec.Resolve()
+	if err != nil {
+		return &usageError{err}
+	}
+	r, err := symbols.Scan(ctx, opts.Paths, symbols.Options{
+		Forbid: spec.Forbid, Against: opts.Against, Host: opts.Host, SizeOnly: opts.SizeOnly,
+	})
+	if err != nil {
+		return err
+	}
+	write := symbols.WriteText
+	if opts.Format == "json" {
+		write = symbols.WriteJSON
+	}
+	if err := write(opts.Factory.Stdout, r); err != nil {
+		return err
+	}
+	return scanOutcome(opts.Factory.Stderr, r)
+}
+
+// scanOutcome maps a scan to the exit codes: unreadable inputs are failures
+// (1), problems found are a failed check (3).
+func scanOutcome(stderr io.Writer, r *symbols.Result) error {
+	var unreadable, found int
+	for _, p := range symbols.Problems(r) {
+		if p.Kind == "error" {
+			unreadable++
+		} else {
+			found++
+		}
+	}
+	switch {
+	case unreadable > 0:
+		return fmt.Errorf("%d input(s) could not be read", unreadable)
+	case found > 0:
+		fmt.Fprintf(stderr, "pinbot: %d problem(s) found\n", found)
+		return checkFailedError{}
+	}
+	return nil
+}
