@@ -145,8 +145,8 @@ func cacheable(req *http.Request) bool {
 	if req.Method != http.MethodGet || req.URL.User != nil || req.URL.RawQuery != "" || req.URL.ForceQuery {
 		return false
 	}
-	if v, _ := req.Context().Value(secretKey{}).(bool); v {
-		return false
+	if v, _ := req.Context().Value(secretKey{}).(bool); v || streaming(req.Context()) {
+		return false // secret URLs; artifacts, which have their own digest-keyed cache
 	}
 	for _, h := range []string{"Authorization", "Cookie", "If-None-Match", "If-Modified-Since", "Range"} {
 		if req.Header.Get(h) != "" {

@@ -40,8 +40,12 @@ type Policy struct {
 	MaxRetryAfter time.Duration
 	// Timeout bounds one attempt, body included.
 	Timeout time.Duration
-	// MaxBody bounds the size of a response body.
+	// MaxBody bounds the size of a response body read into memory.
 	MaxBody int64
+	// StreamTimeout bounds one attempt of a streamed request (WithStreaming),
+	// body included: artifacts of hundreds of megabytes take longer than an
+	// API call.
+	StreamTimeout time.Duration
 }
 
 // DefaultPolicy is the policy for registries and APIs.
@@ -52,6 +56,7 @@ var DefaultPolicy = Policy{
 	MaxRetryAfter: 2 * time.Minute,
 	Timeout:       60 * time.Second,
 	MaxBody:       512 << 20,
+	StreamTimeout: 30 * time.Minute,
 }
 
 // A Transport is an http.RoundTripper that retries, times out and identifies
@@ -84,6 +89,34 @@ func NewTransport(base http.RoundTripper, p Policy, userAgent string, log *slog.
 // UserAgent returns pinbot's User-Agent for a version.
 func UserAgent(version string) string {
 	return "pinbot/" + version + " (+https://github.com/pinbot-dev/pinbot)"
+}
+
+type streamKey struct{}
+
+// WithStreaming marks requests made with ctx as downloads of artifacts: a 2xx
+// response's body is handed to the caller unread (no size limit, no caching),
+// so it can be hashed and written to disk as it arrives. Failures before the
+// response are retried as usual; a broken body is the caller's to detect (by
+// digest) and retry.
+func WithStreaming(ctx context.Context) context.Context {
+	return context.WithValue(ctx, streamKey{}, true)
+}
+
+func streaming(ctx context.Context) bool {
+	v, _ := ctx.Value(streamKey{}).(bool)
+	return v
+}
+
+// cancelOnClose ends a streamed attempt's context when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
 }
 
 type secretKey struct{}
@@ -143,9 +176,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // once makes one attempt and reads the whole body under the attempt's timeout.
-func (t *Transport) once(req *http.Request, attempt int) (*http.Response, error) {
-	ctx, cancel := context.WithTimeout(req.Context(), t.Policy.Timeout)
-	defer cancel()
+func (t *Transport) once(req *http.Request, attempt int) (resp *http.Response, err error) {
+	stream := streaming(req.Context())
+	timeout := t.Policy.Timeout
+	if stream {
+		timeout = max(timeout, t.Policy.StreamTimeout)
+	}
+	ctx, cancel := context.WithTimeout(req.Context(), timeout)
+	defer func() {
+		if resp != nil && stream && resp.StatusCode/100 == 2 {
+			// The caller reads the body; the attempt's deadline lasts until it
+			// closes it.
+			resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+			return
+		}
+		cancel()
+	}()
 	r := req.Clone(ctx)
 	if attempt > 1 && req.GetBody != nil {
 		body, err := req.GetBody()
@@ -158,9 +204,13 @@ func (t *Transport) once(req *http.Request, attempt int) (*http.Response, error)
 		r.Header.Set("User-Agent", t.UserAgent)
 	}
 	start := time.Now()
-	resp, err := t.Base.RoundTrip(r)
+	resp, err = t.Base.RoundTrip(r)
 	if err != nil {
 		return nil, err
+	}
+	if stream && resp.StatusCode/100 == 2 {
+		t.Log.Debug("http", "method", req.Method, "url", ShownURL(req), "status", resp.StatusCode, "bytes", resp.ContentLength, "streamed", true)
+		return resp, nil
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, t.Policy.MaxBody+1))

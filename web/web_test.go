@@ -230,3 +230,25 @@ func TestSanitize(t *testing.T) {
 		t.Errorf("Sanitize = %q", got)
 	}
 }
+
+func TestStreaming(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	s, n := server(t, status(503), func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(big)) })
+	p := web.DefaultPolicy
+	p.MaxBody = 1024 // far below the body: only a streamed request can read it
+	hc, _ := client(p, nil)
+	req, _ := http.NewRequestWithContext(web.WithStreaming(context.Background()), "GET", s.URL, nil)
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(resp.Body); err != nil || buf.Len() != len(big) || n.Load() != 2 {
+		t.Fatalf("streamed %d bytes (%v) in %d requests; want %d after one retry", buf.Len(), err, n.Load(), len(big))
+	}
+	// Without streaming the same body is refused.
+	if _, err := hc.Get(s.URL); err == nil || !strings.Contains(err.Error(), "larger than 1024 bytes") {
+		t.Errorf("unstreamed: %v", err)
+	}
+}

@@ -1,0 +1,137 @@
+// Package artifact downloads release files (wheels, sdists, conda packages)
+// into a store keyed by their sha256 digest, verifying the digest the index
+// published before any file is used: new release code is untrusted, and a
+// digest mismatch is a compromised mirror as often as a broken download.
+package artifact
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/web"
+)
+
+// ErrDigest is wrapped by errors for files whose content does not match the
+// digest the index published, or that have none.
+var ErrDigest = errors.New("sha256 digest")
+
+// A Store keeps verified artifacts under Dir/sha256/XX/DIGEST/NAME. It is safe
+// for concurrent use: files appear by atomic rename, only once verified.
+type Store struct {
+	Dir  string
+	HTTP *http.Client
+	Log  *slog.Logger
+}
+
+var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Path returns where the store keeps f, whether or not it is there.
+func (s *Store) Path(f sources.File) (string, error) {
+	digest := strings.ToLower(f.SHA256)
+	if !hexRE.MatchString(digest) {
+		return "", fmt.Errorf("%s: %w: the index gives none (%q); refusing an unverified artifact", f.Name, ErrDigest, f.SHA256)
+	}
+	name := filepath.Base(filepath.FromSlash(f.Name))
+	if name == "." || name == ".." || name == string(filepath.Separator) || strings.ContainsAny(name, `\/`) {
+		name = "artifact"
+	}
+	return filepath.Join(s.Dir, "sha256", digest[:2], digest, name), nil
+}
+
+// Fetch returns the path of f in the store, downloading it first if needed.
+// A download whose digest does not match is deleted and tried once more; a
+// second mismatch is an error wrapping ErrDigest.
+func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
+	dst, err := s.Path(f)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return dst, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", err
+	}
+	for attempt := 1; ; attempt++ {
+		err := s.download(ctx, f, dst)
+		if err == nil || !errors.Is(err, ErrDigest) || attempt == 2 || ctx.Err() != nil {
+			return dst, err
+		}
+		s.log().Warn("artifact digest mismatch; downloading again", "file", f.Name, "err", err)
+	}
+}
+
+func (s *Store) download(ctx context.Context, f sources.File, dst string) error {
+	body, err := s.open(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".download-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), body)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: downloading: %w", f.Name, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != strings.ToLower(f.SHA256) {
+		return fmt.Errorf("%s: %w mismatch: the index says %s, the %d bytes downloaded hash to %s", f.Name, ErrDigest, f.SHA256, n, got)
+	}
+	s.log().Info("fetched artifact", "file", f.Name, "bytes", n)
+	return os.Rename(tmp.Name(), dst)
+}
+
+// open returns the content of f: a streamed HTTP download, or a local file for
+// file:// URLs (a local wheel directory).
+func (s *Store) open(ctx context.Context, f sources.File) (io.ReadCloser, error) {
+	u, err := url.Parse(f.URL)
+	if err != nil || !u.IsAbs() {
+		return nil, fmt.Errorf("%s: no absolute URL to download it from (%q)", f.Name, f.URL)
+	}
+	if u.Scheme == "file" {
+		return os.Open(u.Path)
+	}
+	req, err := http.NewRequestWithContext(web.WithStreaming(ctx), http.MethodGet, f.URL, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := s.HTTP.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s: %w", f.Name, web.CheckStatus(req, resp, b))
+	}
+	return resp.Body, nil
+}
+
+func (s *Store) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Log
+}

@@ -1,0 +1,97 @@
+package artifact_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/checks/artifact"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/web"
+)
+
+func digest(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+
+func store(t *testing.T) *artifact.Store {
+	return &artifact.Store{Dir: t.TempDir(), HTTP: &http.Client{Transport: web.NewTransport(nil, web.DefaultPolicy, "test", nil)}}
+}
+
+func TestFetch(t *testing.T) {
+	wheel := []byte("PK\x03\x04 a wheel")
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write(wheel)
+	}))
+	defer srv.Close()
+	s := store(t)
+	f := sources.File{Name: "numba-0.67.0-py3-none-any.whl", URL: srv.URL + "/numba.whl", SHA256: strings.ToUpper(digest(wheel))}
+	for range 2 {
+		p, err := s.Fetch(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != string(wheel) || filepath.Base(p) != f.Name {
+			t.Fatalf("Fetch = %s holding %q", p, b)
+		}
+	}
+	if hits.Load() != 1 {
+		t.Errorf("%d downloads, want 1 (the second Fetch is served by the store)", hits.Load())
+	}
+}
+
+func TestFetchRefusesBadDigests(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write([]byte("tampered"))
+	}))
+	defer srv.Close()
+	s := store(t)
+	_, err := s.Fetch(context.Background(), sources.File{Name: "x.whl", URL: srv.URL, SHA256: digest([]byte("original"))})
+	if !errors.Is(err, artifact.ErrDigest) || !strings.Contains(err.Error(), "mismatch") || hits.Load() != 2 {
+		t.Fatalf("err = %v after %d downloads; want a digest mismatch after 2", err, hits.Load())
+	}
+	for _, sha := range []string{"", "None", "abc"} {
+		if _, err := s.Fetch(context.Background(), sources.File{Name: "x.whl", URL: srv.URL, SHA256: sha}); !errors.Is(err, artifact.ErrDigest) {
+			t.Errorf("sha256 %q: err = %v, want ErrDigest", sha, err)
+		}
+	}
+	// Nothing but empty directories is left in the store.
+	filepath.WalkDir(s.Dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("left behind: %s", p)
+		}
+		return nil
+	})
+}
+
+func TestFetchNameAndSources(t *testing.T) {
+	dir := t.TempDir()
+	local := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
+	os.WriteFile(local, []byte("local wheel"), 0o644)
+	s := store(t)
+	p, err := s.Fetch(context.Background(), sources.File{Name: "../../etc/passwd", URL: "file://" + local, SHA256: digest([]byte("local wheel"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(p, s.Dir) || filepath.Base(p) != "passwd" {
+		t.Errorf("stored at %s, want a base name inside the store", p)
+	}
+	if _, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: "/relative/a.whl", SHA256: digest(nil)}); err == nil {
+		t.Error("relative URL: want an error")
+	}
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	if _, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: srv.URL + "/a.whl", SHA256: digest(nil)}); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("404: err = %v", err)
+	}
+}
