@@ -1,0 +1,61 @@
+package probe
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The benchmarks compare a probe run that must create its environment (a venv and
+// an install of numba 0.67.0 from the test wheel directory) with one that reuses
+// it from the cache. Run them with
+//
+//	go test ./checks/probe -run '^$' -bench 'BenchmarkProbe(Cold|Warm)' -benchtime 5x
+//
+// (PINBOT_PYTHON=/usr/bin/python3 to pick the interpreter). The interpreter is
+// resolved to its real executable first, as CI passes one: through a pyenv shim
+// every run pays about 150 ms more for "pyenv exec", cached or not.
+
+var benchPy = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command(testPythonPath(), "-c", "import sys; print(sys.executable)").Output()
+	return strings.TrimSpace(string(out)), err
+})
+
+func benchOpts(b *testing.B, cache string) Options {
+	testPython(b) // skip or fail without python3
+	py, err := benchPy()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return Options{
+		Package: "numba", Candidate: "0.67.0", Specs: []Spec{{Preset: "numba-unique-ids"}},
+		Index: getFixtures(b).dir, Python: py, CacheDir: cache, TempDir: b.TempDir(),
+	}
+}
+
+func benchRun(b *testing.B, opts Options) {
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if rep.Verdict != OK {
+		b.Fatalf("verdict %s:\n%s", rep.Verdict, rep.Markdown())
+	}
+}
+
+func BenchmarkProbeCold(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		benchRun(b, benchOpts(b, b.TempDir())) // an empty cache every time
+	}
+}
+
+func BenchmarkProbeWarm(b *testing.B) {
+	opts := benchOpts(b, b.TempDir())
+	benchRun(b, opts) // fill the cache
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		benchRun(b, opts)
+	}
+}

@@ -1,0 +1,692 @@
+package probe
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+//go:embed probe.py
+var probeScript []byte
+
+// cacheSchema changes when the layout or the way environments are built changes,
+// so old cache entries are ignored rather than misused.
+const cacheSchema = "pinbot-probe-env/1"
+
+// detailMax caps a result's detail after sanitising.
+const detailMax = 2000
+
+const queryScript = `import json, sys, importlib.util as u
+pip = None
+try:
+    import pip as p
+    pip = p.__version__
+except Exception:
+    pass
+print(json.dumps({"version": sys.version.split()[0], "full": sys.version, "executable": sys.executable,
+    "pip": pip, "venv": u.find_spec("venv") is not None, "ensurepip": u.find_spec("ensurepip") is not None}))
+`
+
+// pyInfo describes the base interpreter environments are made from.
+type pyInfo struct {
+	Version    string `json:"version"`
+	Full       string `json:"full"`
+	Executable string `json:"executable"`
+	Pip        string `json:"pip"`
+	Venv       bool   `json:"venv"`
+	Ensurepip  bool   `json:"ensurepip"`
+}
+
+// runDynamic probes in Python: in opts.Python itself with NoInstall, else in one
+// cached environment per version.
+func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (base, cand []Side, err error) {
+	if opts.NoInstall {
+		sides, info, err := probeIn(ctx, opts, opts.Python, "", specs, rep)
+		if err != nil {
+			return nil, nil, err
+		}
+		rep.Python = info.Python
+		if opts.Candidate != "" && info.Version != "" && info.Version != opts.Candidate {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s has %s %s installed, not %s", opts.Python, opts.Package, info.Version, opts.Candidate))
+		}
+		if rep.Candidate == "" {
+			rep.Candidate = info.Version
+			for i := range sides {
+				sides[i].Version = info.Version
+			}
+		}
+		return nil, sides, nil
+	}
+	// A warm run needs no interpreter query when the interpreter is unchanged since
+	// the one recorded and every environment it needs is ready.
+	py := cachedPython(opts)
+	if py != nil {
+		for _, v := range []string{opts.Baseline, opts.Candidate} {
+			if v != "" && !envReady(envDir(opts, py, opts.CacheDir, v)) {
+				py = nil
+				break
+			}
+		}
+	}
+	if py == nil {
+		if py, err = queryPython(ctx, opts); err != nil {
+			return nil, nil, err
+		}
+		saveCachedPython(opts, py)
+	}
+	rep.Python = py.Version
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		cacheDir, err = os.MkdirTemp(opts.TempDir, "pinbot-probe-cache-*")
+		if err != nil {
+			return nil, nil, err
+		}
+		defer os.RemoveAll(cacheDir)
+	}
+	probeVersion := func(version string) ([]Side, error) {
+		env, err := ensureEnv(ctx, opts, py, cacheDir, version)
+		if err != nil {
+			return nil, err
+		}
+		sides, _, err := probeIn(ctx, opts, filepath.Join(env, "venv", "bin", "python"), version, specs, rep)
+		return sides, err
+	}
+	if opts.Baseline != "" {
+		if base, err = probeVersion(opts.Baseline); err != nil {
+			return nil, nil, err
+		}
+	}
+	if cand, err = probeVersion(opts.Candidate); err != nil {
+		return nil, nil, err
+	}
+	return base, cand, nil
+}
+
+// sandbox makes a fresh temporary directory for one process (its HOME, TMPDIR and
+// working directory) and returns it with its cleanup.
+func sandbox(opts *Options) (string, func(), error) {
+	dir, err := os.MkdirTemp(opts.TempDir, "pinbot-sandbox-*")
+	if err != nil {
+		return "", nil, err
+	}
+	if err := os.Mkdir(filepath.Join(dir, "tmp"), 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+func queryPython(ctx context.Context, opts *Options) (*pyInfo, error) {
+	dir, done, err := sandbox(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	out, err := opts.Runner.Run(ctx, &Command{
+		Path: opts.Python, Args: []string{"-I", "-c", queryScript}, Dir: dir,
+		Env: sandboxEnv(opts.Environ, dir, "", nil), Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("probe: running %s: %w", opts.Python, err)
+	}
+	var info pyInfo
+	if out.ExitCode != 0 || json.Unmarshal(bytes.TrimSpace(out.Stdout), &info) != nil || info.Executable == "" {
+		return nil, fmt.Errorf("probe: %s does not work as a Python interpreter (exit %d): %s", opts.Python, out.ExitCode, tail(out.Stderr, 500))
+	}
+	return &info, nil
+}
+
+// effectiveIndex is where releases come from, for the cache key and messages.
+func effectiveIndex(opts *Options) string {
+	if opts.Index != "" {
+		if isLocalDir(opts.Index) {
+			abs, err := filepath.Abs(strings.TrimPrefix(opts.Index, "file://"))
+			if err == nil {
+				return "dir:" + abs
+			}
+		}
+		return opts.Index
+	}
+	for _, name := range []string{"PIP_INDEX_URL", "UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_FIND_LINKS", "UV_FIND_LINKS"} {
+		if v := getenv(opts.Environ, name); v != "" {
+			return name + "=" + v
+		}
+	}
+	return "https://pypi.org/simple"
+}
+
+func isLocalDir(index string) bool {
+	if strings.Contains(index, "://") && !strings.HasPrefix(index, "file://") {
+		return false
+	}
+	fi, err := os.Stat(strings.TrimPrefix(index, "file://"))
+	return err == nil && fi.IsDir()
+}
+
+// useUV reports whether environments are made with uv, and its path.
+func useUV(opts *Options) (string, bool) {
+	if opts.Installer == "pip" {
+		return "", false
+	}
+	p := lookPath("uv", opts.Environ)
+	return p, p != ""
+}
+
+func installerName(opts *Options) string {
+	if _, ok := useUV(opts); ok {
+		return "uv"
+	}
+	return "pip"
+}
+
+// envDir is where the environment for version is (or would be) in cacheDir.
+func envDir(opts *Options, py *pyInfo, cacheDir, version string) string {
+	name, _ := envKey(opts, py, version, installerName(opts))
+	return filepath.Join(cacheDir, "envs", name)
+}
+
+// pythonCacheFile is where the query result for opts.Python is kept, with the
+// fingerprint of the interpreter binary it came from. It is "" when there is no
+// persistent cache or the interpreter is a script (a pyenv or asdf shim, whose
+// answer depends on settings outside the file).
+func pythonCacheFile(opts *Options) (file, fingerprint string) {
+	if opts.CacheDir == "" {
+		return "", ""
+	}
+	abs, err1 := filepath.Abs(opts.Python)
+	real, err2 := filepath.EvalSymlinks(opts.Python)
+	fi, err3 := os.Stat(real)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return "", ""
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return "", ""
+	}
+	head := make([]byte, 2)
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	if err != nil || string(head) == "#!" {
+		return "", ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	fp := fmt.Sprintf("%s %d %d", real, fi.Size(), fi.ModTime().UnixNano())
+	return filepath.Join(opts.CacheDir, "python", hex.EncodeToString(sum[:8])+".json"), fp
+}
+
+type cachedInfo struct {
+	Fingerprint string `json:"fingerprint"`
+	Info        pyInfo `json:"info"`
+}
+
+// cachedPython returns the recorded query result for opts.Python if the
+// interpreter binary is unchanged. It is used only to find ready environments;
+// making one always queries the interpreter afresh.
+func cachedPython(opts *Options) *pyInfo {
+	file, fp := pythonCacheFile(opts)
+	if file == "" {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	var c cachedInfo
+	if err != nil || json.Unmarshal(b, &c) != nil || c.Fingerprint != fp || c.Info.Executable == "" {
+		return nil
+	}
+	return &c.Info
+}
+
+func saveCachedPython(opts *Options, py *pyInfo) {
+	file, fp := pythonCacheFile(opts)
+	if file == "" {
+		return
+	}
+	b, _ := json.Marshal(cachedInfo{fp, *py})
+	if os.MkdirAll(filepath.Dir(file), 0o755) != nil {
+		return
+	}
+	tmp := file + ".tmp" + strconv.Itoa(os.Getpid())
+	if os.WriteFile(tmp, b, 0o644) == nil {
+		os.Rename(tmp, file)
+	}
+}
+
+// envKey is the cache key of the environment for one version: package, version,
+// interpreter, index and installer.
+func envKey(opts *Options, py *pyInfo, version, installer string) (dirName string, meta map[string]string) {
+	meta = map[string]string{
+		"schema":         cacheSchema,
+		"package":        normName(opts.Package),
+		"version":        version,
+		"python":         py.Executable,
+		"python_version": py.Full,
+		"index":          effectiveIndex(opts),
+		"installer":      installer,
+	}
+	b, _ := json.Marshal(meta)
+	sum := sha256.Sum256(b)
+	meta["index"] = redactURL(meta["index"])
+	mm := py.Version
+	if parts := strings.SplitN(py.Version, ".", 3); len(parts) >= 2 {
+		mm = parts[0] + "." + parts[1]
+	}
+	return fmt.Sprintf("%s-%s-py%s-%s", normName(opts.Package), version, mm, hex.EncodeToString(sum[:8])), meta
+}
+
+// ensureEnv returns the cache directory of a ready environment with
+// opts.Package==version installed, making it if needed. An environment is built
+// in a temporary sibling directory and renamed into place when complete, so an
+// interrupted build or a concurrent run never leaves a half-made entry.
+func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, cacheDir, version string) (string, error) {
+	uv, withUV := useUV(opts)
+	if opts.Installer == "uv" && !withUV {
+		return "", errors.New("probe: installer uv requested but uv is not on PATH")
+	}
+	name, meta := envKey(opts, py, version, installerName(opts))
+	envs := filepath.Join(cacheDir, "envs")
+	final := filepath.Join(envs, name)
+	if envReady(final) {
+		now := time.Now()
+		_ = os.Chtimes(filepath.Join(final, "pinbot-env.json"), now, now) // for LRU pruning
+		return final, nil
+	}
+	if err := os.MkdirAll(envs, 0o755); err != nil {
+		return "", err
+	}
+	removeStaleBuilds(envs)
+	build, err := os.MkdirTemp(envs, ".build-"+name+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(build)
+	venv := filepath.Join(build, "venv")
+	vpy := filepath.Join(venv, "bin", "python")
+
+	var steps [][]string // program followed by arguments
+	installArgs := func() []string {
+		var a []string
+		switch {
+		case opts.Index != "" && isLocalDir(opts.Index):
+			a = append(a, "--no-index", "--find-links", strings.TrimPrefix(opts.Index, "file://"))
+		case opts.Index != "":
+			a = append(a, "--index-url", opts.Index)
+		}
+		return append(a, opts.Package+"=="+version)
+	}
+	switch {
+	case withUV:
+		steps = append(steps,
+			[]string{uv, "venv", "--no-config", "--quiet", "--python", py.Executable, venv},
+			append([]string{uv, "pip", "install", "--no-config", "--python", vpy}, installArgs()...))
+	case pipSupportsPython(py.Pip) && py.Venv:
+		// A bare venv plus the base interpreter's pip (pip --python, pip >= 22.3):
+		// much faster than bootstrapping pip into every environment.
+		steps = append(steps,
+			[]string{py.Executable, "-m", "venv", "--without-pip", venv},
+			append([]string{py.Executable, "-m", "pip", "--python", vpy, "install",
+				"--disable-pip-version-check", "--no-input", "--no-cache-dir", "--prefer-binary"}, installArgs()...))
+	case py.Venv && py.Ensurepip:
+		steps = append(steps,
+			[]string{py.Executable, "-m", "venv", venv},
+			append([]string{vpy, "-m", "pip", "install",
+				"--disable-pip-version-check", "--no-input", "--no-cache-dir", "--prefer-binary"}, installArgs()...))
+	default:
+		return "", fmt.Errorf("probe: %s can make neither a virtual environment with pip nor use uv "+
+			"(on Debian: apt-get install python3-venv python3-pip)", py.Executable)
+	}
+	for i, step := range steps {
+		if err := runInstallStep(ctx, opts, step, withUV); err != nil {
+			ie := &InstallError{Package: opts.Package, Version: version, Err: err}
+			var se *stepError
+			if errors.As(err, &se) {
+				ie.Err, ie.Output = se.err, se.output
+			}
+			if i == 0 {
+				ie.Err = fmt.Errorf("creating the environment: %w", ie.Err)
+			}
+			return "", ie
+		}
+	}
+	meta["created"] = time.Now().UTC().Format(time.RFC3339)
+	b, _ := json.MarshalIndent(meta, "", "  ")
+	if err := os.WriteFile(filepath.Join(build, "pinbot-env.json"), append(b, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(build, final); err != nil {
+		if envReady(final) { // another run finished the same environment first
+			return final, nil
+		}
+		os.RemoveAll(final) // an incomplete entry (e.g. a partial cache restore)
+		if err := os.Rename(build, final); err != nil {
+			return "", err
+		}
+	}
+	return final, nil
+}
+
+// removeStaleBuilds deletes build directories left by runs that were killed
+// (a build takes minutes at most; these are hours old).
+func removeStaleBuilds(envs string) {
+	entries, _ := os.ReadDir(envs)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".build-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 6*time.Hour {
+			os.RemoveAll(filepath.Join(envs, e.Name()))
+		}
+	}
+}
+
+func envReady(dir string) bool {
+	_, err1 := os.Stat(filepath.Join(dir, "pinbot-env.json"))
+	_, err2 := os.Lstat(filepath.Join(dir, "venv", "bin", "python"))
+	return err1 == nil && err2 == nil
+}
+
+type stepError struct {
+	err    error
+	output string
+}
+
+func (e *stepError) Error() string { return e.err.Error() }
+
+func runInstallStep(ctx context.Context, opts *Options, argv []string, uv bool) error {
+	dir, done, err := sandbox(opts)
+	if err != nil {
+		return err
+	}
+	defer done()
+	extra := installPassThrough
+	if opts.Index == "" {
+		extra = append(append([]string(nil), extra...), indexVars...)
+	}
+	env := sandboxEnv(opts.Environ, dir, "", extra)
+	if uv {
+		env = append(env, "UV_PYTHON_DOWNLOADS=never", "UV_CACHE_DIR="+filepath.Join(dir, "uv-cache"))
+	} else {
+		env = append(env, "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INPUT=1")
+		if opts.Index != "" {
+			env = append(env, "PIP_CONFIG_FILE="+os.DevNull) // only the index we were given
+		}
+	}
+	out, err := opts.Runner.Run(ctx, &Command{
+		Path: argv[0], Args: argv[1:], Dir: dir, Env: env, Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
+	})
+	if err != nil {
+		return fmt.Errorf("running %s: %w", filepath.Base(argv[0]), err)
+	}
+	switch {
+	case out.TimedOut:
+		return &stepError{fmt.Errorf("timed out after %s", opts.Timeout), redactText(tail(out.Stderr, 1500))}
+	case out.ExitCode != 0:
+		msg := tail(append(append([]byte(nil), out.Stdout...), out.Stderr...), 1500)
+		return &stepError{fmt.Errorf("%s exited with status %d", filepath.Base(argv[0]), out.ExitCode), redactText(msg)}
+	}
+	return nil
+}
+
+// pipSupportsPython reports whether a pip version has the --python option (22.3).
+func pipSupportsPython(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return major > 22 || major == 22 && minor >= 3
+}
+
+// probeHeader is the first line the probe script prints.
+type probeHeader struct {
+	Python     string  `json:"python"`
+	Executable string  `json:"executable"`
+	Version    *string `json:"version"`
+}
+
+type probeInfo struct{ Python, Version string }
+
+// probeIn runs every spec in one sandboxed process of python and returns one Side
+// per spec.
+func probeIn(ctx context.Context, opts *Options, python, version string, specs []Spec, rep *Report) ([]Side, probeInfo, error) {
+	dir, done, err := sandbox(opts)
+	if err != nil {
+		return nil, probeInfo{}, err
+	}
+	defer done()
+	script := filepath.Join(dir, "pinbot_probe.py")
+	if err := os.WriteFile(script, probeScript, 0o644); err != nil {
+		return nil, probeInfo{}, err
+	}
+	type reqProbe struct {
+		I              int    `json:"i"`
+		Name           string `json:"name"`
+		Path           string `json:"path,omitempty"`
+		Expect         string `json:"expect,omitempty"`
+		SourceContains string `json:"source_contains,omitempty"`
+		Signature      string `json:"signature,omitempty"`
+		Run            string `json:"run,omitempty"`
+	}
+	req := struct {
+		Package     string     `json:"package"`
+		WantVersion bool       `json:"want_version"`
+		Tail        int        `json:"tail"`
+		Probes      []reqProbe `json:"probes"`
+	}{Package: opts.Package, WantVersion: opts.NoInstall, Tail: detailMax}
+	for i, s := range specs {
+		req.Probes = append(req.Probes, reqProbe{i, s.DisplayName(), s.Path, s.expectKind(), s.SourceContains, s.Signature, s.Run})
+	}
+	stdin, _ := json.Marshal(req)
+	pathPrefix := ""
+	if !opts.NoInstall {
+		pathPrefix = filepath.Dir(python)
+	}
+	out, err := opts.Runner.Run(ctx, &Command{
+		Path: python, Args: []string{"-I", "-X", "utf8", script}, Dir: dir, Stdin: stdin,
+		Env: sandboxEnv(opts.Environ, dir, pathPrefix, nil), Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
+	})
+	if err != nil {
+		return nil, probeInfo{}, fmt.Errorf("probe: running %s: %w", python, err)
+	}
+	if out.Truncated {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("output of the probe process%s beyond %d bytes was discarded", at(version), opts.MaxOutput))
+	}
+	return parseProbeOutput(out, specs, version, opts.Timeout)
+}
+
+func at(version string) string {
+	if version == "" {
+		return ""
+	}
+	return " at " + version
+}
+
+func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Duration) ([]Side, probeInfo, error) {
+	sides := make([]Side, len(specs))
+	for i := range sides {
+		sides[i] = Side{Version: version}
+	}
+	seen := make([]bool, len(specs))
+	var info probeInfo
+	header, finished, running := false, false, -1
+	for _, line := range bytes.Split(out.Stdout, []byte("\n")) {
+		var m struct {
+			probeHeader
+			Start  *int   `json:"start"`
+			I      *int   `json:"i"`
+			Status Status `json:"status"`
+			Detail string `json:"detail"`
+			Done   bool   `json:"done"`
+		}
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &m) != nil {
+			continue
+		}
+		switch {
+		case m.Python != "":
+			header = true
+			info.Python = m.Python
+			if m.Version != nil {
+				info.Version = *m.Version
+			}
+		case m.Start != nil:
+			running = *m.Start
+		case m.I != nil && *m.I >= 0 && *m.I < len(specs):
+			st := m.Status
+			if st != Pass && st != Fail && st != Unknown {
+				st = Unknown
+			}
+			sides[*m.I].Status, sides[*m.I].Detail = st, sanitize(m.Detail)
+			seen[*m.I] = true
+			running = -1
+		case m.Done:
+			finished = true
+		}
+	}
+	if !header {
+		why := fmt.Sprintf("exit status %d", out.ExitCode)
+		if out.TimedOut {
+			why = fmt.Sprintf("timed out after %s", timeout)
+		}
+		return nil, info, fmt.Errorf("probe: the probe process%s printed no results (%s): %s", at(version), why, sanitize(tail(out.Stderr, 800)))
+	}
+	errTail := sanitize(tail(out.Stderr, 600))
+	for i := range sides {
+		if seen[i] {
+			continue
+		}
+		switch {
+		case i == running && out.TimedOut:
+			sides[i].Status = Unknown
+			sides[i].Detail = fmt.Sprintf("timed out after %s while running this probe; stderr: %s", timeout, errTail)
+		case i == running:
+			sides[i].Status = Fail
+			sides[i].Detail = fmt.Sprintf("the Python process died (exit status %d) while running this probe; stderr: %s", out.ExitCode, errTail)
+		case out.TimedOut:
+			sides[i].Status, sides[i].Detail = Unknown, "not run: the probe process timed out on an earlier probe"
+		case !finished:
+			sides[i].Status, sides[i].Detail = Unknown, fmt.Sprintf("not run: the probe process exited early (status %d)", out.ExitCode)
+		default:
+			sides[i].Status, sides[i].Detail = Unknown, "no result from the probe process"
+		}
+	}
+	return sides, info, nil
+}
+
+// sanitize makes text from untrusted code safe to show: no control characters but
+// newline and tab, valid UTF-8, at most detailMax bytes.
+func sanitize(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' {
+			return r
+		}
+		if unicode.IsControl(r) || r == '\u202e' || r == '\u202d' || (r >= '\u2066' && r <= '\u2069') {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+	if len(s) > detailMax {
+		cut := len(s) - detailMax
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		s = "..." + s[cut:]
+	}
+	return s
+}
+
+func tail(b []byte, n int) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > n {
+		b = append([]byte("..."), b[len(b)-n:]...)
+	}
+	return string(b)
+}
+
+func getenv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// lookPath finds an executable on the PATH of env (not of this process).
+func lookPath(name string, env []string) string {
+	for _, dir := range filepath.SplitList(getenv(env, "PATH")) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// normName is the PEP 503 normalised form of a distribution name.
+func normName(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r == '-' || r == '_' || r == '.' {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// redactURL hides the password of a URL (an index URL may carry credentials).
+func redactURL(s string) string {
+	prefix := ""
+	if k, v, ok := strings.Cut(s, "="); ok && !strings.Contains(k, "/") && strings.ToUpper(k) == k {
+		prefix, s = k+"=", v
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return prefix + s
+	}
+	return prefix + u.Redacted()
+}
+
+// redactText hides user:password@ parts of URLs in installer output.
+func redactText(s string) string {
+	var b strings.Builder
+	for _, f := range strings.SplitAfter(s, " ") {
+		if strings.Contains(f, "://") && strings.Contains(f, "@") {
+			i := strings.Index(f, "://") + 3
+			if j := strings.Index(f[i:], "@"); j >= 0 {
+				f = f[:i] + "xxxxx" + f[i+j:]
+			}
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}

@@ -1,0 +1,446 @@
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakePython stands in for python, pip and uv: it records every Command and
+// answers the interpreter query, environment creation, installs and probe runs.
+type fakePython struct {
+	t       *testing.T
+	calls   []*Command
+	info    pyInfo
+	install *Output // nil: success
+}
+
+func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
+	f.calls = append(f.calls, c)
+	args := c.Args
+	switch {
+	case len(args) >= 2 && args[0] == "-I" && args[1] == "-c":
+		b, _ := json.Marshal(f.info)
+		return &Output{Stdout: b}, nil
+	case slices.Contains(args, "venv"):
+		venv := args[len(args)-1]
+		os.MkdirAll(filepath.Join(venv, "bin"), 0o755)
+		os.WriteFile(filepath.Join(venv, "bin", "python"), nil, 0o755)
+		return &Output{}, nil
+	case slices.Contains(args, "install"):
+		if f.install != nil {
+			return f.install, nil
+		}
+		return &Output{}, nil
+	case len(args) == 4 && strings.HasSuffix(args[3], "pinbot_probe.py"):
+		var req struct {
+			Package string
+			Probes  []struct{ I int }
+		}
+		if err := json.Unmarshal(c.Stdin, &req); err != nil {
+			f.t.Fatalf("probe stdin: %v", err)
+		}
+		out := `{"python": "3.11.7", "executable": "x", "version": "0.67.0"}` + "\n"
+		for _, p := range req.Probes {
+			b, _ := json.Marshal(map[string]any{"i": p.I, "status": "pass", "detail": "ok"})
+			out += string(b) + "\n"
+		}
+		return &Output{Stdout: []byte(out + `{"done": true}` + "\n")}, nil
+	}
+	f.t.Fatalf("unexpected command %s %q", c.Path, args)
+	return nil, nil
+}
+
+func (f *fakePython) argv() [][]string {
+	var out [][]string
+	for _, c := range f.calls {
+		out = append(out, append([]string{c.Path}, c.Args...))
+	}
+	return out
+}
+
+func fakeOpts(t *testing.T, f *fakePython) Options {
+	return Options{
+		Package: "numba", Candidate: "0.67.0", Specs: []Spec{{Preset: "numba-unique-ids"}},
+		Python: "/opt/py/bin/python3", CacheDir: t.TempDir(), TempDir: t.TempDir(), Index: t.TempDir(),
+		Environ: []string{"PATH=" + t.TempDir(), "GITHUB_TOKEN=ghp_x", "AWS_SECRET_ACCESS_KEY=y", "PIP_INDEX_URL=https://env/simple"},
+		Runner:  f,
+	}
+}
+
+func newFake(t *testing.T) *fakePython {
+	return &fakePython{t: t, info: pyInfo{Version: "3.11.7", Full: "3.11.7 (main)", Executable: "/opt/py/bin/python3.11", Pip: "23.2.1", Venv: true, Ensurepip: true}}
+}
+
+func envOf(c *Command, name string) (string, bool) {
+	for _, kv := range c.Env {
+		if k, v, _ := strings.Cut(kv, "="); k == name {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func TestFakeInstallAndCache(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != OK || len(rep.Results) != 3 || rep.Python != "3.11.7" {
+		t.Fatalf("report %+v", rep)
+	}
+	argv := f.argv()
+	if len(argv) != 4 {
+		t.Fatalf("commands %q", argv)
+	}
+	build := argv[1][len(argv[1])-1]
+	want := [][]string{
+		{"/opt/py/bin/python3", "-I", "-c", queryScript},
+		{"/opt/py/bin/python3.11", "-m", "venv", "--without-pip", build},
+		{"/opt/py/bin/python3.11", "-m", "pip", "--python", build + "/bin/python", "install", "--disable-pip-version-check",
+			"--no-input", "--no-cache-dir", "--prefer-binary", "--no-index", "--find-links", opts.Index, "numba==0.67.0"},
+	}
+	for i := range want {
+		if !slices.Equal(argv[i], want[i]) {
+			t.Errorf("command %d\n got %q\nwant %q", i, argv[i], want[i])
+		}
+	}
+	envs, _ := filepath.Glob(filepath.Join(opts.CacheDir, "envs", "numba-0.67.0-py3.11-*"))
+	if len(envs) != 1 || argv[3][0] != filepath.Join(envs[0], "venv", "bin", "python") {
+		t.Fatalf("cache entries %q, probe ran %q", envs, argv[3])
+	}
+	if meta, err := os.ReadFile(filepath.Join(envs[0], "pinbot-env.json")); err != nil || !strings.Contains(string(meta), `"version": "0.67.0"`) {
+		t.Errorf("pinbot-env.json: %s %v", meta, err)
+	}
+	for i, c := range f.calls {
+		home, _ := envOf(c, "HOME")
+		if !strings.HasPrefix(home, opts.TempDir) || c.Dir != home {
+			t.Errorf("command %d: HOME %q, dir %q, want a sandbox in %s", i, home, c.Dir, opts.TempDir)
+		}
+		for _, kv := range c.Env {
+			if k, _, _ := strings.Cut(kv, "="); secretName(k) || k == "PIP_INDEX_URL" {
+				t.Errorf("command %d has %s", i, kv)
+			}
+		}
+		if c.Timeout != DefaultTimeout || c.MaxOutput != DefaultMaxOutput {
+			t.Errorf("command %d limits %s %d", i, c.Timeout, c.MaxOutput)
+		}
+	}
+	if v, _ := envOf(f.calls[2], "PIP_CONFIG_FILE"); v != os.DevNull {
+		t.Errorf("pip runs with PIP_CONFIG_FILE=%q, want %s", v, os.DevNull)
+	}
+	if p, _ := envOf(f.calls[3], "PATH"); !strings.HasPrefix(p, filepath.Join(envs[0], "venv", "bin")+":") {
+		t.Errorf("probe PATH %q", p)
+	}
+
+	// Warm: the environment is reused, nothing is installed.
+	f.calls = nil
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if argv := f.argv(); len(argv) != 2 || argv[1][0] != filepath.Join(envs[0], "venv", "bin", "python") {
+		t.Errorf("warm run commands %q", argv)
+	}
+	// Another index is another environment.
+	opts.Index = "https://user:pw@idx.example/simple"
+	f.calls = nil
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if argv := f.argv(); len(argv) != 4 || !slices.Contains(argv[2], "--index-url") || !slices.Contains(argv[2], opts.Index) {
+		t.Errorf("index URL commands %q", argv)
+	}
+	envs, _ = filepath.Glob(filepath.Join(opts.CacheDir, "envs", "numba-*"))
+	if len(envs) != 2 {
+		t.Errorf("cache entries %q, want 2", envs)
+	}
+	meta, _ := os.ReadFile(filepath.Join(envs[0], "pinbot-env.json"))
+	meta2, _ := os.ReadFile(filepath.Join(envs[1], "pinbot-env.json"))
+	if strings.Contains(string(meta)+string(meta2), "pw@") {
+		t.Errorf("credentials in cache metadata: %s %s", meta, meta2)
+	}
+}
+
+func TestFakeInterpreterQueryCached(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.Python = filepath.Join(t.TempDir(), "python3")
+	os.WriteFile(opts.Python, []byte("\x7fELF fake interpreter"), 0o755)
+	run := func() [][]string {
+		t.Helper()
+		f.calls = nil
+		if _, err := Run(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		return f.argv()
+	}
+	if argv := run(); len(argv) != 4 {
+		t.Fatalf("cold run %q", argv)
+	}
+	if argv := run(); len(argv) != 1 || !strings.HasSuffix(argv[0][0], "/venv/bin/python") {
+		t.Errorf("warm run with an unchanged interpreter: %q, want the probe only", argv)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(opts.Python, later, later) // the interpreter was replaced
+	if argv := run(); len(argv) != 2 || argv[0][0] != opts.Python {
+		t.Errorf("warm run after the interpreter changed: %q, want query and probe", argv)
+	}
+	opts.Candidate = "0.68.0" // an environment that is not there: query afresh, then build
+	if argv := run(); len(argv) != 4 || argv[0][0] != opts.Python {
+		t.Errorf("run needing a new environment: %q", argv)
+	}
+	os.WriteFile(opts.Python, []byte("#!/bin/sh\nexec pyenv exec python3 \"$@\"\n"), 0o755)
+	opts.Candidate = "0.67.0"
+	if argv := run(); len(argv) != 2 {
+		t.Errorf("a shim is queried every time: %q", argv)
+	}
+}
+
+func TestFakeBaselineAndCandidate(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.Baseline = "0.66.0"
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var installs []string
+	for _, a := range f.argv() {
+		if slices.Contains(a, "install") {
+			installs = append(installs, a[len(a)-1])
+		}
+	}
+	if !slices.Equal(installs, []string{"numba==0.66.0", "numba==0.67.0"}) {
+		t.Errorf("installs %q", installs)
+	}
+	if r := rep.Results[0]; r.Baseline == nil || r.Baseline.Version != "0.66.0" || r.Candidate.Version != "0.67.0" {
+		t.Errorf("result %+v", r)
+	}
+}
+
+func TestFakeIndexFromEnvironment(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.Index = ""
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	install, probe := f.calls[2], f.calls[3]
+	if v, _ := envOf(install, "PIP_INDEX_URL"); v != "https://env/simple" || slices.Contains(install.Args, "--index-url") {
+		t.Errorf("install: PIP_INDEX_URL=%q args %q", v, install.Args)
+	}
+	if _, ok := envOf(install, "PIP_CONFIG_FILE"); ok {
+		t.Error("PIP_CONFIG_FILE set without an explicit index")
+	}
+	if _, ok := envOf(probe, "PIP_INDEX_URL"); ok {
+		t.Error("the probe process sees PIP_INDEX_URL")
+	}
+}
+
+func TestFakeUV(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	bin := t.TempDir()
+	uv := filepath.Join(bin, "uv")
+	os.WriteFile(uv, []byte("#!/bin/sh\n"), 0o755)
+	opts.Environ = append(opts.Environ, "PATH="+bin)
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	argv := f.argv()
+	build := argv[1][len(argv[1])-1]
+	if want := []string{uv, "venv", "--no-config", "--quiet", "--python", "/opt/py/bin/python3.11", build}; !slices.Equal(argv[1], want) {
+		t.Errorf("uv venv\n got %q\nwant %q", argv[1], want)
+	}
+	if want := []string{uv, "pip", "install", "--no-config", "--python", build + "/bin/python", "--no-index", "--find-links", opts.Index, "numba==0.67.0"}; !slices.Equal(argv[2], want) {
+		t.Errorf("uv pip install\n got %q\nwant %q", argv[2], want)
+	}
+	if v, _ := envOf(f.calls[2], "UV_PYTHON_DOWNLOADS"); v != "never" {
+		t.Errorf("UV_PYTHON_DOWNLOADS=%q", v)
+	}
+
+	f.calls = nil
+	opts.Installer = "pip"
+	opts.CacheDir = t.TempDir()
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if a := f.argv(); a[1][0] != "/opt/py/bin/python3.11" {
+		t.Errorf("installer pip ran %q", a[1])
+	}
+
+	opts.Installer = "uv"
+	opts.Environ = []string{"PATH=" + t.TempDir()}
+	opts.CacheDir = t.TempDir()
+	if _, err := Run(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "uv is not on PATH") {
+		t.Errorf("installer uv without uv: %v", err)
+	}
+}
+
+func TestFakeWithoutHostPip(t *testing.T) {
+	f := newFake(t)
+	f.info.Pip = "21.0"
+	opts := fakeOpts(t, f)
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	argv := f.argv()
+	build := argv[1][len(argv[1])-1]
+	if !slices.Equal(argv[1], []string{"/opt/py/bin/python3.11", "-m", "venv", build}) || argv[2][0] != build+"/bin/python" {
+		t.Errorf("commands %q", argv)
+	}
+	f.info.Ensurepip, f.info.Pip = false, ""
+	opts.CacheDir = t.TempDir()
+	if _, err := Run(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "python3-venv") {
+		t.Errorf("no pip, no ensurepip: %v", err)
+	}
+}
+
+func TestFakeInstallError(t *testing.T) {
+	f := newFake(t)
+	f.install = &Output{ExitCode: 1, Stderr: []byte("Looking in indexes: https://user:pw@idx.example/simple\nERROR: No matching distribution found for numba==0.67.0")}
+	opts := fakeOpts(t, f)
+	_, err := Run(context.Background(), opts)
+	var ie *InstallError
+	if !errors.As(err, &ie) || !strings.Contains(ie.Output, "No matching distribution") || strings.Contains(err.Error(), "pw@") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(opts.CacheDir, "envs")); len(entries) != 0 {
+		t.Errorf("a failed build left %d cache entries", len(entries))
+	}
+	f.install = &Output{TimedOut: true, ExitCode: -1}
+	if _, err := Run(context.Background(), opts); !errors.As(err, &ie) || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("timeout: %v", err)
+	}
+}
+
+func TestFakeRelativeIndex(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.Index = "testdata"
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs("testdata")
+	if args := f.calls[2].Args; !slices.Contains(args, abs) {
+		t.Errorf("install args %q do not name %s", args, abs)
+	}
+}
+
+func TestFakeNoInstall(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.NoInstall, opts.Candidate = true, "0.66.0"
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "numba 0.67.0 installed, not 0.66.0") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+	f.calls = nil
+	opts.Candidate = ""
+	rep, err = Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := f.argv(); len(argv) != 1 || argv[0][0] != opts.Python {
+		t.Errorf("commands %q", argv)
+	}
+	if rep.Candidate != "0.67.0" || rep.Mode != ModeInterpreter || rep.Results[0].Candidate.Version != "0.67.0" {
+		t.Errorf("report %+v", rep)
+	}
+	if p, _ := envOf(f.calls[0], "PATH"); p != strings.TrimPrefix(opts.Environ[0], "PATH=") {
+		t.Errorf("PATH %q", p)
+	}
+}
+
+func TestCheckOptions(t *testing.T) {
+	base := Options{Package: "numba", Candidate: "0.67.0", Specs: []Spec{{Path: "numba"}}, Runner: newFake(t)}
+	for _, tt := range []struct {
+		mod  func(*Options)
+		want string
+	}{
+		{func(o *Options) { o.Package = "--index-url=x" }, "not a valid package name"},
+		{func(o *Options) { o.Candidate = "1.0 ; rm" }, "not a valid version"},
+		{func(o *Options) { o.Baseline = "../x" }, "not a valid version"},
+		{func(o *Options) { o.Candidate = "" }, "no candidate"},
+		{func(o *Options) { o.NoInstall, o.Static = true, true }, "exclude each other"},
+		{func(o *Options) { o.Installer = "conda" }, "unknown installer"},
+		{func(o *Options) { o.Specs = nil }, "no probes"},
+		{func(o *Options) { o.Specs = []Spec{{Path: "a-b"}} }, "probes[0]: path"},
+		{func(o *Options) { o.NoInstall, o.Environ = true, []string{"PATH=/nonexistent"} }, "needs a Python"},
+	} {
+		o := base
+		tt.mod(&o)
+		if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("error %v, want %q", err, tt.want)
+		}
+	}
+}
+
+func TestParseProbeOutput(t *testing.T) {
+	specs := []Spec{{Path: "a"}, {Path: "b"}, {Path: "c"}}
+	hdr := `{"python": "3.11.7", "executable": "/x", "version": null}` + "\n"
+	tests := []struct {
+		name   string
+		out    Output
+		status []Status
+		detail []string
+	}{
+		{"timeout in the second probe",
+			Output{Stdout: []byte(hdr + `{"start": 0}` + "\n" + `{"i": 0, "status": "pass", "detail": "ok"}` + "\n" + `{"start": 1}` + "\n"), Stderr: []byte("Traceback: stuck"), TimedOut: true, ExitCode: -1},
+			[]Status{Pass, Unknown, Unknown}, []string{"ok", "timed out after 2s while running this probe; stderr: Traceback: stuck", "not run: the probe process timed out"}},
+		{"crash in the first probe",
+			Output{Stdout: []byte(hdr + `{"start": 0}` + "\n"), Stderr: []byte("Segmentation fault"), ExitCode: -1},
+			[]Status{Fail, Unknown, Unknown}, []string{"died (exit status -1) while running this probe; stderr: Segmentation fault", "exited early", "exited early"}},
+		{"garbage and hostile text",
+			Output{Stdout: []byte(hdr + "not json\n" + `{"i": 2, "status": "weird", "detail": "x\u001b[2Jy"}` + "\n" + `{"i": 9, "status": "pass"}` + "\n" + `{"i": 0, "status": "fail", "detail": "gone"}` + "\n" + `{"i": 1, "status": "pass", "detail": ""}` + "\n" + `{"done": true}`)},
+			[]Status{Fail, Pass, Unknown}, []string{"gone", "", "x\uFFFD[2Jy"}},
+	}
+	for _, tt := range tests {
+		sides, _, err := parseProbeOutput(&tt.out, specs, "1.0", 2*time.Second)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		for i := range specs {
+			if sides[i].Status != tt.status[i] || !strings.Contains(sides[i].Detail, tt.detail[i]) || sides[i].Version != "1.0" {
+				t.Errorf("%s: probe %d = %+v, want %s containing %q", tt.name, i, sides[i], tt.status[i], tt.detail[i])
+			}
+		}
+	}
+	if _, _, err := parseProbeOutput(&Output{Stderr: []byte("No module named encodings"), ExitCode: 1}, specs, "1.0", time.Second); err == nil || !strings.Contains(err.Error(), "No module named encodings") {
+		t.Errorf("no header: %v", err)
+	}
+	if s := sanitize(strings.Repeat("é", 3000)); len(s) > detailMax+3 || !strings.HasPrefix(s, "...é") {
+		t.Errorf("sanitize cut %q...", s[:10])
+	}
+}
+
+func TestHelpers(t *testing.T) {
+	for in, want := range map[string]string{"Numba": "numba", "ruamel.yaml": "ruamel-yaml", "a__b-_c": "a-b-c"} {
+		if got := normName(in); got != want {
+			t.Errorf("normName(%q) = %q", in, got)
+		}
+	}
+	for in, want := range map[string]bool{"22.3": true, "23.2.1": true, "22.2.2": false, "9": false, "": false, "x.y": false} {
+		if got := pipSupportsPython(in); got != want {
+			t.Errorf("pipSupportsPython(%q) = %v", in, got)
+		}
+	}
+	if got := redactURL("PIP_INDEX_URL=https://u:secret@h/simple"); strings.Contains(got, "secret") {
+		t.Errorf("redactURL = %q", got)
+	}
+	if got := redactText("from https://u:secret@h/simple/x ok"); got != "from https://xxxxx@h/simple/x ok" {
+		t.Errorf("redactText = %q", got)
+	}
+}

@@ -1,0 +1,91 @@
+package probe
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// debianNumba returns /usr/bin/python3 when it can import Debian's numba
+// (apt-get install python3-numba). Tests skip otherwise, but fail when
+// PINBOT_INTEGRATION=1.
+func debianNumba(t *testing.T) string {
+	t.Helper()
+	const py = "/usr/bin/python3"
+	if out, err := exec.Command(py, "-c", "import numba.core.bytecode").CombinedOutput(); err != nil {
+		if os.Getenv("PINBOT_INTEGRATION") == "1" {
+			t.Fatalf("PINBOT_INTEGRATION=1 but %s cannot import numba (apt-get install python3-numba): %v\n%s", py, err, out)
+		}
+		t.Skipf("%s cannot import numba: %v", py, err)
+	}
+	return py
+}
+
+var missingProbe = Spec{Path: "numba.core.bytecode.FunctionIdentity._no_such_counter", Expect: "iterator"}
+
+func TestIntegrationDebianNumba(t *testing.T) {
+	py := debianNumba(t)
+	rep, err := Run(context.Background(), Options{
+		Package: "numba", Python: py, NoInstall: true, TempDir: t.TempDir(),
+		Specs: []Spec{{Preset: "numba-unique-ids"}, missingProbe,
+			{Path: "numba.core.bytecode.FunctionIdentity.from_function", Expect: "callable", Signature: "(pyfunc)"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mode != ModeInterpreter || !strings.HasPrefix(rep.Candidate, "0.") {
+		t.Errorf("mode %s candidate %q", rep.Mode, rep.Candidate)
+	}
+	for _, r := range rep.Results[:3] {
+		wantResult(t, r, "", Pass, OK, "")
+	}
+	wantResult(t, rep.Results[3], "", Fail, Blocked,
+		"segment 5 '_no_such_counter' is missing: numba.core.bytecode.FunctionIdentity (class numba.core.bytecode.FunctionIdentity) has no attribute '_no_such_counter'")
+	wantResult(t, rep.Results[4], "", Pass, OK, "signature (pyfunc)")
+	t.Logf("numba %s on Python %s:\n%s", rep.Candidate, rep.Python, rep.Markdown())
+}
+
+// TestIntegrationDebianNumbaStatic reads the real numba sources, zipped as a
+// wheel, without running them.
+func TestIntegrationDebianNumbaStatic(t *testing.T) {
+	debianNumba(t)
+	root := "/usr/lib/python3/dist-packages"
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err := filepath.WalkDir(filepath.Join(root, "numba"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".so")) {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: filepath.ToSlash(rel), Method: zip.Store})
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		w.Write(data)
+		return err
+	})
+	if err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
+	r := bytes.NewReader(buf.Bytes())
+	rep, err := Run(context.Background(), Options{
+		Package: "numba", Candidate: "0.56.4", Static: true,
+		CandidateWheel: Wheel{R: r, Size: r.Size(), Name: "debian-numba.zip"},
+		Specs:          []Spec{{Preset: "numba-unique-ids"}, missingProbe},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, rep.Results[0], "", Pass, OK, "_unique_ids = itertools.count(1)")
+	wantResult(t, rep.Results[1], "", Pass, OK, `source contains "next(cls._unique_ids)"`)
+	wantResult(t, rep.Results[2], "", Unknown, Warning, "needs Python")
+	wantResult(t, rep.Results[3], "", Fail, Blocked, `segment 5 "_no_such_counter" is missing: class FunctionIdentity`)
+	t.Logf("\n%s", rep.Markdown())
+}

@@ -1,0 +1,326 @@
+// Package probe proves that the private internals a project patches or calls
+// (numba's FunctionIdentity._unique_ids, MLIR's private Context methods, ...) still
+// exist and behave in a candidate release before its cap moves, and says what
+// changed when they don't.
+//
+// Probes run dynamically, in an isolated, cached Python environment per package,
+// version and interpreter (uv when on PATH, else python -m venv and pip), one
+// sandboxed Python process per environment; or statically, by reading the .py
+// files of a wheel with a small indentation-based scanner, answering unknown
+// where reading cannot decide. See README.md for expect kinds, presets, the
+// sandbox and the cache layout.
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// A Status is a probe's result at one version.
+type Status string
+
+// Pass, Fail and Unknown are the statuses of a probe at one version.
+const (
+	Pass    Status = "pass"
+	Fail    Status = "fail"
+	Unknown Status = "unknown"
+)
+
+// A Verdict says what a probe, or a whole report, means for the bump.
+type Verdict string
+
+// Blocked, Warning, UpstreamFixed and OK are the verdicts, from most to least
+// severe for a report.
+const (
+	Blocked       Verdict = "blocked"        // passes at baseline, fails at candidate: keep the cap
+	Warning       Verdict = "warning"        // already broken at baseline, or undecided
+	UpstreamFixed Verdict = "upstream-fixed" // a canary snippet now passes: the workaround can go
+	OK            Verdict = "ok"
+)
+
+// A Side is a probe's result at one version.
+type Side struct {
+	Version string `json:"version"`
+	Status  Status `json:"status"`
+	Detail  string `json:"detail"`
+}
+
+// A Result is one probe's outcome at the baseline (nil when there is none) and at
+// the candidate, with its verdict and a one-line explanation.
+type Result struct {
+	Spec      Spec    `json:"spec"`
+	Name      string  `json:"name"`
+	Baseline  *Side   `json:"baseline,omitempty"`
+	Candidate Side    `json:"candidate"`
+	Verdict   Verdict `json:"verdict"`
+	Detail    string  `json:"detail"`
+}
+
+// A Report is the outcome of probing one package: every probe's result and the
+// overall verdict (the most severe of them).
+type Report struct {
+	Package   string   `json:"package"`
+	Baseline  string   `json:"baseline,omitempty"`
+	Candidate string   `json:"candidate"`
+	Mode      string   `json:"mode"`             // "dynamic", "interpreter" (--no-install) or "static"
+	Python    string   `json:"python,omitempty"` // interpreter version in dynamic modes
+	Notes     []string `json:"notes,omitempty"`  // e.g. why static mode was used, truncated output
+	Results   []Result `json:"results"`
+	Verdict   Verdict  `json:"verdict"`
+}
+
+// ModeDynamic, ModeInterpreter and ModeStatic are the modes of a Report.
+const (
+	ModeDynamic     = "dynamic"
+	ModeInterpreter = "interpreter"
+	ModeStatic      = "static"
+)
+
+// A Wheel is a wheel file for static mode: a local Path, or R (with Size) that the
+// caller downloaded and checked with VerifySHA256. Name is the wheel's file name,
+// used in messages; it defaults to the base name of Path.
+type Wheel struct {
+	Path string
+	R    io.ReaderAt
+	Size int64
+	Name string
+}
+
+func (w Wheel) isZero() bool { return w.Path == "" && w.R == nil }
+
+// Options configure Run.
+type Options struct {
+	Package   string // distribution name, as on the index
+	Baseline  string // the currently capped release; empty for none
+	Candidate string // the release to probe; with NoInstall, empty means whatever is installed
+	Specs     []Spec // probes, presets allowed
+
+	// Index is a PIP_INDEX_URL-compatible URL or a local directory of wheels. Empty
+	// means the caller's PIP_INDEX_URL / UV_INDEX_URL settings (from Environ), else PyPI.
+	Index string
+	// Python is the interpreter; empty means python3 on Environ's PATH. If there is
+	// none, Run falls back to static mode.
+	Python    string
+	NoInstall bool   // probe what Python already has (--python PATH --no-install)
+	Static    bool   // read wheels instead of running Python (--static)
+	Installer string // "" (uv when on PATH, else venv + pip), "uv" or "pip"
+
+	// CacheDir holds the environments between runs (see README.md for the layout);
+	// empty means a temporary directory removed when Run returns.
+	CacheDir string
+	// TempDir is where per-process sandbox directories are made; empty means os.TempDir().
+	TempDir   string
+	Timeout   time.Duration // per process; zero means DefaultTimeout
+	MaxOutput int64         // per process stream; zero means DefaultMaxOutput
+
+	// BaselineWheel and CandidateWheel are the wheels for static mode. When zero and
+	// Index is a local directory, the wheel is looked up there.
+	BaselineWheel, CandidateWheel Wheel
+
+	Environ []string // the caller's environment, filtered for each process; nil means os.Environ()
+	Runner  Runner   // nil means ExecRunner{}
+}
+
+// An InstallError is a release that could not be installed into its environment.
+type InstallError struct {
+	Package, Version string
+	Output           string // the tail of the installer's output
+	Err              error
+}
+
+// Error describes the failed install with the tail of the installer's output.
+func (e *InstallError) Error() string {
+	msg := fmt.Sprintf("installing %s==%s", e.Package, e.Version)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	if e.Output != "" {
+		msg += "\n" + e.Output
+	}
+	return msg
+}
+
+// Unwrap returns the underlying error.
+func (e *InstallError) Unwrap() error { return e.Err }
+
+// Run probes opts.Package at opts.Baseline and opts.Candidate and judges each probe.
+// It returns an error for bad options or specs, an environment that cannot be made
+// (an *InstallError for a failed install) or a cancelled ctx; probe failures are
+// results, not errors.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	specs, err := Expand(opts.Specs)
+	if err != nil {
+		return nil, err
+	}
+	if len(specs) == 0 {
+		return nil, errors.New("probe: no probes configured")
+	}
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
+	}
+	rep := &Report{Package: opts.Package, Baseline: opts.Baseline, Candidate: opts.Candidate}
+	var base, cand []Side
+	switch {
+	case opts.Static:
+		rep.Mode = ModeStatic
+		base, cand, err = runStatic(opts, specs)
+	default:
+		if opts.Python == "" {
+			if p := lookPath("python3", opts.Environ); p != "" {
+				opts.Python = p
+			} else if p := lookPath("python", opts.Environ); p != "" {
+				opts.Python = p
+			}
+		}
+		if opts.Python == "" && !opts.NoInstall {
+			rep.Mode = ModeStatic
+			rep.Notes = append(rep.Notes, "no Python interpreter on PATH: probed statically")
+			base, cand, err = runStatic(opts, specs)
+			break
+		}
+		if opts.Python == "" {
+			return nil, errors.New("probe: --no-install needs a Python interpreter")
+		}
+		rep.Mode = ModeDynamic
+		if opts.NoInstall {
+			rep.Mode = ModeInterpreter
+		}
+		base, cand, err = runDynamic(ctx, &opts, specs, rep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range specs {
+		r := Result{Spec: s, Name: s.DisplayName(), Candidate: cand[i]}
+		if base != nil {
+			b := base[i]
+			r.Baseline = &b
+		}
+		r.Verdict, r.Detail = judge(&r)
+		rep.Results = append(rep.Results, r)
+	}
+	rep.Verdict = overall(rep.Results)
+	return rep, nil
+}
+
+func checkOptions(o *Options) error {
+	if !validName(o.Package) {
+		return fmt.Errorf("probe: %q is not a valid package name", o.Package)
+	}
+	for _, v := range []string{o.Baseline, o.Candidate} {
+		if v != "" && !validVersion(v) {
+			return fmt.Errorf("probe: %q is not a valid version", v)
+		}
+	}
+	if o.Candidate == "" && !o.NoInstall {
+		return errors.New("probe: no candidate version")
+	}
+	if o.NoInstall && o.Static {
+		return errors.New("probe: --no-install and --static exclude each other")
+	}
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
+	if o.Index != "" && isLocalDir(o.Index) {
+		abs, err := filepath.Abs(strings.TrimPrefix(o.Index, "file://"))
+		if err != nil {
+			return fmt.Errorf("probe: index: %w", err)
+		}
+		o.Index = abs // processes run in their own directories
+	}
+	if o.Runner == nil {
+		o.Runner = ExecRunner{}
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = DefaultMaxOutput
+	}
+	switch o.Installer {
+	case "", "uv", "pip":
+	default:
+		return fmt.Errorf("probe: unknown installer %q (want uv or pip)", o.Installer)
+	}
+	return nil
+}
+
+// judge decides one probe's verdict from its results.
+func judge(r *Result) (Verdict, string) {
+	c, b := r.Candidate, r.Baseline
+	at := func(s *Side) string { return s.Version }
+	switch {
+	case c.Status == Unknown:
+		return Warning, fmt.Sprintf("undecided at %s: %s", at(&c), c.Detail)
+	case r.Spec.Canary() && c.Status == Fail:
+		if b != nil && b.Status == Fail {
+			return UpstreamFixed, fmt.Sprintf("the canary already passed at %s and still does at %s: upstream fixed, the workaround can go", at(b), at(&c))
+		}
+		return UpstreamFixed, fmt.Sprintf("the canary passes at %s: upstream fixed, the workaround can go", at(&c))
+	case c.Status == Pass:
+		if b != nil && b.Status == Fail && !r.Spec.Canary() {
+			return OK, fmt.Sprintf("fixed at %s (failed at %s: %s)", at(&c), at(b), b.Detail)
+		}
+		return OK, c.Detail
+	case b == nil:
+		return Blocked, fmt.Sprintf("fails at %s: %s", at(&c), c.Detail)
+	case b.Status == Fail:
+		return Warning, fmt.Sprintf("already broken at %s: %s", at(b), b.Detail)
+	case b.Status == Unknown:
+		return Blocked, fmt.Sprintf("fails at %s (undecided at %s): %s", at(&c), at(b), c.Detail)
+	default:
+		return Blocked, fmt.Sprintf("passes at %s, fails at %s: %s", at(b), at(&c), c.Detail)
+	}
+}
+
+func overall(rs []Result) Verdict {
+	rank := map[Verdict]int{OK: 0, UpstreamFixed: 1, Warning: 2, Blocked: 3}
+	v := OK
+	for _, r := range rs {
+		if rank[r.Verdict] > rank[v] {
+			v = r.Verdict
+		}
+	}
+	return v
+}
+
+// validName reports whether s is a PEP 508 distribution name.
+func validName(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if alnum {
+			continue
+		}
+		if (c == '.' || c == '_' || c == '-') && i > 0 && i < len(s)-1 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// validVersion reports whether s looks like a PEP 440 version (safe to put in a
+// requirement, a file name and a directory name).
+func validVersion(s string) bool {
+	if s == "" || len(s) > 100 || s[0] == '-' || s[0] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '+' || c == '!' || c == '_' || c == '-' {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -1,0 +1,258 @@
+# pinbot internal-API probe runner. Embedded in the pinbot binary and run as
+#   python -I -X utf8 pinbot_probe.py < request.json
+# in the environment under test. It must work on every Python 3 pinbot supports
+# (3.8 and later) with the standard library only.
+#
+# Protocol: the request on stdin is {"package": str, "want_version": bool,
+# "tail": int, "probes": [probe]} with probe = {"i", "name", "path", "expect",
+# "source_contains", "signature", "run"}. Results are JSON lines on the original
+# stdout: first {"python", "executable", "version"} (version of the package, when
+# asked for), then per probe {"start": i} and {"i", "status", "detail"}, last
+# {"done": true}. Everything else the process prints (the code under test
+# included) goes to stderr, so a package printing at import cannot corrupt the
+# results.
+import os
+import sys
+
+_out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+sys.stdout.flush()
+os.dup2(2, 1)
+
+# Only cheap imports up front: a warm probe run should cost little more than the
+# import of the package under test (inspect, traceback and importlib.metadata
+# are imported when needed).
+import collections  # noqa: E402
+import collections.abc  # noqa: E402
+import contextlib  # noqa: E402
+import importlib  # noqa: E402
+import json  # noqa: E402
+import types  # noqa: E402
+
+TAIL = 2000
+
+
+def emit(obj):
+    _out.write(json.dumps(obj) + "\n")
+    _out.flush()
+
+
+def clip(s, n=None):
+    n = n or TAIL
+    s = str(s)
+    return s if len(s) <= n else "..." + s[-n:]
+
+
+def ismodule(obj):
+    return isinstance(obj, types.ModuleType)
+
+
+def isclass(obj):
+    return isinstance(obj, type)
+
+
+def describe(obj):
+    if ismodule(obj):
+        return "module %s" % obj.__name__
+    if isclass(obj):
+        return "class %s.%s" % (obj.__module__, obj.__qualname__)
+    t = type(obj)
+    mod = t.__module__
+    name = t.__qualname__ if mod == "builtins" else "%s.%s" % (mod, t.__qualname__)
+    return "a value of type %s" % name
+
+
+def exc_text(e):
+    import traceback
+    return clip("".join(traceback.format_exception_only(type(e), e)).strip(), 500)
+
+
+class Undecided(Exception):
+    pass
+
+
+class Failed(Exception):
+    pass
+
+
+def resolve(path):
+    parts = path.split(".")
+    try:
+        obj = importlib.import_module(parts[0])
+    except ModuleNotFoundError as e:
+        if e.name == parts[0]:
+            raise Failed("segment 1 %r: no module named %r" % (parts[0], parts[0]))
+        raise Failed("importing %s raised %s" % (parts[0], exc_text(e)))
+    except BaseException as e:
+        raise Failed("importing %s raised %s" % (parts[0], exc_text(e)))
+    for i in range(1, len(parts)):
+        name, prefix, here = parts[i], ".".join(parts[: i + 1]), ".".join(parts[:i])
+        try:
+            found = hasattr(obj, name)
+        except BaseException as e:
+            raise Failed("getting %s raised %s" % (prefix, exc_text(e)))
+        if found:
+            obj = getattr(obj, name)
+            continue
+        if ismodule(obj):
+            try:
+                obj = importlib.import_module(prefix)
+                continue
+            except ModuleNotFoundError as e:
+                if e.name != prefix:
+                    raise Failed("importing %s raised %s" % (prefix, exc_text(e)))
+            except BaseException as e:
+                raise Failed("importing %s raised %s" % (prefix, exc_text(e)))
+        raise Failed("segment %d %r is missing: %s (%s) has no attribute %r"
+                     % (i + 1, name, here, describe(obj), name))
+    return obj
+
+
+def type_matches(obj, name):
+    for c in type(obj).__mro__:
+        if name in (c.__name__, c.__qualname__, "%s.%s" % (c.__module__, c.__qualname__)):
+            return True
+    return False
+
+
+def check_expect(obj, expect):
+    if expect in ("", "exists"):
+        return
+    if expect == "module":
+        ok, want = ismodule(obj), "a module"
+    elif expect == "class":
+        ok, want = isclass(obj), "a class"
+    elif expect == "callable":
+        ok, want = callable(obj), "a callable"
+    elif expect == "iterator":
+        ok, want = isinstance(obj, collections.abc.Iterator), "an iterator"
+    elif expect.startswith("type:"):
+        ok, want = type_matches(obj, expect[5:]), "an instance of %s" % expect[5:]
+    else:
+        raise Undecided("unknown expect kind %r" % expect)
+    if not ok:
+        raise Failed("expected %s, found %s" % (want, describe(obj)))
+
+
+def squash(s):
+    return "".join(s.split())
+
+
+def probe_path(p):
+    obj = resolve(p["path"])
+    check_expect(obj, p.get("expect", ""))
+    notes = ["found %s" % describe(obj)]
+    text = p.get("source_contains")
+    if text:
+        import inspect
+        try:
+            src = inspect.getsource(obj)
+        except (OSError, TypeError) as e:
+            raise Undecided("source not available: %s" % exc_text(e))
+        if text not in src:
+            raise Failed("source of %s no longer contains %r" % (p["path"], text))
+        notes.append("source contains %r" % text)
+    sig = p.get("signature")
+    if sig:
+        import inspect
+        try:
+            got = str(inspect.signature(obj))
+        except (ValueError, TypeError) as e:
+            raise Undecided("signature not available: %s" % exc_text(e))
+        if squash(got) != squash(sig):
+            raise Failed("signature is %s, expected %s" % (got, sig))
+        notes.append("signature %s" % got)
+    return "; ".join(notes)
+
+
+class Tail:
+    """A text stream that keeps only the last TAIL characters written to it."""
+
+    def __init__(self):
+        self.buf = collections.deque()
+        self.size = 0
+
+    def write(self, s):
+        self.buf.append(s)
+        self.size += len(s)
+        while self.size > TAIL and len(self.buf) > 1:
+            self.size -= len(self.buf.popleft())
+        if self.size > 4 * TAIL:
+            s = "".join(self.buf)[-TAIL:]
+            self.buf, self.size = collections.deque([s]), len(s)
+        return len(s)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def text(self):
+        return "".join(self.buf)[-TAIL:]
+
+
+def probe_run(p):
+    try:
+        code = compile(p["run"], "<probe %s>" % p.get("name", ""), "exec")
+    except SyntaxError as e:
+        raise Undecided("snippet does not compile: %s" % exc_text(e))
+    tail = Tail()
+    err = None
+    ns = {"__name__": "__pinbot_probe__", "__builtins__": __builtins__}
+    with contextlib.redirect_stdout(tail), contextlib.redirect_stderr(tail):
+        try:
+            exec(code, ns)
+        except SystemExit as e:
+            if e.code not in (None, 0):
+                err = "SystemExit(%r)" % (e.code,)
+        except BaseException as e:
+            import traceback
+            tb = traceback.extract_tb(e.__traceback__)
+            lines = p["run"].splitlines()
+            where = ["line %d: %s" % (f.lineno, lines[f.lineno - 1].strip() if 0 < f.lineno <= len(lines) else "")
+                     for f in tb if f.filename == code.co_filename]
+            err = exc_text(e) + (" (at snippet %s)" % where[-1] if where else "")
+    out = tail.text().strip()
+    out = ("; output: " + clip(out, 800)) if out else ""
+    if p.get("expect") == "fail":
+        if err is None:
+            raise Failed("the snippet now passes: upstream fixed, the workaround can go" + out)
+        return "still fails as expected: " + err + out
+    if err is not None:
+        raise Failed("snippet raised " + err + out)
+    return "snippet passed" + out
+
+
+def main():
+    global TAIL
+    req = json.loads(sys.stdin.read())
+    TAIL = int(req.get("tail") or TAIL)
+    version = None
+    if req.get("want_version"):
+        try:
+            from importlib import metadata
+            version = metadata.version(req["package"])
+        except Exception:
+            pass
+    emit({"python": sys.version.split()[0], "executable": sys.executable, "version": version})
+    probes = req["probes"]
+    # Look-ups first, snippets last: a snippet may monkeypatch what a look-up reads.
+    order = [p for p in probes if not p.get("run")] + [p for p in probes if p.get("run")]
+    for p in order:
+        emit({"start": p["i"]})
+        try:
+            detail = probe_run(p) if p.get("run") else probe_path(p)
+            res = {"status": "pass", "detail": detail}
+        except Failed as e:
+            res = {"status": "fail", "detail": str(e)}
+        except Undecided as e:
+            res = {"status": "unknown", "detail": str(e)}
+        except BaseException as e:
+            res = {"status": "fail", "detail": "probe raised " + exc_text(e)}
+        res["i"] = p["i"]
+        res["detail"] = clip(res["detail"])
+        emit(res)
+    emit({"done": True})
+
+
+main()

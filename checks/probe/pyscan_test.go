@@ -1,0 +1,186 @@
+package probe
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// summary renders a scope as one line per binding: name kind[@start-end] {cond}
+// plus details, sorted, so a scan reads as a specification.
+func summary(sc *pyScope, prefix string) []string {
+	var out []string
+	kinds := map[bindKind]string{bDef: "def", bClass: "class", bAssign: "assign", bAnnotated: "annotated", bImport: "import", bFrom: "from", bOther: "other"}
+	for name, bs := range sc.names {
+		for _, b := range bs {
+			s := fmt.Sprintf("%s%s %s@%d-%d", prefix, name, kinds[b.kind], b.start, b.end)
+			if b.cond != "" {
+				s += " {" + b.cond + "}"
+			}
+			switch b.kind {
+			case bDef:
+				s += fmt.Sprintf(" (%s)", squashSpaces(b.params))
+				if b.returns != "" {
+					s += " -> " + b.returns
+				}
+				if len(b.decorators) > 0 {
+					s += " @" + strings.Join(b.decorators, " @")
+				}
+				if b.generator {
+					s += " gen"
+				}
+			case bClass:
+				s += " (" + b.bases + ")"
+				if len(b.decorators) > 0 {
+					s += " @" + strings.Join(b.decorators, " @")
+				}
+				out = append(out, summary(b.body, prefix+name+".")...)
+			case bAssign:
+				s += " = " + squashSpaces(b.value)
+			case bImport:
+				s += " " + b.module
+			case bFrom:
+				s += " " + b.module + ":" + b.attr
+			}
+			out = append(out, s)
+		}
+	}
+	for obj, attrs := range sc.attrSets {
+		for attr, bs := range attrs {
+			out = append(out, fmt.Sprintf("%s%s.%s set@%d = %s", prefix, obj, attr, bs[0].line, bs[0].value))
+		}
+	}
+	for name, line := range sc.deleted {
+		out = append(out, fmt.Sprintf("%sdel %s@%d", prefix, name, line))
+	}
+	for _, d := range sc.dynamic {
+		out = append(out, prefix+"dynamic: "+d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestScanPython(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"numba bytecode", bytecodeGood, nil}, // golden below
+		{"strings hide code", `A = """
+def fake():
+    class X: pass
+"""
+B = 'it''s' "a \"quoted\" # not a comment"
+C = f"{x["a"]:>{width}} {'}'} {{literal}}"
+D = rb'\'' + b"""'''"""
+def real(): return 1
+`, []string{
+			`A assign@1-4 = """ def fake(): class X: pass """`,
+			`B assign@5-5 = 'it''s' "a \"quoted\" # not a comment"`,
+			`C assign@6-6 = f"{x["a"]:>{width}} {'}'} {{literal}}"`,
+			`D assign@7-7 = rb'\'' + b"""'''"""`,
+			`real def@8-8 ()`,
+		}},
+		{"continuations and inline bodies", "x = (1,\n     2)  # c\ny = 1 + \\\n    2\nclass A: a = 1; b = 2\nif x: z = 1\nw = 3; v: int = 4; u: str\n",
+			[]string{
+				"A class@5-5 ()", "A.a assign@5-5 = 1", "A.b assign@5-5 = 2",
+				"u annotated@7-7", "v assign@7-7 = 4", "w assign@7-7 = 3",
+				"x assign@1-2 = (1, 2)", "y assign@3-4 = 1 + 2", "z assign@6-6 {inside if at line 6} = 1",
+			}},
+		{"conditionals", "try:\n    import a.b\nexcept ImportError:\n    a = None\nelse:\n    pass\nfinally:\n    f = 1\nwith open(p) as fh:\n    g = 2\nfor i, (j, k) in x:\n    pass\nwhile False:\n    h = 1\nmatch cmd:\n    case 1:\n        m = 1\nmatch = 5\n",
+			[]string{
+				"a assign@4-4 {inside except at line 3} = None", "a import@2-2 {inside try at line 1} a",
+				"f assign@8-8 = 1", "fh other@9-9", "g assign@10-10 = 2",
+				"h assign@14-14 {inside while at line 13} = 1",
+				"i other@11-11 {inside for at line 11}", "j other@11-11 {inside for at line 11}", "k other@11-11 {inside for at line 11}",
+				"m assign@17-17 {inside match at line 15} = 1", "match assign@18-18 = 5",
+			}},
+		{"decorators, classes, generators", "@a.b(c,\n     d)\n@property\ndef p(self): ...\n\nclass K[T](Base, metaclass=M):\n    '''doc'''\n    @classmethod\n    async def m(cls, x: int = 1, *a, **k) -> 'K':\n        async for y in z:\n            yield y\n    def outer(self):\n        def inner():\n            yield 1\n        return inner\n\n    # trailing comment\n\nK.extra = 5\n",
+			[]string{
+				"K class@6-15 (Base, metaclass=M)", "K.extra set@19 = 5",
+				"K.m def@8-11 (cls, x: int = 1, *a, **k) -> 'K' @classmethod gen",
+				"K.outer def@12-15 (self)",
+				"p def@1-4 (self) @a.b(c, d) @property",
+			}},
+		{"imports", "import os, os.path as osp\nfrom . import x, y as z\nfrom ..pkg.mod import (\n    A,\n    B as C,\n)\nfrom __future__ import annotations\nfrom m import *\n",
+			[]string{
+				"A from@3-6 ..pkg.mod:A", "C from@3-6 ..pkg.mod:B", "dynamic: from m import * at line 8",
+				"os import@1-1 os", "osp import@1-1 os.path", "x from@2-2 .:x", "z from@2-2 .:y",
+			}},
+		{"run-time names", "globals()['X'] = 1\nsetattr(C, 'y', 2)\ndef __getattr__(name):\n    global G\n    G = 1\ndel Z\n(n := 10)\ntype Point = tuple[int, int]\nf = lambda x=1: x\na, *b = c = 1, 2\nx += 1\nsys.modules[__name__] = M\n",
+			[]string{
+				"Point other@8-8", "__getattr__ def@3-5 (name)", "a other@10-10", "b other@10-10",
+				"c assign@10-10 = 1, 2", "del Z@6",
+				"dynamic: names set at run time (line 12: sys.modules[__name__] = M)",
+				"dynamic: names set at run time (line 1: globals()['X'] = 1)",
+				"dynamic: names set at run time (line 2: setattr(C, 'y', 2))",
+				"f assign@9-9 = lambda x=1: x", "n other@7-7",
+			}},
+		{"tabs and CRLF", "class A:\r\n\tx = 1\r\n\tdef f(self):\r\n\t\treturn 1\r\ny = 2\r\n",
+			[]string{"A class@1-4 ()", "A.f def@3-4 (self)", "A.x assign@2-2 = 1", "y assign@5-5 = 2"}},
+	}
+	for _, tt := range tests {
+		f, err := scanPython(tt.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		got := summary(f.top, "")
+		if tt.want == nil {
+			checkGolden(t, filepath.Join("testdata", "scan_bytecode.golden"), strings.Join(got, "\n")+"\n")
+			continue
+		}
+		sort.Strings(tt.want)
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%s:\n got:\n\t%s\nwant:\n\t%s", tt.name, strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+		}
+	}
+	if f, _ := scanPython("def __getattr__(name):\n    global G\n"); f.globals["G"] != 2 {
+		t.Errorf("globals = %v", f.globals)
+	}
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("differs from %s (check, then go test -update):\n%s", path, got)
+	}
+}
+
+func TestScanBroken(t *testing.T) {
+	for src, want := range map[string]string{
+		"x = '''never closed\n":  "unterminated string starting at line 1",
+		"x = 'no end\ny = 2\n":   "unterminated string starting at line 1",
+		"x = (1,\n":              "unclosed bracket in the statement at line 1",
+		"f'{x' + 1\n":            "unterminated string",
+		"def f(:\n  pass\nz=1\n": "unclosed bracket in the statement at line 1",
+	} {
+		f, err := scanPython(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.broken != want && !(want != "" && strings.HasPrefix(f.broken, want)) {
+			t.Errorf("%q: broken = %q, want %q", src, f.broken, want)
+		}
+	}
+}
+
+func TestSourceOfDef(t *testing.T) {
+	f, _ := scanPython(bytecodeGood)
+	b := f.top.names["FunctionIdentity"][0].body.names["from_function"][0]
+	src := f.source(b.start, b.end)
+	if !strings.HasPrefix(src, "    @classmethod\n    def from_function(cls, pyfunc):") || !strings.HasSuffix(src, "        return self") {
+		t.Errorf("source:\n%s", src)
+	}
+}

@@ -1,0 +1,145 @@
+package probe
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExecRunnerTimeoutKillsGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	start := time.Now()
+	out, err := ExecRunner{}.Run(context.Background(), &Command{
+		Path: "/bin/sh", Args: []string{"-c", `sleep 300 & echo $! > "$1"; wait`, "sh", pidFile},
+		Env: []string{"PATH=/usr/bin:/bin"}, Timeout: 500 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.TimedOut || out.ExitCode != -1 {
+		t.Errorf("TimedOut %v ExitCode %d, want true -1", out.TimedOut, out.ExitCode)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %s", d)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d survived", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestExecRunnerReapsStragglers(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	start := time.Now()
+	// The leader exits at once; its background child keeps stdout open.
+	out, err := ExecRunner{}.Run(context.Background(), &Command{
+		Path: "/bin/sh", Args: []string{"-c", `sleep 300 & echo $! > "$1"; echo started`, "sh", pidFile},
+		Env: []string{"PATH=/usr/bin:/bin"}, Timeout: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TimedOut || out.ExitCode != 0 || strings.TrimSpace(string(out.Stdout)) != "started" {
+		t.Errorf("output %+v", out)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %s", d)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("background child %d survived its leader", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestExecRunnerCapsOutput(t *testing.T) {
+	out, err := ExecRunner{}.Run(context.Background(), &Command{
+		Path: "/bin/sh", Args: []string{"-c", "head -c 100000000 /dev/zero; head -c 5000 /dev/zero >&2; exit 3"},
+		Env: []string{"PATH=/usr/bin:/bin"}, MaxOutput: 4096,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Stdout) != 4096 || len(out.Stderr) != 4096 || !out.Truncated || out.ExitCode != 3 {
+		t.Errorf("stdout %d stderr %d truncated %v exit %d", len(out.Stdout), len(out.Stderr), out.Truncated, out.ExitCode)
+	}
+}
+
+func TestExecRunnerEnvIsExactly(t *testing.T) {
+	t.Setenv("GITHUB_TOKEN", "ghp_secret")
+	out, err := ExecRunner{}.Run(context.Background(), &Command{
+		Path: "/usr/bin/env", Env: []string{"A=1"}, Stdin: []byte("in"), Dir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out.Stdout)); got != "A=1" {
+		t.Errorf("env = %q, want only A=1", got)
+	}
+	if _, err := (ExecRunner{}).Run(context.Background(), &Command{Path: "/nonexistent"}); err == nil {
+		t.Error("no error starting a missing program")
+	}
+}
+
+func TestSandboxEnv(t *testing.T) {
+	parent := []string{
+		"PATH=/usr/bin", "LANG=de_DE.UTF-8", "GITHUB_TOKEN=x", "SLACK_WEBHOOK_URL=x", "AWS_ACCESS_KEY_ID=x",
+		"GOOGLE_CREDENTIALS=x", "AZURE_TENANT=x", "NPM_TOKEN=x", "MY_SECRET=x", "PGPASSWORD=x", "API_KEY=x",
+		"PIP_INDEX_URL=https://u:p@idx/simple", "PIP_CERT=/ca.pem", "HOME=/root", "TMPDIR=/tmp", "EDITOR=vi",
+	}
+	probeEnv := sandboxEnv(parent, "/sb", "/venv/bin", nil)
+	want := []string{"PATH=/venv/bin:/usr/bin", "HOME=/sb", "TMPDIR=/sb/tmp", "PYTHONNOUSERSITE=1",
+		"PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "LANG=de_DE.UTF-8"}
+	if !slices.Equal(probeEnv, want) {
+		t.Errorf("probe env\n got %q\nwant %q", probeEnv, want)
+	}
+	installEnv := sandboxEnv(parent, "/sb", "", append(append([]string{"GITHUB_TOKEN", "MY_SECRET"}, installPassThrough...), indexVars...))
+	for _, kv := range installEnv {
+		k, _, _ := strings.Cut(kv, "=")
+		if secretName(k) {
+			t.Errorf("install env has %s", kv)
+		}
+	}
+	for _, kv := range []string{"PIP_INDEX_URL=https://u:p@idx/simple", "PIP_CERT=/ca.pem", "LANG=de_DE.UTF-8"} {
+		if !slices.Contains(installEnv, kv) {
+			t.Errorf("install env lacks %s: %q", kv, installEnv)
+		}
+	}
+	if env := sandboxEnv(nil, "/sb", "", nil); !slices.Contains(env, "LANG=C.UTF-8") || !strings.HasPrefix(env[0], "PATH=/usr/local/bin") {
+		t.Errorf("defaults: %q", env)
+	}
+}
+
+func TestVerifySHA256(t *testing.T) {
+	r := strings.NewReader("hello\n")
+	const sum = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
+	for _, want := range []string{sum, "sha256=" + sum, "SHA256:" + strings.ToUpper(sum)} {
+		if err := VerifySHA256(r, r.Size(), want); err != nil {
+			t.Errorf("VerifySHA256(%q): %v", want, err)
+		}
+	}
+	for _, bad := range []string{strings.Replace(sum, "5", "6", 1), "abc", strings.Repeat("zz", 32)} {
+		if err := VerifySHA256(r, r.Size(), bad); err == nil {
+			t.Errorf("VerifySHA256(%q) = nil", bad)
+		}
+	}
+	if err := VerifySHA256(r, r.Size()+1, sum); err == nil {
+		t.Error("short read accepted")
+	}
+}

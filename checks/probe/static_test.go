@@ -1,0 +1,319 @@
+package probe
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStaticNumba(t *testing.T) {
+	f := getFixtures(t) // wheels only; no Python needed
+	run := func(base, cand string) *Report {
+		t.Helper()
+		rep, err := Run(context.Background(), Options{Package: "numba", Baseline: base, Candidate: cand,
+			Static: true, Index: f.dir, Specs: []Spec{{Preset: "numba-unique-ids"},
+				{Path: "numba.core.bytecode.FunctionIdentity.from_function", Signature: "(pyfunc)"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Mode != ModeStatic {
+			t.Fatalf("mode %s", rep.Mode)
+		}
+		return rep
+	}
+	rep := run("0.66.0", "0.67.0")
+	wantResult(t, rep.Results[0], Pass, Pass, OK, "_unique_ids = itertools.count(1) (numba.core.bytecode line 25)")
+	wantResult(t, rep.Results[1], Pass, Pass, OK, "source contains")
+	wantResult(t, rep.Results[2], Unknown, Unknown, Warning, "needs Python")
+	wantResult(t, rep.Results[3], Pass, Pass, OK, "signature (pyfunc)")
+	if rep.Verdict != Warning {
+		t.Errorf("verdict %s, want warning (the snippet cannot run statically)", rep.Verdict)
+	}
+
+	rep = run("0.67.0", "0.68.0")
+	wantResult(t, rep.Results[0], Pass, Fail, Blocked, `segment 5 "_unique_ids" is missing: class FunctionIdentity (numba.core.bytecode line 28) has no attribute _unique_ids in its body or its bases serialize.ReduceMixin`)
+	wantResult(t, rep.Results[1], Pass, Fail, Blocked, `no longer contains "next(cls._unique_ids)"`)
+	if rep.Verdict != Blocked {
+		t.Errorf("verdict %s", rep.Verdict)
+	}
+
+	rep = run("0.67.0", "0.69.0")
+	wantResult(t, rep.Results[0], Pass, Pass, OK, "")
+	wantResult(t, rep.Results[1], Pass, Fail, Blocked, "numba.core.bytecode lines 27-")
+}
+
+func TestStaticWheelFromReader(t *testing.T) {
+	dir := t.TempDir()
+	p := buildWheel(t, dir, "numba", "0.67.0", testWheels("")[1].files)
+	data, _ := os.ReadFile(p)
+	sum := sha256.Sum256(data)
+	r := bytes.NewReader(data)
+	if err := VerifySHA256(r, r.Size(), hex.EncodeToString(sum[:])); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Package: "numba", Candidate: "0.67.0", Static: true,
+		CandidateWheel: Wheel{R: r, Size: r.Size(), Name: filepath.Base(p)},
+		Specs:          []Spec{{Path: "numba.core.bytecode.FunctionIdentity._unique_ids", Expect: "iterator"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, rep.Results[0], "", Pass, OK, "")
+
+	_, err = Run(context.Background(), Options{Package: "numba", Candidate: "0.67.0", Static: true,
+		Index: "https://pypi.org/simple", Specs: []Spec{{Path: "numba"}}})
+	if err == nil || !strings.Contains(err.Error(), "VerifySHA256") {
+		t.Errorf("static without a wheel: %v", err)
+	}
+	_, err = Run(context.Background(), Options{Package: "numba", Candidate: "0.70.0", Static: true, Index: dir, Specs: []Spec{{Path: "numba"}}})
+	if err == nil || !strings.Contains(err.Error(), "no wheel of numba 0.70.0") {
+		t.Errorf("missing wheel: %v", err)
+	}
+}
+
+func TestStaticMLIRStarImport(t *testing.T) {
+	f := getFixtures(t)
+	rep, err := Run(context.Background(), Options{Package: "mlir", Baseline: "20.1.0", Candidate: "21.1.0",
+		Static: true, Index: f.dir, Specs: []Spec{{Preset: "mlir-live-operations"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results[:7] {
+		wantResult(t, r, Unknown, Unknown, Warning, "from ._mlir_libs._mlir.ir import * at line 1")
+	}
+}
+
+// TestStaticDoesNotRunCode reads the hostile test packages without running them:
+// the one that hangs, the one that prints 101 MiB and the one that looks for secrets.
+func TestStaticDoesNotRunCode(t *testing.T) {
+	f := getFixtures(t)
+	os.Remove(f.pidFile)
+	for pkg, path := range map[string]string{"hangpkg": "hangpkg.VALUE", "loudpkg": "loudpkg.VALUE", "tokenpkg": "tokenpkg.LEAKED"} {
+		rep, err := Run(context.Background(), Options{Package: pkg, Candidate: "1.0", Static: true, Index: f.dir,
+			Specs: []Spec{{Path: path}, {Path: pkg + ".child", Expect: "callable"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantResult(t, rep.Results[0], "", Pass, OK, "")
+		if pkg == "hangpkg" {
+			wantResult(t, rep.Results[1], "", Unknown, Warning, "child = subprocess.Popen")
+		}
+	}
+	if _, err := os.Stat(f.pidFile); err == nil {
+		t.Error("static mode ran hangpkg")
+	}
+}
+
+func TestNoPythonFallsBackToStatic(t *testing.T) {
+	f := getFixtures(t)
+	rep, err := Run(context.Background(), Options{Package: "numba", Candidate: "0.67.0", Index: f.dir,
+		Environ: []string{"PATH=" + t.TempDir()}, Specs: []Spec{{Path: "numba.core"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mode != ModeStatic || len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0], "no Python") {
+		t.Errorf("mode %s notes %q", rep.Mode, rep.Notes)
+	}
+}
+
+var resolveWheel = map[string]string{
+	"pkg/__init__.py": `"""A package."""
+from .core import Engine as PublicEngine
+from . import util
+import itertools as it
+from itertools import count
+VERSION = "1.0"
+COUNTER = it.count()
+IDS = count(5)
+try:
+    import fast
+except ImportError:
+    fast = None
+`,
+	"pkg/core.py": `import itertools
+from dataclasses import dataclass
+from ._native import speed
+
+
+class Base:
+    base_attr = 1
+
+    def base_method(self):
+        pass
+
+
+class Engine(Base):
+    """Doc."""
+    registry = {}
+    ids = itertools.count()
+    alias = Base
+
+    @property
+    def prop(self):
+        return 1
+
+    @classmethod
+    def make(cls, a, b=2, *args, key: int = 0, **kw) -> "Engine":
+        return cls()
+
+    @staticmethod
+    def helper(x, /, y):
+        return x
+
+    @some_decorator
+    def wrapped(self):
+        pass
+
+    def gen(self):
+        yield 1
+
+
+Engine.late = 5
+
+
+class Meta(type):
+    pass
+
+
+class WithMeta(metaclass=Meta):
+    pass
+
+
+class FromUnknown(SomethingUnknown):
+    pass
+
+
+@dataclass
+class DC:
+    x: int
+
+
+def make_gen():
+    yield 1
+
+
+GEN = make_gen()
+LAMBDA = lambda: 1
+NUM = 1.5
+`,
+	"pkg/_native.cpython-311-x86_64-linux-gnu.so": "\x7fELF not really",
+	"pkg/util.py":      "def helper():\n    pass\n",
+	"pkg/abcs.py":      "import abc\nfrom abc import ABC\nclass M(abc.ABC):\n    x = 1\nclass N(ABC):\n    pass\n",
+	"pkg/dyn.py":       "from os.path import *\n",
+	"pkg/lazy.py":      "def __getattr__(name):\n    return name\n",
+	"pkg/compat.py":    "import sys\nif sys.version_info >= (3, 12):\n    def f():\n        pass\nelse:\n    def f(x):\n        pass\n",
+	"pkg/broken.py":    "X = '''never closed\n",
+	"nspkg/sub/mod.py": "X = 1\n",
+	"pkg/cycle.py":     "from .cycle import loop as loop\n",
+}
+
+func TestStaticResolve(t *testing.T) {
+	dir := t.TempDir()
+	p := buildWheel(t, dir, "pkg", "1.0", resolveWheel)
+	w, err := openWheel(Options{Package: "pkg"}, "1.0", Wheel{Path: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		spec   Spec
+		want   Status
+		detail string
+	}{
+		{Spec{Path: "pkg", Expect: "module"}, Pass, "found module pkg"},
+		{Spec{Path: "pkg.PublicEngine", Expect: "class"}, Pass, "class Engine (pkg.core line 13)"},
+		{Spec{Path: "pkg.util.helper", Expect: "callable"}, Pass, ""},
+		{Spec{Path: "pkg.util.missing"}, Fail, `segment 3 "missing" is missing: module pkg.util has no missing`},
+		{Spec{Path: "pkg.core.Engine.make", Expect: "callable", Signature: `(a, b=2, *args, key: int = 0, **kw) -> "Engine"`}, Pass, "signature (a, b=2"},
+		{Spec{Path: "pkg.core.Engine.make", Signature: `(a, b=2, *args, key: int = 0, **kw) -> 'Engine'`}, Unknown, "cannot be compared statically"},
+		{Spec{Path: "pkg.core.Engine.make", Signature: "(a, b)"}, Fail, "signature is (a, b=2, *args, key: int = 0, **kw)"},
+		{Spec{Path: "pkg.core.Engine.make", Signature: "(cls, a, b=2, *args, key: int = 0, **kw)"}, Fail, ""},
+		{Spec{Path: "pkg.core.Engine.helper", Signature: "(x, /, y)"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.gen", Expect: "callable", Signature: "(self)"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.prop", Expect: "callable"}, Fail, "expected a callable, found function prop (pkg.core line 20), of type property"},
+		{Spec{Path: "pkg.core.Engine.prop", Expect: "type:property"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.wrapped", Expect: "callable"}, Unknown, "cannot tell statically"},
+		{Spec{Path: "pkg.core.Engine.wrapped", Signature: "(self)"}, Unknown, "@some_decorator may change the signature"},
+		{Spec{Path: "pkg.core.Engine.wrapped"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.ids", Expect: "iterator"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.ids", Expect: "type:itertools.count"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.ids", Expect: "type:count"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.ids", Expect: "type:list"}, Fail, "expected an instance of list, found ids = itertools.count() (pkg.core line 16), of type itertools.count"},
+		{Spec{Path: "pkg.core.Engine.ids", SourceContains: "x"}, Unknown, "has no source of its own"},
+		{Spec{Path: "pkg.core.Engine.registry", Expect: "iterator"}, Fail, "of type dict"},
+		{Spec{Path: "pkg.core.Engine.registry", Expect: "type:dict"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.base_method", Expect: "callable"}, Pass, "function base_method (pkg.core line 9)"},
+		{Spec{Path: "pkg.core.Engine.late", Expect: "type:int"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine.alias", Expect: "class"}, Pass, "class Base"},
+		{Spec{Path: "pkg.core.Engine.nothing"}, Fail, `segment 4 "nothing" is missing: class Engine (pkg.core line 13) has no attribute nothing in its body or its bases Base`},
+		{Spec{Path: "pkg.core.Engine.__init__"}, Unknown, "may come from object or the metaclass"},
+		{Spec{Path: "pkg.abcs.M.y"}, Fail, `segment 4 "y" is missing: class M (pkg.abcs line 3) has no attribute y in its body or its bases abc.ABC`},
+		{Spec{Path: "pkg.abcs.N.register"}, Unknown, "base ABC provides register"},
+		{Spec{Path: "pkg.abcs.N.mro"}, Unknown, "may come from object or the metaclass"},
+		{Spec{Path: "pkg.core.Engine", Expect: "module"}, Fail, "expected a module, found class Engine"},
+		{Spec{Path: "pkg.core.Engine", SourceContains: "registry = {}"}, Pass, ""},
+		{Spec{Path: "pkg.core.Engine", SourceContains: "nope"}, Fail, `source of pkg.core.Engine (pkg.core lines 13-36) no longer contains "nope"`},
+		{Spec{Path: "pkg.core", SourceContains: "Engine.late = 5"}, Pass, ""},
+		{Spec{Path: "pkg.core", Expect: "class"}, Fail, "expected a class, found module pkg.core"},
+		{Spec{Path: "pkg.core.WithMeta.x"}, Unknown, "it has a metaclass"},
+		{Spec{Path: "pkg.core.WithMeta", Expect: "class"}, Pass, ""},
+		{Spec{Path: "pkg.core.FromUnknown.x"}, Unknown, "base SomethingUnknown cannot be read"},
+		{Spec{Path: "pkg.core.DC.x"}, Unknown, "only annotated"},
+		{Spec{Path: "pkg.core.DC.y"}, Unknown, "class decorators may add attributes"},
+		{Spec{Path: "pkg.core.GEN", Expect: "iterator"}, Pass, ""},
+		{Spec{Path: "pkg.core.GEN", Expect: "type:generator"}, Pass, ""},
+		{Spec{Path: "pkg.core.LAMBDA", Expect: "callable"}, Pass, ""},
+		{Spec{Path: "pkg.core.NUM", Expect: "type:float"}, Pass, ""},
+		{Spec{Path: "pkg.core.NUM", Expect: "type:object"}, Pass, ""},
+		{Spec{Path: "pkg.core.NUM", Expect: "callable"}, Fail, "of type float"},
+		{Spec{Path: "pkg.core.make_gen", Expect: "iterator"}, Fail, "found function make_gen"},
+		{Spec{Path: "pkg.core.speed"}, Unknown, "pkg._native is a compiled module (pkg/_native.cpython-311-x86_64-linux-gnu.so)"},
+		{Spec{Path: "pkg.core.dataclass"}, Unknown, "module dataclasses is not in"},
+		{Spec{Path: "pkg.COUNTER", Expect: "iterator"}, Pass, ""},
+		{Spec{Path: "pkg.IDS", Expect: "type:itertools.count"}, Pass, ""},
+		{Spec{Path: "pkg.VERSION", Expect: "type:str"}, Pass, ""},
+		{Spec{Path: "pkg.VERSION", Expect: "type:bytes"}, Fail, ""},
+		{Spec{Path: "pkg.fast"}, Unknown, "only conditionally (inside try at line 9)"},
+		{Spec{Path: "pkg.dyn.anything"}, Unknown, "from os.path import * at line 1"},
+		{Spec{Path: "pkg.lazy.anything"}, Unknown, "module __getattr__ at line 1"},
+		{Spec{Path: "pkg.compat.f"}, Unknown, "only conditionally (inside if at line 2)"},
+		{Spec{Path: "pkg.broken.Y"}, Unknown, "unterminated string starting at line 1"},
+		{Spec{Path: "pkg.cycle.loop"}, Unknown, "too many"},
+		{Spec{Path: "nspkg.sub.mod.X", Expect: "type:int"}, Pass, ""},
+		{Spec{Path: "nspkg.other"}, Unknown, "namespace package"},
+		{Spec{Path: "nspkg", SourceContains: "x"}, Unknown, "namespace package has no source"},
+		{Spec{Path: "otherpkg.x"}, Unknown, "module otherpkg is not in pkg-1.0-py3-none-any.whl"},
+		{Spec{Run: "import pkg", Expect: "pass"}, Unknown, "needs Python"},
+	}
+	for _, tt := range tests {
+		st, detail := w.probe(&tt.spec)
+		if st != tt.want || !strings.Contains(detail, tt.detail) {
+			t.Errorf("%+v:\n got %s %q\nwant %s containing %q", tt.spec, st, detail, tt.want, tt.detail)
+		}
+	}
+}
+
+func TestAbsModule(t *testing.T) {
+	for _, tt := range []struct {
+		cur   string
+		pkg   bool
+		rel   string
+		want  string
+		isErr bool
+	}{
+		{"a.b", false, ".c", "a.c", false},
+		{"a.b", true, ".c", "a.b.c", false},
+		{"a.b.c", false, "..d", "a.d", false},
+		{"a", true, ".", "a", false},
+		{"a", false, ".x", "", true},
+		{"a.b", false, "x.y", "x.y", false},
+	} {
+		got, err := absModule(tt.cur, tt.pkg, tt.rel)
+		if got != tt.want || (err != nil) != tt.isErr {
+			t.Errorf("absModule(%q, %v, %q) = %q, %v", tt.cur, tt.pkg, tt.rel, got, err)
+		}
+	}
+}
