@@ -2,6 +2,8 @@ package symbols
 
 import (
 	"fmt"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/wheel"
 	"path"
 	"regexp"
 	"slices"
@@ -135,40 +137,63 @@ var (
 
 // Validate checks that the tags have the form of PEP 425 tags.
 func (w *WheelSpec) Validate() error {
-	if w.Platform != "" && !platformTag.MatchString(w.Platform) {
-		return fmt.Errorf("platform: bad platform tag %q (expected a PEP 425 tag such as manylinux_2_17_x86_64)", w.Platform)
+	if w.Platform != "" && !platformTag.MatchString(w.Platform) && !wheel.KnownSubdir(w.Platform) {
+		return fmt.Errorf("platform: bad platform %q (expected a PEP 425 tag such as manylinux_2_17_x86_64, a family such as manylinux_x86_64 or macosx_arm64, or a conda platform such as linux-64)", w.Platform)
 	}
-	if w.Python != "" && !pythonTag.MatchString(w.Python) {
-		return fmt.Errorf("python: bad Python tag %q (expected a PEP 425 tag such as cp311 or py3)", w.Python)
+	if w.Python != "" && !pythonTag.MatchString(w.Python) && !pythonVersion.MatchString(w.Python) {
+		return fmt.Errorf("python: bad Python %q (expected a version such as 3.12 or a PEP 425 tag such as cp312)", w.Python)
 	}
 	return nil
 }
 
+var pythonVersion = regexp.MustCompile(`^3\.[0-9]{1,2}$`)
+
 // Match reports whether the wheel file name (PEP 427:
 // name-version[-build]-python-abi-platform.whl) carries the wanted tags.
 // Compressed tag sets ("manylinux_2_17_x86_64.manylinux2014_x86_64") match
-// if any member does. With no platform given, only Linux x86-64 wheels (and
-// pure "any" wheels) match.
+// if any member does. Python is a version ("3.12": a cp312, abi3 or py3
+// wheel serves it) or an exact tag ("cp312"). Platform is an exact tag, a
+// family without its glibc or macOS version ("manylinux_x86_64" matches
+// manylinux2014_x86_64 and manylinux_2_28_x86_64; also musllinux_ and
+// macosx_), or a conda platform ("linux-64"); "any" wheels always match.
+// With no platform given, only Linux x86-64 wheels (and "any") match.
 func (w WheelSpec) Match(filename string) bool {
-	base := path.Base(filename)
-	if !strings.HasSuffix(base, ".whl") {
+	name, err := wheel.Parse(path.Base(filename))
+	if err != nil {
 		return false
 	}
-	parts := strings.Split(strings.TrimSuffix(base, ".whl"), "-")
-	if len(parts) != 5 && len(parts) != 6 {
-		return false
-	}
-	py, plat := parts[len(parts)-3], parts[len(parts)-1]
-	if w.Python != "" && !slices.Contains(strings.Split(py, "."), w.Python) {
-		return false
-	}
-	for _, p := range strings.Split(plat, ".") {
-		switch {
-		case w.Platform != "" && p == w.Platform:
+	for _, t := range name.Tags {
+		if w.pythonMatches(t) && w.platformMatches(t.Platform) {
 			return true
-		case w.Platform == "" && (p == "any" || strings.HasSuffix(p, "linux_x86_64") ||
-			strings.HasPrefix(p, "manylinux") && strings.HasSuffix(p, "_x86_64")):
-			return true
+		}
+	}
+	return false
+}
+
+func (w WheelSpec) pythonMatches(t sources.Tag) bool {
+	switch {
+	case w.Python == "":
+		return true
+	case pythonVersion.MatchString(w.Python):
+		return wheel.PythonServes(t, w.Python)
+	}
+	return t.Python == w.Python
+}
+
+func (w WheelSpec) platformMatches(p string) bool {
+	plat := w.Platform
+	if plat == "" {
+		plat = "linux-64"
+	}
+	switch {
+	case p == "any" || p == plat:
+		return true
+	case wheel.KnownSubdir(plat):
+		return wheel.PlatformServes(p, plat)
+	}
+	for _, family := range []string{"manylinux_", "musllinux_", "macosx_"} {
+		if arch, ok := strings.CutPrefix(plat, family); ok && !strings.ContainsAny(arch[:1], "0123456789") {
+			return strings.HasPrefix(p, strings.TrimSuffix(family, "_")) && strings.HasSuffix(p, "_"+arch)
 		}
 	}
 	return false

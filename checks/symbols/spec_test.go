@@ -27,9 +27,11 @@ func TestSpecValidate(t *testing.T) {
 		{"matches everything", symbols.Spec{Forbid: []string{"*"}}, "matches every symbol"},
 		{"empty against", symbols.Spec{Against: []string{"protobuf", ""}}, "against[1]: empty entry (expected a package name or a path)"},
 		{"empty host", symbols.Spec{Host: []string{""}}, "host[0]: empty entry"},
-		{"bad platform", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "Linux x86"}}, "wheel.platform: bad platform tag"},
-		{"bad python", symbols.Spec{Wheel: symbols.WheelSpec{Python: "3.11"}}, "wheel.python: bad Python tag"},
+		{"bad platform", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "Linux x86"}}, "wheel.platform: bad platform"},
+		{"bad python", symbols.Spec{Wheel: symbols.WheelSpec{Python: "Python 3"}}, "wheel.python: bad Python"},
 		{"good tags", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "manylinux_2_17_x86_64", Python: "cp311"}}, ""},
+		{"the issue's family and version", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}}, ""},
+		{"a conda platform", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "linux-64"}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +103,15 @@ func TestWheelSpecMatch(t *testing.T) {
 		{symbols.WheelSpec{Platform: "manylinux2014_x86_64"}, tf, true},
 		{symbols.WheelSpec{Platform: "manylinux_2_28_aarch64"}, arm, true},
 		{symbols.WheelSpec{Platform: "manylinux_2_28_aarch64"}, tf, false},
+		// The example: a platform family and a Python version.
+		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.11"}, tf, true},
+		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}, tf, false},
+		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}, pure, true},
+		{symbols.WheelSpec{Platform: "manylinux_x86_64"}, arm, false},
+		{symbols.WheelSpec{Platform: "manylinux_aarch64"}, arm, true},
+		{symbols.WheelSpec{Platform: "macosx_arm64"}, tfMac, true},
+		{symbols.WheelSpec{Platform: "osx-arm64", Python: "3.11"}, tfMac, true},
+		{symbols.WheelSpec{Platform: "linux-64"}, tfMac, false},
 	}
 	for _, tt := range tests {
 		if got := tt.spec.Match(tt.file); got != tt.want {
