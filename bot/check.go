@@ -33,6 +33,8 @@ type Checker struct {
 	Sources map[string]sources.Source
 	Schemes map[string]versions.Scheme
 	Log     *slog.Logger
+	// Verifier runs the packages' probes and symbol scans; nil runs none.
+	Verifier *Verifier
 	// Concurrency bounds the source lookups in flight (default 4).
 	Concurrency int
 	// Now is the clock min-age gates measure release ages with (default
@@ -102,12 +104,18 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	names := slices.Sorted(maps.Keys(byPkg))
 	lookups := c.lookup(ctx, log, names, byPkg)
 	plans := make([]plan.Plan, len(names))
+	pkgs := make([]plan.Package, len(names))
 	for i, name := range names {
 		settings := watched[name]
-		pkg := planPackage(name, settings)
-		pkg.Gate = c.gate(settings)
-		plans[i] = plan.Make(pkg, byPkg[name], lookups[name], c.Schemes)
-		rep.Packages = append(rep.Packages, toReport(plans[i]))
+		pkgs[i] = planPackage(name, settings)
+		pkgs[i].Gate = c.gate(settings)
+		plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
+	}
+	checks := c.verifyAll(ctx, plans, pkgs, byPkg, lookups, watched)
+	for _, p := range plans {
+		rp := toReport(p)
+		rp.Checks = checks[p.Name]
+		rep.Packages = append(rep.Packages, rp)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -261,8 +269,8 @@ func (c *Checker) gate(settings *config.Package) plan.Gate {
 func (c *Checker) write(plans []plan.Plan, data map[string][]byte, formats map[string]pins.Format) ([]string, error) {
 	edits := map[string][]pins.Edit{}
 	for _, p := range plans {
-		if p.Status != plan.Bump {
-			continue
+		if p.Status != plan.Bump && p.Status != plan.Blocked {
+			continue // a blocked package's changed pins are the newest release that passed
 		}
 		for _, pp := range p.Pins {
 			if pp.Changed {

@@ -282,10 +282,9 @@ func constraintFor(p pins.Pin, after string) (string, bool) {
 }
 
 // UpstreamFixed reports whether a check says upstream fixed what a workaround
-// covers (a canary probe that now passes). Until the report carries the
-// probe's verdict, it reads the kind "canary" or the probe's wording.
+// covers: a canary probe (expect: fail) that now passes.
 func UpstreamFixed(c report.Check) bool {
-	return c.Kind == "canary" || strings.Contains(strings.ToLower(c.Detail), "upstream fixed")
+	return c.Verdict == "upstream-fixed"
 }
 
 // prItem is the message line for a pull request result, if it is news.

@@ -116,7 +116,7 @@ func TestRunFailuresDoNotStop(t *testing.T) {
 func TestRunUpstreamFixed(t *testing.T) {
 	r, rec, _ := runner(t, "packages: {numba: {}}\nnotify: {on: [upstream-fixed]}\n")
 	r.Adjust = func(rep *report.Report) {
-		rep.Packages[0].Checks = []report.Check{{Kind: "probe", Name: "fork-cache", OK: true, Detail: "the canary passes at 0.67.0: upstream fixed, the workaround can go"}}
+		rep.Packages[0].Checks = []report.Check{{Kind: "probe", Name: "fork-cache", OK: true, Detail: "the canary passes at 0.67.0: upstream fixed, the workaround can go", Verdict: "upstream-fixed"}}
 	}
 	if _, err := r.Run(context.Background(), bot.RunOptions{}); err != nil {
 		t.Fatal(err)

@@ -179,3 +179,41 @@ func TestKey(t *testing.T) {
 		t.Errorf("watched (-want +got):\n%s", diff)
 	}
 }
+
+func TestChecksKeys(t *testing.T) {
+	cfg, err := config.Parse("c.yml", []byte(`
+packages:
+  numba:
+    probes:
+      - preset: numba-unique-ids
+      - path: numba.core.bytecode.FunctionIdentity._unique_ids
+        expect: iterator
+  tensorflow:
+    symbols:
+      preset: tensorflow-protobuf
+      host: ["build/lib/*.so"]
+      wheel: {platform: manylinux_x86_64, python: "3.12"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cfg.Packages["numba"]; len(n.Probes) != 2 || !n.HasChecks() || n.Probes[1].Expect != "iterator" {
+		t.Errorf("numba = %+v", n)
+	}
+	if tf := cfg.Packages["tensorflow"]; tf.Symbols == nil || tf.Symbols.Preset != "tensorflow-protobuf" || tf.Symbols.Wheel.Python != "3.12" {
+		t.Errorf("tensorflow = %+v", tf)
+	}
+	for doc, want := range map[string]string{
+		"packages:\n  numba:\n    probes:\n      - path: not a path\n        expect: exists\n": "c.yml:4:9: packages.numba.probes[0]",
+		"packages:\n  numba:\n    probes:\n      - path: a.b\n        expect: sideways\n":      "c.yml:4:9: packages.numba.probes[0]",
+		"packages:\n  numba:\n    probes:\n      - run: print(1)\n":                            "c.yml:4:9: packages.numba.probes[0]",
+		"packages:\n  numba:\n    probes:\n      - preset: nope\n":                             "c.yml:4:9: packages.numba.probes[0]",
+		"packages:\n  tf:\n    symbols:\n      forbid: ['google::[']\n":                        "c.yml:4:7: packages.tf.symbols",
+		"packages:\n  tf:\n    symbols:\n      preset: nope\n":                                 "c.yml:4:7: packages.tf.symbols",
+		"packages:\n  tf:\n    symbols:\n      forbid: [a]\n      extra: 1\n":                  "c.yml:5:7: packages.tf.symbols.extra: unknown key",
+	} {
+		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: err = %v, want prefix %q", doc, err, want)
+		}
+	}
+}

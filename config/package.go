@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/checks/symbols"
 	"github.com/pinbot-dev/pinbot/versions"
 )
 
@@ -93,7 +95,16 @@ type Package struct {
 	Python []string `yaml:"python"`
 	// MinAge ignores releases younger than this ("3d", "12h").
 	MinAge Duration `yaml:"min-age"`
+	// Probes are internal-API probes run against a candidate release before
+	// a cap moves to it (checks/probe).
+	Probes []probe.Spec `yaml:"probes"`
+	// Symbols configures the ELF symbol scan of a candidate's wheels
+	// (checks/symbols).
+	Symbols *symbols.Spec `yaml:"symbols"`
 }
+
+// HasChecks reports whether the package asks for probes or a symbol scan.
+func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.Symbols != nil) }
 
 // Validate checks the package's values.
 func (p *Package) Validate() error {

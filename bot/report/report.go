@@ -107,6 +107,10 @@ type Check struct {
 	Baseline  string `json:"baseline"`
 	Candidate string `json:"candidate"`
 	Detail    string `json:"detail"`
+	// Verdict is ok, blocked (failed at the candidate, passed at the
+	// baseline), warning (already failing at the baseline, or undecided) or
+	// upstream-fixed (a canary that expected a bug passes).
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // Changed reports whether any pin of p changes.

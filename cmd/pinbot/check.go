@@ -13,8 +13,6 @@ import (
 	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
-	"github.com/pinbot-dev/pinbot/pins/all"
-	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
 
 // CheckOptions are the flags and dependencies of `pinbot check`.
@@ -26,6 +24,7 @@ type CheckOptions struct {
 	Format     string
 	Write      bool
 	Packages   []string
+	Probes     probeFlags
 }
 
 // formats are the report renderers by --format name.
@@ -63,6 +62,7 @@ stdout; --write applies it to the files. It needs no token.`,
 	fl.StringVar(&opts.Format, "format", "text", "report format: text, json or markdown")
 	fl.BoolVar(&opts.Write, "write", false, "rewrite the pin files with the new caps")
 	fl.StringSliceVar(&opts.Packages, "package", nil, "check only this package (repeatable)")
+	opts.Probes.register(fl)
 	fl.StringVar(&f.CacheDir, "cache-dir", "", "HTTP cache directory (default: $PINBOT_CACHE_DIR, else pinbot in the user cache directory)")
 	fl.BoolVar(&f.NoCache, "no-cache", false, "do not cache HTTP responses")
 	return cmd
@@ -74,15 +74,12 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	checker := &bot.Checker{
-		Root:    opts.Dir,
-		Config:  cfg,
-		Formats: all.Formats(),
-		Sources: newSources(cfg, f.HTTPClient(), f.Getenv),
-		Schemes: schemes.Schemes(),
-		Log:     f.Log,
-		Now:     f.Now,
+	tmp, cleanup, err := runTemp()
+	if err != nil {
+		return err
 	}
+	defer cleanup()
+	checker := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
 	rep, err := checker.Check(ctx, bot.CheckOptions{Packages: opts.Packages, Write: opts.Write})
 	if err != nil {
 		return err

@@ -21,8 +21,6 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/config"
-	"github.com/pinbot-dev/pinbot/pins/all"
-	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
 
 // RunOptions are the flags and dependencies of `pinbot run`.
@@ -40,13 +38,14 @@ type RunOptions struct {
 	// WorkflowToken is "auto" (guess), "true" or "false".
 	WorkflowToken string
 	DryRun        bool
+	Probes        probeFlags
 }
 
 // runHooks are seams for tests; the program leaves them zero.
 var runHooks struct {
 	clock  gh.Clock                                   // paces GitHub requests
 	sleep  func(context.Context, time.Duration) error // waits between Slack retries
-	adjust func(*report.Report)                       // marks packages blocked, until the checks do
+	adjust func(*report.Report)                       // edits the report before pull requests are planned
 }
 
 func newRunCmd(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -85,6 +84,7 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 	fl.StringVar(&opts.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
 	fl.StringVar(&opts.Format, "format", "text", "report format on stdout: text, json or markdown")
 	fl.StringSliceVar(&opts.Packages, "package", nil, "run only for this package (repeatable)")
+	opts.Probes.register(fl)
 	fl.StringVar(&opts.Repo, "repo", "", "the repository, owner/name (default $GITHUB_REPOSITORY)")
 	fl.StringVar(&opts.Base, "base", "", "the base branch (default github.base, else the repository's default branch)")
 	fl.StringVar(&opts.TokenEnv, "token-env", "GITHUB_TOKEN", "the environment variable holding the token")
@@ -155,8 +155,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		base = cfg.GitHub.Base
 	}
 	hc := f.HTTPClient()
+	tmp, cleanup, err := runTemp()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	runner := &bot.Runner{
-		Checker: &bot.Checker{Root: opts.Dir, Config: cfg, Formats: all.Formats(), Sources: newSources(cfg, hc, f.Getenv), Schemes: schemes.Schemes(), Log: f.Log},
+		Checker: f.newChecker(opts.Dir, cfg, opts.Probes, tmp),
 		Repo:    env.repo, RunURL: env.runURL, DryRun: opts.DryRun, Log: f.Log, Adjust: runHooks.adjust,
 		WorkflowToken: workflowToken(opts.WorkflowToken, env, opts.TokenEnv, appID),
 	}

@@ -9,9 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +50,11 @@ type Release struct {
 	Wheels []string
 	// RequiresPython is the files' requires-python (default ">=3.10").
 	RequiresPython string
+	// Artifacts, when set, are the release's files by name with their real
+	// content: listed with their true sha256 and size (instead of Wheels and
+	// an sdist) and served under /packages/, so pip and pinbot's checks can
+	// download and verify them.
+	Artifacts map[string][]byte
 }
 
 // PyPI is a fake PyPI: the JSON API (https://docs.pypi.org/api/json/), project
@@ -87,6 +95,20 @@ func (p *PyPI) Add(name string, rs ...Release) {
 	p.projects[norm(name)] = rs
 }
 
+// artifact returns the content of a release file served under /packages/.
+func (p *PyPI) artifact(filename string) ([]byte, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, rs := range p.projects {
+		for _, r := range rs {
+			if data, ok := r.Artifacts[filename]; ok {
+				return data, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // Remove removes a project: requests for it get PyPI's 404.
 func (p *PyPI) Remove(name string) {
 	p.mu.Lock()
@@ -114,6 +136,12 @@ func notFoundJSON() reply {
 
 func (p *PyPI) answer(r *http.Request) reply {
 	jsonHeader := http.Header{"Content-Type": {"application/json"}, "X-Pypi-Last-Serial": {"22406780"}}
+	if fn, ok := strings.CutPrefix(r.URL.Path, "/packages/"); ok {
+		if data, ok := p.artifact(path.Base(fn)); ok {
+			return reply{header: http.Header{"Content-Type": {"application/octet-stream"}}, body: data}
+		}
+		return reply{status: http.StatusNotFound, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("404 Not Found"), noETag: true}
+	}
 	if m := projectPath.FindStringSubmatch(r.URL.Path); m != nil {
 		if n := norm(m[1]); n != m[1] {
 			// PyPI redirects to the normalised name.
@@ -178,6 +206,7 @@ type pypiFile struct {
 	Yanked            bool              `json:"yanked"`
 	YankedReason      *string           `json:"yanked_reason"`
 	uploaded          time.Time
+	real              bool // from Release.Artifacts: served under /packages/
 }
 
 // DefaultUpload is when a fake release without Uploaded was uploaded.
@@ -211,6 +240,22 @@ func files(name string, r Release, base string) []pypiFile {
 			URL:    base + "/packages/" + hex.EncodeToString(sum[:2]) + "/" + fn,
 			Yanked: r.Yanked, YankedReason: reason, uploaded: up,
 		}
+	}
+	if r.Artifacts != nil {
+		var out []pypiFile
+		for _, fn := range slices.Sorted(maps.Keys(r.Artifacts)) {
+			kind, py := "sdist", "source"
+			if strings.HasSuffix(fn, ".whl") {
+				kind, py = "bdist_wheel", "py3"
+			}
+			f := mk(fn, kind, py, int64(len(r.Artifacts[fn])))
+			sum := sha256.Sum256(r.Artifacts[fn])
+			f.Digests["sha256"] = hex.EncodeToString(sum[:])
+			f.URL = base + "/packages/" + f.Digests["sha256"][:4] + "/" + fn
+			f.real = true
+			out = append(out, f)
+		}
+		return out
 	}
 	mod := strings.ReplaceAll(name, "-", "_")
 	out := []pypiFile{mk(fmt.Sprintf("%s-%s.tar.gz", mod, r.Version), "sdist", "source", 2_845_321)}
@@ -299,7 +344,9 @@ func (p *PyPI) simpleJSON(name string, rs []Release) []byte {
 				RequiresPython: f.RequiresPython, Yanked: yanked,
 				CoreMetadata: map[string]string{"sha256": f.Digests["blake2b_256"]}, DistInfo: map[string]string{"sha256": f.Digests["blake2b_256"]},
 			}
-			if strings.HasSuffix(f.Filename, ".tar.gz") {
+			if strings.HasSuffix(f.Filename, ".tar.gz") || f.real {
+				// No PEP 714 metadata file for sdists, nor for real
+				// artifacts, whose .metadata this fake does not serve.
 				sf.CoreMetadata, sf.DistInfo = false, false
 			}
 			if api != "1.0" {

@@ -69,6 +69,15 @@ func NewSimple(indexURL string, hc *http.Client) *Source {
 // Name returns "pypi".
 func (*Source) Name() string { return Name }
 
+// IndexURL returns the index's simple root, what pip takes as --index-url:
+// the simple URL given to NewSimple, or BASE/simple for a JSON API at BASE.
+func (s *Source) IndexURL() string {
+	if s.api == SimpleAPI {
+		return s.base
+	}
+	return s.base + "/simple"
+}
+
 // Scheme returns "pep440".
 func (*Source) Scheme() string { return Scheme }
 

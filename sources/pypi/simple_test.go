@@ -211,3 +211,18 @@ func TestNewSimpleURL(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexURL(t *testing.T) {
+	for _, tt := range []struct {
+		src  *pypi.Source
+		want string
+	}{
+		{pypi.New("https://pypi.org/", nil), "https://pypi.org/simple"},
+		{pypi.NewSimple("https://pypi.org", nil), "https://pypi.org/simple"},
+		{pypi.NewSimple("https://devpi.example/root/pypi/+simple/", nil), "https://devpi.example/root/pypi/+simple"},
+	} {
+		if got := tt.src.IndexURL(); got != tt.want {
+			t.Errorf("IndexURL() = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/pinbot-dev/pinbot/bot"
+	"github.com/pinbot-dev/pinbot/checks/artifact"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins/all"
+	"github.com/pinbot-dev/pinbot/sources/pypi"
+	schemes "github.com/pinbot-dev/pinbot/versions/all"
+)
+
+// probeFlags are the flags check and run share for the packages' checks.
+type probeFlags struct {
+	Static    bool
+	NoInstall bool
+	Python    string
+	Timeout   time.Duration
+}
+
+func (p *probeFlags) register(fl *pflag.FlagSet) {
+	fl.BoolVar(&p.Static, "static", false, "probe by reading the wheels' Python files instead of running Python")
+	fl.StringVar(&p.Python, "python", "", "the Python interpreter probes run with (default: python3 on PATH)")
+	fl.BoolVar(&p.NoInstall, "no-install", false, "probe what --python already has installed instead of installing each release")
+	fl.DurationVar(&p.Timeout, "probe-timeout", 0, "the time a probe process may take (default 2m)")
+}
+
+// newChecker builds the check job for dir with the configuration's sources,
+// every pin-file format and version scheme, and the verifier for the
+// packages' probes and symbol scans. Downloads and probe environments live in
+// the cache directory, or in tmp when caching is off.
+func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) *bot.Checker {
+	hc := f.HTTPClient()
+	srcs := newSources(cfg, hc, f.Getenv)
+	store := f.cacheDir()
+	if store == "" {
+		store = tmp
+	}
+	v := &bot.Verifier{
+		Artifacts: &artifact.Store{Dir: filepath.Join(store, "artifacts"), HTTP: hc, Log: f.Log},
+		Releases:  srcs[pypi.Name].Releases,
+		Root:      dir,
+		Python:    pf.Python, NoInstall: pf.NoInstall, Static: pf.Static, Timeout: pf.Timeout,
+		EnvCache: filepath.Join(store, "probe-envs"),
+		TempDir:  tmp,
+		Log:      f.Log,
+	}
+	if src, ok := srcs[pypi.Name].(*pypi.Source); ok {
+		v.Index = src.IndexURL()
+	}
+	return &bot.Checker{
+		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes(),
+		Verifier: v, Log: f.Log, Now: f.Now,
+	}
+}
+
+// runTemp makes the directory a command's checks may use for the run; the
+// returned function removes it.
+func runTemp() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "pinbot-run-*")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
