@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -18,13 +17,8 @@ import (
 // CheckOptions are the flags and dependencies of `pinbot check`.
 type CheckOptions struct {
 	Factory *Factory
-
-	Dir        string
-	ConfigPath string
-	Format     string
-	Write      bool
-	Packages   []string
-	Probes     probeFlags
+	jobFlags
+	Write bool
 }
 
 // formats are the report renderers by --format name.
@@ -44,11 +38,8 @@ package sources for their releases, and plans the new caps. It prints the plan o
 stdout; --write applies it to the files. It needs no token.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, ok := formats[opts.Format]; !ok {
-				return &usageError{fmt.Errorf("--format: expected text, json or markdown, found %q", opts.Format)}
-			}
-			if info, err := os.Stat(opts.Dir); err != nil || !info.IsDir() {
-				return &usageError{fmt.Errorf("--dir: %q is not a directory", opts.Dir)}
+			if err := opts.validate(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -57,14 +48,8 @@ stdout; --write applies it to the files. It needs no token.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Dir, "dir", ".", "the repository to check")
-	fl.StringVar(&opts.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
-	fl.StringVar(&opts.Format, "format", "text", "report format: text, json or markdown")
+	opts.register(fl, f, "the repository to check", "check only this package (repeatable)")
 	fl.BoolVar(&opts.Write, "write", false, "rewrite the pin files with the new caps")
-	fl.StringSliceVar(&opts.Packages, "package", nil, "check only this package (repeatable)")
-	opts.Probes.register(fl)
-	fl.StringVar(&f.CacheDir, "cache-dir", "", "HTTP cache directory (default: $PINBOT_CACHE_DIR, else pinbot in the user cache directory)")
-	fl.BoolVar(&f.NoCache, "no-cache", false, "do not cache HTTP responses")
 	return cmd
 }
 

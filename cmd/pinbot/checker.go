@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -14,6 +15,44 @@ import (
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
+
+// jobFlags are the flags check and run share: the repository, its
+// configuration, the report format, the packages, the probes and the cache.
+type jobFlags struct {
+	Dir        string
+	ConfigPath string
+	Format     string
+	Packages   []string
+	Probes     probeFlags
+}
+
+// register adds the flags to fl; dirHelp and packageHelp describe --dir and
+// --package for the command. The cache flags set the Factory's.
+func (j *jobFlags) register(fl *pflag.FlagSet, f *Factory, dirHelp, packageHelp string) {
+	fl.StringVar(&j.Dir, "dir", ".", dirHelp)
+	fl.StringVar(&j.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
+	fl.StringVar(&j.Format, "format", "text", "report format on stdout: text, json or markdown")
+	fl.StringSliceVar(&j.Packages, "package", nil, packageHelp)
+	j.Probes.register(fl)
+	fl.StringVar(&f.CacheDir, "cache-dir", "", "cache directory for HTTP responses, artifacts and probe environments (default: $PINBOT_CACHE_DIR, else pinbot in the user cache directory)")
+	fl.BoolVar(&f.NoCache, "no-cache", false, "cache nothing between runs")
+}
+
+// validate checks the values a flag parser cannot.
+func (j *jobFlags) validate() error {
+	if _, ok := formats[j.Format]; !ok {
+		return &usageError{fmt.Errorf("--format: expected text, json or markdown, found %q", j.Format)}
+	}
+	return checkDir(j.Dir)
+}
+
+// checkDir reports a --dir that is not a directory as a usage error.
+func checkDir(dir string) error {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return &usageError{fmt.Errorf("--dir: %q is not a directory", dir)}
+	}
+	return nil
+}
 
 // probeFlags are the flags check and run share for the packages' checks.
 type probeFlags struct {

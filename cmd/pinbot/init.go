@@ -39,8 +39,8 @@ pinbot finds there with the watched pins in each. It refuses to replace an exist
 configuration unless --force is given.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if info, err := os.Stat(opts.Dir); err != nil || !info.IsDir() {
-				return &usageError{fmt.Errorf("--dir: %q is not a directory", opts.Dir)}
+			if err := checkDir(opts.Dir); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

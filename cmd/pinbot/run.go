@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,18 +26,15 @@ import (
 type RunOptions struct {
 	Factory *Factory
 
-	Dir, ConfigPath string
-	Format          string
-	Packages        []string
-	Repo, Base      string
-	TokenEnv        string
-	AppID           int64
-	InstallationID  int64
-	AppKeyEnv       string
+	jobFlags
+	Repo, Base     string
+	TokenEnv       string
+	AppID          int64
+	InstallationID int64
+	AppKeyEnv      string
 	// WorkflowToken is "auto" (guess), "true" or "false".
 	WorkflowToken string
 	DryRun        bool
-	Probes        probeFlags
 }
 
 // runHooks are seams for tests; the program leaves them zero.
@@ -64,11 +60,8 @@ GITHUB_API_URL (GitHub Enterprise), SLACK_WEBHOOK_URL, and for a GitHub App the
 private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, ok := formats[opts.Format]; !ok {
-				return &usageError{fmt.Errorf("--format: expected text, json or markdown, found %q", opts.Format)}
-			}
-			if info, err := os.Stat(opts.Dir); err != nil || !info.IsDir() {
-				return &usageError{fmt.Errorf("--dir: %q is not a directory", opts.Dir)}
+			if err := opts.validate(); err != nil {
+				return err
 			}
 			if opts.WorkflowToken != "auto" && opts.WorkflowToken != "true" && opts.WorkflowToken != "false" {
 				return &usageError{fmt.Errorf("--workflow-token: expected auto, true or false, found %q", opts.WorkflowToken)}
@@ -80,11 +73,7 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Dir, "dir", ".", "the checkout of the base branch")
-	fl.StringVar(&opts.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
-	fl.StringVar(&opts.Format, "format", "text", "report format on stdout: text, json or markdown")
-	fl.StringSliceVar(&opts.Packages, "package", nil, "run only for this package (repeatable)")
-	opts.Probes.register(fl)
+	opts.register(fl, f, "the checkout of the base branch", "run only for this package (repeatable)")
 	fl.StringVar(&opts.Repo, "repo", "", "the repository, owner/name (default $GITHUB_REPOSITORY)")
 	fl.StringVar(&opts.Base, "base", "", "the base branch (default github.base, else the repository's default branch)")
 	fl.StringVar(&opts.TokenEnv, "token-env", "GITHUB_TOKEN", "the environment variable holding the token")
