@@ -14,6 +14,7 @@ var SkipDirs = map[string]bool{
 	".venv": true, "venv": true, ".tox": true, ".nox": true, ".mypy_cache": true,
 	".pytest_cache": true, ".ruff_cache": true, "site-packages": true, ".pixi": true,
 	"build": true, "dist": true, ".eggs": true, "_build": true, "vendor": true,
+	"testdata": true, // test fixtures, by the go tool's convention
 }
 
 // A Found is a file Discover matched, with the format that reads it.

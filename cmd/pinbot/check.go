@@ -83,7 +83,7 @@ func outcome(rep *report.Report) error {
 	for _, p := range rep.Packages {
 		switch plan.Status(p.Status) {
 		case plan.Error:
-			failures = append(failures, p.Name+": "+p.Error)
+			failures = append(failures, p.Name+": "+strings.ReplaceAll(p.Error, "\n", "; "))
 		case plan.Blocked:
 			blocked++
 		}
