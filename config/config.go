@@ -25,7 +25,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
-	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/internal/pep503"
 )
 
 // Names are where Find looks for the configuration, in order, relative to the
@@ -137,7 +137,7 @@ func Key(name string) string {
 	if strings.Contains(name, "/") {
 		return name
 	}
-	return pep508.Normalize(name)
+	return pep503.Normalize(name)
 }
 
 // Watched returns the normalised names of the watched packages, sorted.

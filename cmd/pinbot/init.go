@@ -16,7 +16,6 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/all"
-	"github.com/pinbot-dev/pinbot/pins/pep508"
 )
 
 // InitOptions are the flags and dependencies of `pinbot init`.
@@ -73,9 +72,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 			if n = strings.TrimSpace(n); n == "" {
 				return &usageError{errors.New("--package: empty name")}
 			}
-			if !strings.Contains(n, "/") {
-				n = pep508.Normalize(n) // a PyPI or conda name; Go module paths stay as written
-			}
+			n = config.Key(n) // a PyPI or conda name normalised; a Go module path as written
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}

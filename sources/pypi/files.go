@@ -3,7 +3,7 @@ package pypi
 import (
 	"strings"
 
-	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/internal/pep503"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 )
@@ -52,7 +52,7 @@ func fileVersion(filename, project string) string {
 	}
 	stem := strings.TrimSuffix(filename, ext)
 	for i := len(stem) - 1; i > 0; i-- {
-		if stem[i] == '-' && pep508.Normalize(stem[:i]) == project {
+		if stem[i] == '-' && pep503.Normalize(stem[:i]) == project {
 			return stem[i+1:]
 		}
 	}

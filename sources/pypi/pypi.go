@@ -19,7 +19,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/internal/pep503"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/web"
 )
@@ -87,7 +87,7 @@ func (s *Source) Releases(ctx context.Context, pkg string) ([]sources.Release, e
 	if s.api == SimpleAPI {
 		return s.simple(ctx, pkg)
 	}
-	u := s.base + "/pypi/" + url.PathEscape(pep508.Normalize(pkg)) + "/json"
+	u := s.base + "/pypi/" + url.PathEscape(pep503.Normalize(pkg)) + "/json"
 	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (s *Source) Release(ctx context.Context, pkg, version string) (sources.Rele
 		}
 		return sources.Release{}, fmt.Errorf("%s %s: no such version on %s: %w", pkg, version, s.base, sources.ErrNotFound)
 	}
-	u := s.base + "/pypi/" + url.PathEscape(pep508.Normalize(pkg)) + "/" + url.PathEscape(version) + "/json"
+	u := s.base + "/pypi/" + url.PathEscape(pep503.Normalize(pkg)) + "/" + url.PathEscape(version) + "/json"
 	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return sources.Release{}, err

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/internal/pep503"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/web"
 )
@@ -77,7 +77,7 @@ func (y *yanked) UnmarshalJSON(b []byte) error {
 }
 
 func (s *Source) simple(ctx context.Context, pkg string) ([]sources.Release, error) {
-	name := pep508.Normalize(pkg)
+	name := pep503.Normalize(pkg)
 	u := s.base + "/" + url.PathEscape(name) + "/"
 	resp, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {simpleAccept}})
 	if err != nil {
