@@ -14,7 +14,10 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
-// copyTree copies the fixture directory src into the test repository.
+// copyTree copies the fixture directory src into the test repository. A
+// fixture go.mod is kept as go.mod.txt, so that the go command does not take
+// its directory for another module (and leave it out of this one), and is
+// copied as go.mod.
 func (e *env) copyTree(src string) []string {
 	var files []string
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -22,6 +25,9 @@ func (e *env) copyTree(src string) []string {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
+		if filepath.Base(rel) == "go.mod.txt" {
+			rel = strings.TrimSuffix(rel, ".txt")
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
@@ -37,14 +43,59 @@ func (e *env) copyTree(src string) []string {
 	return files
 }
 
-// strategyConfig watches the fixtures' packages with one cap strategy.
-func strategyConfig(strategy, extra string) string {
+// strategyConfig watches packages with one cap strategy.
+func strategyConfig(strategy string, packages []string) string {
 	var b strings.Builder
 	b.WriteString("packages:\n")
-	for _, n := range []string{"numba", "llvmlite", "tensorflow", "protobuf"} {
-		b.WriteString("  " + n + ":\n    cap: " + strategy + "\n" + extra)
+	for _, n := range packages {
+		b.WriteString("  " + n + ":\n    cap: " + strategy + "\n")
 	}
 	return b.String()
+}
+
+// pythonPackages are the packages the Python and conda fixtures pin.
+var pythonPackages = []string{"numba", "llvmlite", "tensorflow", "protobuf"}
+
+// formatFixtures are the repositories of TestFormatsWrite, one per pin-file
+// format (testdata/formats/NAME), and the packages each watches.
+var formatFixtures = []struct {
+	name     string
+	packages []string
+}{
+	{"pep621", pythonPackages},
+	{"poetry", pythonPackages},
+	{"requirements", pythonPackages},
+	{"setupcfg", pythonPackages},
+	{"condaenv", pythonPackages},    // environment.yml, with a pip: list
+	{"condarecipe", pythonPackages}, // recipe/meta.yaml: selectors, a {% set %} variable
+	{"rattler", pythonPackages},     // recipe/recipe.yaml: if/then/else, ${{ }}
+	{"pixi", pythonPackages},        // pixi.toml: conda and PyPI tables
+	{"gomod", []string{"github.com/Masterminds/semver/v3", "github.com/google/go-cmp", "golang.org/x/mod", "golang.org/x/text"}},
+}
+
+// formatsEnv is sourcesEnv with the fixtures' conda packages on the fake
+// conda-forge (numba as on PyPI, up to 0.67.0) and their Go modules on a fake
+// module proxy.
+func formatsEnv(t *testing.T) *env {
+	e, c := sourcesEnv(t)
+	c.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.48.0"}, fakes.CondaFile{Version: "0.49.0"})
+	c.Add("conda-forge", "protobuf", fakes.CondaFile{Version: "5.29.3"}, fakes.CondaFile{Version: "6.33.0"})
+	c.Add("conda-forge", "tensorflow", fakes.CondaFile{Version: "2.19.1"}, fakes.CondaFile{Version: "2.20.0"})
+	proxy := fakes.NewGoProxy(t)
+	for path, vs := range map[string][]string{
+		"github.com/Masterminds/semver/v3": {"v3.4.0", "v3.5.0", "v3.6.0-rc.1"},
+		"github.com/google/go-cmp":         {"v0.6.0", "v0.7.0"},
+		"golang.org/x/mod":                 {"v0.20.0", "v0.29.0"},
+		"golang.org/x/text":                {"v0.3.0", "v0.3.8", "v0.30.0"},
+	} {
+		var gvs []fakes.GoVersion
+		for _, v := range vs {
+			gvs = append(gvs, fakes.GoVersion{Version: v})
+		}
+		proxy.Add(path, gvs...)
+	}
+	e.vars["GOPROXY"] = proxy.URL
+	return e
 }
 
 // TestFormatsWrite runs `pinbot check --write` with each cap strategy on a
@@ -52,32 +103,38 @@ func strategyConfig(strategy, extra string) string {
 // rewritten file with testdata/formats/NAME.STRATEGY.golden. A second run
 // writes nothing.
 func TestFormatsWrite(t *testing.T) {
-	for _, format := range []string{"pep621", "poetry", "requirements", "setupcfg"} {
+	for _, fx := range formatFixtures {
 		for _, strategy := range []string{"inclusive", "exclusive", "preserve"} {
-			t.Run(format+"/"+strategy, func(t *testing.T) {
-				e := newEnv(t)
-				files := e.copyTree(filepath.Join("testdata", "formats", format))
+			t.Run(fx.name+"/"+strategy, func(t *testing.T) {
+				e := formatsEnv(t)
+				files := e.copyTree(filepath.Join("testdata", "formats", fx.name))
 				before := map[string]string{}
 				for _, f := range files {
 					before[f] = e.read(f)
 				}
-				e.file(".pinbot.yml", []byte(strategyConfig(strategy, "")))
+				e.file(".pinbot.yml", []byte(strategyConfig(strategy, fx.packages)))
 				code, out, stderr := e.run("check", "--dir", e.dir, "--write")
 				if code != 0 {
 					t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 				}
 				var b strings.Builder
 				b.WriteString(out)
+				after := map[string]string{}
 				for _, f := range files {
-					if got := e.read(f); got != before[f] {
-						b.WriteString("\n--- " + f + "\n" + got)
+					if after[f] = e.read(f); after[f] != before[f] {
+						b.WriteString("\n--- " + f + "\n" + after[f])
 					}
 				}
-				golden(t, filepath.Join("formats", format+"."+strategy+".golden"), b.String())
+				golden(t, filepath.Join("formats", fx.name+"."+strategy+".golden"), b.String())
 
 				code, out, _ = e.run("check", "--dir", e.dir, "--write", "--format", "json")
 				if code != 0 || !strings.Contains(out, `"written": []`) {
 					t.Errorf("second --write: exit %d\n%s", code, out)
+				}
+				for _, f := range files {
+					if e.read(f) != after[f] {
+						t.Errorf("second --write changed %s", f)
+					}
 				}
 			})
 		}

@@ -17,7 +17,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
 	"github.com/pinbot-dev/pinbot/pins/internal/yamlspan"
@@ -94,15 +93,11 @@ func isPackage(key string) bool {
 // of "3.12.* *_cpython").
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	d, err := yamlspan.Parse(path, data)
-	if err != nil {
+	if err != nil || d.Empty() {
 		return nil, err
 	}
-	if d.Root == nil || d.Root.Kind == yaml.ScalarNode && d.Root.Tag == "!!null" {
-		return nil, nil
-	}
 	if d.Root.Kind != yaml.MappingNode {
-		line, col := d.NodePosition(d.Root)
-		return nil, diag.Errorf(path, line, col, "", "expected a mapping of variants, found %s", yamlspan.Kind(d.Root))
+		return nil, d.Errorf(d.Root, "", "expected a mapping of variants, found %s", yamlspan.Kind(d.Root))
 	}
 	reason := Variant
 	if strings.Contains("/"+path, "/.ci_support/") {

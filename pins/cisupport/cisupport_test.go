@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/internal/corpus"
-	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/pinstest"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/cisupport"
 	"github.com/pinbot-dev/pinbot/versions"
@@ -24,7 +24,7 @@ const (
 )
 
 func TestMatch(t *testing.T) {
-	for path, want := range map[string]bool{
+	pinstest.Match(t, f, map[string]bool{
 		".ci_support/linux_64_.yaml":                   true,
 		".ci_support/migrations/libprotobuf631.yaml":   true,
 		"recipe/conda_build_config.yaml":               true,
@@ -33,11 +33,7 @@ func TestMatch(t *testing.T) {
 		"ci_support/linux_64_.yaml":                    false,
 		"recipe/meta.yaml":                             false,
 		".github/workflows/conda_build_config.yaml.j2": false,
-	} {
-		if got := f.Match(path); got != want {
-			t.Errorf("Match(%q) = %v, want %v", path, got, want)
-		}
-	}
+	})
 }
 
 type found struct {
@@ -49,10 +45,7 @@ type found struct {
 // TestCorpus checks the tensorflow variant file against INDEX.md: libprotobuf,
 // libtensorflow_cc and tensorflow are found, and every pin is skipped.
 func TestCorpus(t *testing.T) {
-	ps, err := f.Extract(tfPath, corpus.Read(t, tfName))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, tfPath, corpus.Read(t, tfName))
 	var got []found
 	for _, p := range ps {
 		if p.Skip != cisupport.Generated {
@@ -86,10 +79,7 @@ func TestCorpus(t *testing.T) {
 // each one.
 func TestNeverEdited(t *testing.T) {
 	data := corpus.Read(t, tfName)
-	ps, err := f.Extract(tfPath, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, tfPath, data)
 	var edits []pins.Edit
 	for _, p := range ps {
 		if p.Skip == "" {
@@ -101,8 +91,8 @@ func TestNeverEdited(t *testing.T) {
 				edits = append(edits, pins.Edit{Pin: p, New: m.Text})
 			}
 		}
-		if string(data[p.Span.Start:p.Span.End]) != p.Constraint {
-			t.Errorf("%s: span holds %q, constraint %q", p.Key, data[p.Span.Start:p.Span.End], p.Constraint)
+		if !pinstest.SpanHolds(data, p) {
+			t.Errorf("%s: span %v does not hold its constraint %q", p.Key, p.Span, p.Constraint)
 		}
 		if _, err := pins.Apply(f, tfPath, data, []pins.Edit{{Pin: p, New: "99.0"}}); err == nil || !strings.Contains(err.Error(), "not editable") {
 			t.Errorf("%s: Apply = %v, want a refusal", p.Key, err)
@@ -125,10 +115,7 @@ func TestConfig(t *testing.T) {
 		"pin_run_as_build:\r\n  libprotobuf:\r\n    max_pin: x.x\r\n" +
 		"numpy:   # [linux]\r\n  - \"2\\x2e1\"   # [linux]\r\n" +
 		"libboost: 1.86\r\n"
-	ps, err := f.Extract("recipe/conda_build_config.yaml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "recipe/conda_build_config.yaml", []byte(doc))
 	var got []string
 	for _, p := range ps {
 		got = append(got, fmt.Sprintf("%d %s %s %q %q", p.Line, p.Key, p.Package, p.Constraint, p.Skip))
@@ -147,21 +134,11 @@ func TestConfig(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	for _, tt := range []struct {
-		doc   string
-		line  int
-		inMsg string
-	}{
-		{"numpy:\n  - 2\n - 3\n", 2, "not valid YAML"},
-		{"numpy:\n\t- 2\n", 2, "not valid YAML"},
-		{"- numpy\n", 1, "expected a mapping of variants"},
-	} {
-		ps, err := f.Extract(".ci_support/x.yaml", []byte(tt.doc))
-		e, ok := diag.As(err)
-		if !ok || ps != nil || e.Line != tt.line || e.File != ".ci_support/x.yaml" || !strings.Contains(e.Error(), tt.inMsg) {
-			t.Errorf("Extract(%q) = %v, %v; want an error on line %d", tt.doc, ps, err, tt.line)
-		}
-	}
+	pinstest.Errors(t, f, ".ci_support/x.yaml", []pinstest.ErrorCase{
+		{Doc: "numpy:\n  - 2\n - 3\n", Line: 2, InMsg: "not valid YAML"},
+		{Doc: "numpy:\n\t- 2\n", Line: 2, InMsg: "not valid YAML"},
+		{Doc: "- numpy\n", Line: 1, InMsg: "expected a mapping of variants"},
+	})
 	for _, doc := range []string{"", "# nothing\n", "{}\n"} {
 		if ps, err := f.Extract(".ci_support/x.yaml", []byte(doc)); err != nil || len(ps) != 0 {
 			t.Errorf("Extract(%q) = %v, %v; want nothing", doc, ps, err)
@@ -170,19 +147,11 @@ func TestErrors(t *testing.T) {
 }
 
 func FuzzExtract(f *testing.F) {
-	f.Add([]byte("libprotobuf:\n- 6.31.1\ntensorflow:\n- '2.16'\nzip_keys:\n- - a\n  - b\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := cisupport.Format{}.Extract(".ci_support/x.yaml", data)
-		if err != nil {
-			if _, ok := diag.As(err); !ok {
-				t.Fatalf("error %v is not a diag.Error", err)
-			}
-			return
-		}
+	pinstest.Fuzz(f, cisupport.Format{}, ".ci_support/x.yaml", func(t *testing.T, _ []byte, ps []pins.Pin) {
 		for _, p := range ps {
 			if p.Skip == "" {
 				t.Fatalf("pin %+v is not skipped", p)
 			}
 		}
-	})
+	}, []byte("libprotobuf:\n- 6.31.1\ntensorflow:\n- '2.16'\nzip_keys:\n- - a\n  - b\n"))
 }

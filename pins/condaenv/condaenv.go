@@ -14,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
 	"github.com/pinbot-dev/pinbot/pins/internal/yamlspan"
@@ -75,22 +74,19 @@ func (Format) Match(path string) bool {
 // "pypi").
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	d, err := yamlspan.Parse(path, data)
-	if err != nil {
+	if err != nil || d.Empty() {
 		return nil, err
 	}
-	if d.Root == nil || d.Root.Kind == yaml.ScalarNode && d.Root.Tag == "!!null" {
-		return nil, nil
-	}
-	x := &extractor{d: d}
 	if d.Root.Kind != yaml.MappingNode {
-		x.fail(d.Root, "", "expected a mapping at the top of an environment file, found %s", yamlspan.Kind(d.Root))
-		return nil, x.errs.Err()
+		d.Fail(d.Root, "", "expected a mapping at the top of an environment file, found %s", yamlspan.Kind(d.Root))
+		return nil, d.Errs.Err()
 	}
 	pairs, dup := yamlspan.Pairs(d.Root)
 	if dup != nil && (dup.Value == "dependencies" || dup.Value == "channels") {
-		x.fail(dup, dup.Value, "key given twice")
-		return nil, x.errs.Err()
+		d.Fail(dup, dup.Value, "key given twice")
+		return nil, d.Errs.Err()
 	}
+	x := &extractor{d: d}
 	source := condaspec.Default
 	for _, p := range pairs {
 		if p.Key == "channels" {
@@ -102,36 +98,22 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 			x.dependencies(p.Value, source)
 		}
 	}
-	return x.out, x.errs.Err()
+	return x.out, d.Errs.Err()
 }
 
+// An extractor collects the pins of one file; its Doc collects the errors.
 type extractor struct {
-	d    *yamlspan.Doc
-	out  []pins.Pin
-	errs diag.List
+	d   *yamlspan.Doc
+	out []pins.Pin
 }
-
-func (x *extractor) fail(n *yaml.Node, key, format string, args ...any) {
-	line, col := x.d.NodePosition(n)
-	x.errs = append(x.errs, diag.Errorf(x.d.Path, line, col, key, format, args...))
-}
-
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 // channels returns the channel names of a channels list.
 func (x *extractor) channels(n *yaml.Node) []string {
-	if isNull(n) {
-		return nil
-	}
-	if n.Kind != yaml.SequenceNode {
-		x.fail(n, "channels", "expected a list of channels, found %s", yamlspan.Kind(n))
-		return nil
-	}
 	var chs []string
-	for i, el := range n.Content {
+	for i, el := range x.d.Seq(n, "channels", "a list of channels") {
 		s, ok := x.d.ScalarAt(el)
 		if !ok {
-			x.fail(el, fmt.Sprintf("channels[%d]", i), "expected a channel name, found %s", yamlspan.Kind(el))
+			x.d.Fail(el, fmt.Sprintf("channels[%d]", i), "expected a channel name, found %s", yamlspan.Kind(el))
 			continue
 		}
 		chs = append(chs, s.Value)
@@ -140,14 +122,7 @@ func (x *extractor) channels(n *yaml.Node) []string {
 }
 
 func (x *extractor) dependencies(n *yaml.Node, source string) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		x.fail(n, "dependencies", "expected a list of requirements, found %s", yamlspan.Kind(n))
-		return
-	}
-	for i, el := range n.Content {
+	for i, el := range x.d.Seq(n, "dependencies", "a list of requirements") {
 		key := fmt.Sprintf("dependencies[%d]", i)
 		if el.Kind == yaml.MappingNode {
 			pairs, _ := yamlspan.Pairs(el)
@@ -161,8 +136,8 @@ func (x *extractor) dependencies(n *yaml.Node, source string) {
 			continue
 		}
 		s, ok := x.d.ScalarAt(el)
-		if !ok || isNull(el) {
-			x.fail(el, key, "expected a requirement, found %s", yamlspan.Kind(el))
+		if !ok || yamlspan.IsNull(el) {
+			x.d.Fail(el, key, "expected a requirement, found %s", yamlspan.Kind(el))
 			continue
 		}
 		if p, ok := x.conda(s, key, source); ok {
@@ -176,32 +151,20 @@ func (x *extractor) dependencies(n *yaml.Node, source string) {
 func (x *extractor) conda(s yamlspan.Scalar, key, source string) (pins.Pin, bool) {
 	p, err := condaspec.Pin(s.Value, s.Start, source)
 	if err != nil {
-		if condaspec.IsFileOrURL(err) {
-			return pins.Pin{}, false
+		if !condaspec.IsFileOrURL(err) {
+			x.d.Errs = append(x.d.Errs, x.d.ScalarError(s, key, err))
 		}
-		x.errs = append(x.errs, &diag.Error{File: x.d.Path, Line: s.Line, Col: s.Col, Key: key, Err: err})
 		return pins.Pin{}, false
 	}
-	p.File, p.Line, p.Col, p.Key = x.d.Path, s.Line, s.Col, key
-	if s.Skip != "" {
-		p.Skip = s.Skip
-	}
-	return p, true
+	return x.d.Place(p, s, key), true
 }
 
 func (x *extractor) pip(n *yaml.Node, label string) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		x.fail(n, label, "expected a list of pip requirements, found %s", yamlspan.Kind(n))
-		return
-	}
-	for i, el := range n.Content {
+	for i, el := range x.d.Seq(n, label, "a list of pip requirements") {
 		key := fmt.Sprintf("%s[%d]", label, i)
 		s, ok := x.d.ScalarAt(el)
-		if !ok || isNull(el) {
-			x.fail(el, key, "expected a pip requirement, found %s", yamlspan.Kind(el))
+		if !ok || yamlspan.IsNull(el) {
+			x.d.Fail(el, key, "expected a pip requirement, found %s", yamlspan.Kind(el))
 			continue
 		}
 		v := strings.TrimSpace(s.Value)
@@ -209,25 +172,11 @@ func (x *extractor) pip(n *yaml.Node, label string) {
 			strings.HasPrefix(v, ".") || strings.HasPrefix(v, "/") {
 			continue // an option (-r, -e, --index-url) or a path or URL: not a named requirement
 		}
-		req, err := pep508.Parse(s.Value)
+		p, err := pep508.Pin(s.Value, s.Start)
 		if err != nil {
-			x.errs = append(x.errs, &diag.Error{File: x.d.Path, Line: s.Line, Col: s.Col, Key: key, Err: err})
+			x.d.Errs = append(x.d.Errs, x.d.ScalarError(s, key, err))
 			continue
 		}
-		skip := s.Skip
-		if skip == "" && req.URL != "" {
-			skip = "direct URL requirement"
-		}
-		x.out = append(x.out, pins.Pin{
-			File: x.d.Path, Line: s.Line, Col: s.Col, Key: key,
-			Package:    pep508.Normalize(req.Name),
-			Text:       s.Value,
-			Constraint: req.Specifier,
-			Span:       pins.Span{Start: s.Start + req.SpecStart, End: s.Start + req.SpecEnd},
-			TextStart:  s.Start,
-			Source:     "pypi",
-			Scheme:     "pep440",
-			Skip:       skip,
-		})
+		x.out = append(x.out, x.d.Place(p, s, key))
 	}
 }

@@ -1,10 +1,7 @@
 package condaenv_test
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,16 +9,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/internal/corpus"
-	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/pinstest"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/condaenv"
-	"github.com/pinbot-dev/pinbot/pins/matchspec"
 	"github.com/pinbot-dev/pinbot/versions"
-	"github.com/pinbot-dev/pinbot/versions/conda"
-	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var f = condaenv.Format{}
 
@@ -32,7 +24,7 @@ var corpusFiles = []string{
 }
 
 func TestMatch(t *testing.T) {
-	tests := map[string]bool{
+	pinstest.Match(t, f, map[string]bool{
 		"environment.yml":      true,
 		"environment.yaml":     true,
 		"docs/environment.yml": true,
@@ -54,58 +46,30 @@ func TestMatch(t *testing.T) {
 		"pyproject.toml":                                   false,
 		"conda-envs/README.md":                             false,
 		"requirements/environment-alternative-backends.in": false,
-	}
-	for path, want := range tests {
-		if got := f.Match(path); got != want {
-			t.Errorf("Match(%q) = %v, want %v", path, got, want)
-		}
-	}
-}
-
-// watched reports whether a package is one the corpus INDEX.md lists.
-func watched(pkg string) bool {
-	switch pkg {
-	case "numba", "llvmlite", "protobuf", "libprotobuf", "jax", "jaxlib", "mlir", "finch-mlir", "torch-mlir", "pytensor", "pytensor-base":
-		return true
-	}
-	return strings.HasPrefix(pkg, "tensorflow") || strings.HasPrefix(pkg, "libtensorflow")
-}
-
-type found struct {
-	Line      int
-	Key, Text string
-	Skip      bool
+	})
 }
 
 // TestCorpus checks the watched pins of the corpus environment files against
 // the lines INDEX.md lists.
 func TestCorpus(t *testing.T) {
-	tests := map[string][]found{
+	tests := map[string][]string{
 		"pymc-devs__pytensor__environment.yml": {
-			{24, "dependencies[13]", "numba>=0.57", false},
+			"24 dependencies[13]: numba>=0.57",
 		},
 		"pymc-devs__pymc__conda-envs__environment-alternative-backends.yml": {
-			{14, "dependencies[6]", "numba", false},
-			{24, "dependencies[12]", "pytensor>=3.2.2,<3.4", false},
-			{49, "dependencies[26].pip[2]", "jax>=0.4.28", false},
-			{50, "dependencies[26].pip[3]", "jaxlib>=0.4.28", false},
+			"14 dependencies[6]: numba",
+			"24 dependencies[12]: pytensor>=3.2.2,<3.4",
+			"49 dependencies[26].pip[2]: jax>=0.4.28",
+			"50 dependencies[26].pip[3]: jaxlib>=0.4.28",
 		},
 		"numba__numba__docs__environment.yml": {
-			{9, "dependencies[1]", "llvmlite=0.50", false},
+			"9 dependencies[1]: llvmlite=0.50",
 		},
 	}
 	for _, name := range corpusFiles {
 		t.Run(name, func(t *testing.T) {
-			ps, err := f.Extract(name, corpus.Read(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []found
-			for _, p := range ps {
-				if watched(p.Package) {
-					got = append(got, found{p.Line, p.Key, p.Text, p.Skip != ""})
-				}
-			}
+			ps := pinstest.Extract(t, f, name, corpus.Read(t, name))
+			got := pinstest.Rows(ps, func(p pins.Pin) bool { return pinstest.Watched(p.Package) })
 			if diff := cmp.Diff(tests[name], got); diff != "" {
 				t.Errorf("watched pins (-want +got):\n%s", diff)
 			}
@@ -119,10 +83,7 @@ func TestSources(t *testing.T) {
 		"pymc-devs__pymc__conda-envs__environment-alternative-backends.yml": "conda-forge",
 		"numba__numba__docs__environment.yml":                               "numba/label/dev",
 	} {
-		ps, err := f.Extract(name, corpus.Read(t, name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		ps := pinstest.Extract(t, f, name, corpus.Read(t, name))
 		for _, p := range ps {
 			wantSrc, wantScheme := want, "conda"
 			if strings.Contains(p.Key, ".pip[") {
@@ -135,58 +96,13 @@ func TestSources(t *testing.T) {
 	}
 }
 
-// newConstraint is a constraint to rewrite p with in property tests: a range,
-// or a bare version where the spec has a build string after "=".
-func newConstraint(p pins.Pin) string {
-	if p.Scheme == "conda" {
-		if sp, err := matchspec.Parse(p.Text); err == nil && sp.Build != "" {
-			return "1.0"
-		}
-	}
-	return ">=1.0,<=2.0"
-}
-
 // TestRewriteProperties rewrites every editable pin of every corpus file: only
 // its span changes, the file extracts back to the new constraint, and a second
-// identical rewrite is a no-op.
+// identical rewrite is a no-op. A spec with a build string takes a bare
+// version.
 func TestRewriteProperties(t *testing.T) {
 	for _, name := range corpusFiles {
-		data := corpus.Read(t, name)
-		ps, err := f.Extract(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out, err := pins.Apply(f, name, data, nil); err != nil || !bytes.Equal(out, data) {
-			t.Fatalf("%s: Apply with no edits changed the file (%v)", name, err)
-		}
-		for i, p := range ps {
-			if p.Skip != "" {
-				continue
-			}
-			newC := newConstraint(p)
-			out, err := pins.Apply(f, name, data, []pins.Edit{{Pin: p, New: newC}})
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, p.Key, err)
-			}
-			ins := newC
-			if p.Constraint == "" {
-				ins = p.Insert + newC
-			}
-			if want := string(data[:p.Span.Start]) + ins + string(data[p.Span.End:]); string(out) != want {
-				t.Fatalf("%s %s: bytes outside the span changed", name, p.Key)
-			}
-			again, err := f.Extract(name, out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if q := again[i]; q.Key != p.Key || q.Constraint != newC {
-				t.Fatalf("%s %s: reparsed %s %q, want %q", name, p.Key, q.Key, q.Constraint, newC)
-			}
-			out2, err := pins.Apply(f, name, out, []pins.Edit{{Pin: again[i], New: newC}})
-			if err != nil || !bytes.Equal(out2, out) {
-				t.Errorf("%s %s: second rewrite changed the file (%v)", name, p.Key, err)
-			}
-		}
+		pinstest.Rewrite(t, f, name, corpus.Read(t, name), nil)
 	}
 }
 
@@ -224,10 +140,7 @@ func TestEdgeCases(t *testing.T) {
 		"        - git+https://github.com/numba/numba\r\n" +
 		"        - numba @ https://example.com/numba.whl\r\n" +
 		"        - Numba_X\r\n"
-	ps, err := f.Extract("environment.yml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "environment.yml", []byte(doc))
 	want := []string{
 		`5:5 dependencies[0] numba ">=0.59,<=0.61.2" src=conda-forge/label/rc skip=""`,
 		`6:5 dependencies[1] numba ">=0.59" src=conda-forge/label/rc skip=""`,
@@ -299,44 +212,25 @@ func TestNoChannels(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		doc        string
-		line, col  int
-		key, inMsg string
-	}{
-		{"dependencies:\n  - numba\n - scipy\n", 2, 0, "", "not valid YAML"},
-		{"dependencies: [numba\n", 1, 0, "", "not valid YAML"},
-		{"{% set x = 1 %}\n", 1, 0, "", "not valid YAML"},
-		{"dependencies:\n\t- numba\n", 2, 0, "", "not valid YAML"},
-		{"- numba\n", 1, 1, "", "expected a mapping"},
-		{"dependencies: numba\n", 1, 15, "dependencies", "expected a list"},
-		{"dependencies:\n- [numba]\n", 2, 3, "dependencies[0]", "expected a requirement"},
-		{"dependencies:\n- numba >=0.5 if x\n", 2, 3, "dependencies[0]", "conditional"},
-		{"dependencies:\n- pip: numba\n", 2, 8, "dependencies[0].pip", "expected a list of pip requirements"},
-		{"dependencies:\n- pip:\n  - numba ; \n", 3, 5, "dependencies[0].pip[0]", "invalid requirement"},
-		{"dependencies: []\ndependencies: [numba]\n", 2, 1, "dependencies", "given twice"},
-		{"channels: conda-forge\ndependencies: []\n", 1, 11, "channels", "expected a list of channels"},
-	}
-	for _, tt := range tests {
-		ps, err := f.Extract("environment.yml", []byte(tt.doc))
-		e, ok := diag.As(err)
-		if !ok {
-			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.doc, err)
-			continue
-		}
-		if e.File != "environment.yml" || e.Line != tt.line || (tt.col != 0 && e.Col != tt.col) || e.Key != tt.key || !strings.Contains(e.Error(), tt.inMsg) {
-			t.Errorf("Extract(%q) error = %q (line %d col %d key %q)", tt.doc, e, e.Line, e.Col, e.Key)
-		}
-		if strings.Contains(tt.inMsg, "YAML") && ps != nil {
-			t.Errorf("Extract(%q) returned pins with a parse error", tt.doc)
-		}
-	}
+	pinstest.Errors(t, f, "environment.yml", []pinstest.ErrorCase{
+		{Doc: "dependencies:\n  - numba\n - scipy\n", Line: 2, InMsg: "not valid YAML"},
+		{Doc: "dependencies: [numba\n", Line: 1, InMsg: "not valid YAML"},
+		{Doc: "{% set x = 1 %}\n", Line: 1, InMsg: "not valid YAML"},
+		{Doc: "dependencies:\n\t- numba\n", Line: 2, InMsg: "not valid YAML"},
+		{Doc: "- numba\n", Line: 1, Col: 1, InMsg: "expected a mapping"},
+		{Doc: "dependencies: numba\n", Line: 1, Col: 15, Key: "dependencies", InMsg: "expected a list"},
+		{Doc: "dependencies:\n- [numba]\n", Line: 2, Col: 3, Key: "dependencies[0]", InMsg: "expected a requirement"},
+		{Doc: "dependencies:\n- numba >=0.5 if x\n", Line: 2, Col: 3, Key: "dependencies[0]", InMsg: "conditional"},
+		{Doc: "dependencies:\n- pip: numba\n", Line: 2, Col: 8, Key: "dependencies[0].pip", InMsg: "expected a list of pip requirements"},
+		{Doc: "dependencies:\n- pip:\n  - numba ; \n", Line: 3, Col: 5, Key: "dependencies[0].pip[0]", InMsg: "invalid requirement"},
+		{Doc: "dependencies: []\ndependencies: [numba]\n", Line: 2, Col: 1, Key: "dependencies", InMsg: "given twice"},
+		{Doc: "channels: conda-forge\ndependencies: []\n", Line: 1, Col: 11, Key: "channels", InMsg: "expected a list of channels"},
+	})
 }
 
 // TestGolden moves the caps of the corpus files' watched pins with the
 // inclusive strategy and compares the rewritten files with testdata/golden.
 func TestGolden(t *testing.T) {
-	schemes := map[string]versions.Scheme{"conda": conda.Scheme{}, "pep440": pep440.Scheme{}}
 	tests := []struct {
 		file   string
 		target map[string]string // package -> newest release
@@ -348,77 +242,12 @@ func TestGolden(t *testing.T) {
 	policy := versions.Policy{Strategy: versions.Inclusive, AddCap: true}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			data := corpus.Read(t, tt.file)
-			ps, err := f.Extract(tt.file, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var edits []pins.Edit
-			for _, p := range ps {
-				target, ok := tt.target[p.Package]
-				if !ok || p.Skip != "" {
-					continue
-				}
-				s := schemes[p.Scheme]
-				c, err := s.ParseConstraint(p.Constraint)
-				if err != nil {
-					t.Fatalf("%s: %v", p.Key, err)
-				}
-				m, err := versions.NewUpper(s, c, target, policy)
-				if err != nil {
-					t.Fatalf("%s: %v", p.Key, err)
-				}
-				if m.Changed {
-					edits = append(edits, pins.Edit{Pin: p, New: m.Text})
-				}
-			}
-			out, err := pins.Apply(f, tt.file, data, edits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, tt.file, out)
+			out := pinstest.Capped(t, f, tt.file, corpus.Read(t, tt.file), tt.target, policy)
+			pinstest.Golden(t, filepath.Join("testdata", "golden", tt.file+".golden"), out)
 		})
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
-}
-
 func FuzzExtract(f *testing.F) {
-	f.Add([]byte("channels: [conda-forge]\ndependencies:\n  - numba>=0.59,<=0.61.2  # c\n  - \"llvmlite 0.47.*\"\n  - pip:\n    - jax>=0.4\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := condaenv.Format{}.Extract("environment.yml", data)
-		if err != nil {
-			if _, ok := diag.As(err); !ok {
-				t.Fatalf("error %v is not a diag.Error", err)
-			}
-			return
-		}
-		for _, p := range ps {
-			if p.Skip != "" {
-				continue
-			}
-			if p.Span.Start < 0 || p.Span.End > len(data) || p.Span.Start > p.Span.End || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
-				t.Fatalf("pin %+v: span does not hold its constraint", p)
-			}
-		}
-	})
+	pinstest.Fuzz(f, condaenv.Format{}, "environment.yml", nil, []byte("channels: [conda-forge]\ndependencies:\n  - numba>=0.59,<=0.61.2  # c\n  - \"llvmlite 0.47.*\"\n  - pip:\n    - jax>=0.4\n"))
 }

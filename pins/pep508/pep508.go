@@ -6,8 +6,11 @@ package pep508
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/pinbot-dev/pinbot/internal/pep503"
+
+	"github.com/pinbot-dev/pinbot/pins"
 )
 
 // A Requirement is a parsed dependency specifier such as
@@ -36,12 +39,41 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("invalid requirement %q at offset %d: %s", e.Input, e.Offset, e.Msg)
 }
 
-var normalizeRE = regexp.MustCompile(`[-_.]+`)
-
 // Normalize returns the PEP 503 normalised form of a project name: lower case,
 // with each run of "-", "_" and "." replaced by "-".
-func Normalize(name string) string {
-	return normalizeRE.ReplaceAllString(strings.ToLower(name), "-")
+func Normalize(name string) string { return pep503.Normalize(name) }
+
+// Source and Scheme are the release source and the version scheme of a PEP 508
+// requirement's pin.
+const (
+	Source = "pypi"
+	Scheme = "pep440"
+)
+
+// Named returns the pin of the PyPI project name, with Package (normalised),
+// Source and Scheme set, for a format that gives the name apart from the
+// version (pixi's pypi-dependencies); the caller sets the rest.
+func Named(name string) pins.Pin {
+	return pins.Pin{Package: Normalize(name), Source: Source, Scheme: Scheme}
+}
+
+// Pin returns the pin of the requirement text, which starts at file offset
+// start: Package, Text, TextStart, Constraint and Span, Source "pypi", Scheme
+// "pep440", and Skip for a direct URL requirement; the caller sets File, Line,
+// Col and Key. Text that does not parse is an error (an *Error).
+func Pin(text string, start int) (pins.Pin, error) {
+	r, err := Parse(text)
+	if err != nil {
+		return pins.Pin{}, err
+	}
+	p := Named(r.Name)
+	p.Text, p.TextStart = text, start
+	p.Constraint = r.Specifier
+	p.Span = pins.Span{Start: start + r.SpecStart, End: start + r.SpecEnd}
+	if r.URL != "" {
+		p.Skip = "direct URL requirement"
+	}
+	return p, nil
 }
 
 // Parse parses one requirement. Leading and trailing space is allowed.

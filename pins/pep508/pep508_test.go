@@ -1,9 +1,13 @@
 package pep508_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/pep508"
 )
 
@@ -81,4 +85,34 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q): span %d-%d does not hold %q", in, r.SpecStart, r.SpecEnd, r.Specifier)
 		}
 	})
+}
+
+// TestPin checks the pin of a requirement that starts at file offset 100.
+func TestPin(t *testing.T) {
+	tests := []struct {
+		text string
+		want pins.Pin
+	}{
+		{"Numba_X >=0.58 ; python_version < '3.14'", pins.Pin{Package: "numba-x", Text: "Numba_X >=0.58 ; python_version < '3.14'", TextStart: 100,
+			Constraint: ">=0.58", Span: pins.Span{Start: 108, End: 114}, Source: "pypi", Scheme: "pep440"}},
+		{"jax[cuda]", pins.Pin{Package: "jax", Text: "jax[cuda]", TextStart: 100, Span: pins.Span{Start: 109, End: 109}, Source: "pypi", Scheme: "pep440"}},
+		{"numba @ https://example.com/numba.whl", pins.Pin{Package: "numba", Text: "numba @ https://example.com/numba.whl", TextStart: 100,
+			Span: pins.Span{Start: 105, End: 105}, Source: "pypi", Scheme: "pep440", Skip: "direct URL requirement"}},
+	}
+	for _, tt := range tests {
+		got, err := pep508.Pin(tt.text, 100)
+		if err != nil {
+			t.Fatalf("Pin(%q): %v", tt.text, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Pin(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+	var e *pep508.Error
+	if _, err := pep508.Pin("numba ; ", 0); !errors.As(err, &e) {
+		t.Errorf("Pin of a bad requirement: %v, want a *pep508.Error", err)
+	}
+	if got := pep508.Named("Tensorflow.IO"); got != (pins.Pin{Package: "tensorflow-io", Source: "pypi", Scheme: "pep440"}) {
+		t.Errorf("Named = %+v", got)
+	}
 }

@@ -185,10 +185,11 @@ func channelNames(d *tomlwalk.Doc, n *unstable.Node) []string {
 func (x *extractor) pin(dp *dep) (pins.Pin, bool) {
 	label := strings.Join(dp.key, ".")
 	name := dp.key[len(dp.key)-1]
-	p := pins.Pin{File: x.path, Key: label, Source: x.source, Scheme: "conda", Package: matchspec.Normalize(name)}
+	p := pins.Pin{Source: x.source, Scheme: "conda", Package: matchspec.Normalize(name)}
 	if dp.pypi {
-		p.Source, p.Scheme, p.Package = "pypi", "pep440", pep508.Normalize(name)
+		p = pep508.Named(name)
 	}
+	p.File, p.Key = x.path, label
 	v := dp.str
 	if v == nil {
 		v = dp.fields["version"]

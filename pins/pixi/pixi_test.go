@@ -1,10 +1,7 @@
 package pixi_test
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,56 +9,36 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/internal/corpus"
-	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/pinstest"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/pixi"
 	"github.com/pinbot-dev/pinbot/versions"
-	"github.com/pinbot-dev/pinbot/versions/conda"
-	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var f = pixi.Format{}
 
 const sparse = "pydata__sparse__pixi.toml"
 
 func TestMatch(t *testing.T) {
-	for path, want := range map[string]bool{
+	pinstest.Match(t, f, map[string]bool{
 		"pixi.toml": true, "sub/pixi.toml": true, "pyproject.toml": false, "pixi.lock": false, "pixi.toml.orig": false,
-	} {
-		if got := f.Match(path); got != want {
-			t.Errorf("Match(%q) = %v, want %v", path, got, want)
-		}
-	}
-}
-
-type found struct {
-	Line      int
-	Key, Text string
-	Skip      bool
+	})
 }
 
 // TestCorpus checks pydata/sparse's manifest against INDEX.md: the numba and
 // finch-mlir pins are found, and none of the many other lines that mention
 // numba (tasks, environments, activation) is a pin.
 func TestCorpus(t *testing.T) {
-	ps, err := f.Extract(sparse, corpus.Read(t, sparse))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []found
+	ps := pinstest.Extract(t, f, sparse, corpus.Read(t, sparse))
+	got := pinstest.Rows(ps, func(p pins.Pin) bool { return p.Package == "numba" || strings.Contains(p.Package, "mlir") })
 	for _, p := range ps {
-		if p.Package == "numba" || strings.Contains(p.Package, "mlir") {
-			got = append(got, found{p.Line, p.Key, p.Text, p.Skip != ""})
-		}
 		if !strings.Contains(p.Key, "dependencies.") {
 			t.Errorf("line %d: %s is not in a dependency table", p.Line, p.Key)
 		}
 	}
-	want := []found{
-		{34, "package.run-dependencies.numba", `numba = ">=0.49"`, false},
-		{228, "feature.mlir.pypi-dependencies.finch-mlir", `finch-mlir = ">=0.0.2"`, false},
+	want := []string{
+		`34 package.run-dependencies.numba: numba = ">=0.49"`,
+		`228 feature.mlir.pypi-dependencies.finch-mlir: finch-mlir = ">=0.0.2"`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("watched pins (-want +got):\n%s", diff)
@@ -87,38 +64,7 @@ func TestCorpus(t *testing.T) {
 // manifest: only its span changes, it extracts back, a second rewrite is a
 // no-op.
 func TestRewriteProperties(t *testing.T) {
-	data := corpus.Read(t, sparse)
-	ps, err := f.Extract(sparse, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := pins.Apply(f, sparse, data, nil); err != nil || !bytes.Equal(out, data) {
-		t.Fatalf("Apply with no edits changed the file (%v)", err)
-	}
-	for i, p := range ps {
-		if p.Skip != "" {
-			continue
-		}
-		const newC = ">=1.0,<=2.0"
-		out, err := pins.Apply(f, sparse, data, []pins.Edit{{Pin: p, New: newC}})
-		if err != nil {
-			t.Fatalf("%s: %v", p.Key, err)
-		}
-		if want := string(data[:p.Span.Start]) + newC + string(data[p.Span.End:]); string(out) != want {
-			t.Fatalf("%s: bytes outside the span changed", p.Key)
-		}
-		again, err := f.Extract(sparse, out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q := again[i]; q.Key != p.Key || q.Constraint != newC {
-			t.Fatalf("%s: reparsed %s %q, want %q", p.Key, q.Key, q.Constraint, newC)
-		}
-		out2, err := pins.Apply(f, sparse, out, []pins.Edit{{Pin: again[i], New: newC}})
-		if err != nil || !bytes.Equal(out2, out) {
-			t.Errorf("%s: second rewrite changed the file (%v)", p.Key, err)
-		}
-	}
+	pinstest.Rewrite(t, f, sparse, corpus.Read(t, sparse), pinstest.Constant(pinstest.Range))
 }
 
 func describe(ps []pins.Pin) []string {
@@ -152,10 +98,7 @@ func TestEdgeCases(t *testing.T) {
 		"mine = { path = \".\", editable = true }\r\n" +
 		"private = { version = \">=1\", index = \"https://example.com/simple\" }\r\n" +
 		"[feature.docs.pypi-dependencies]\r\nsphinx = { git = \"https://github.com/sphinx-doc/sphinx\" }\r\n"
-	ps, err := f.Extract("pixi.toml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "pixi.toml", []byte(doc))
 	want := []string{
 		`7:1 dependencies.numba numba ">=0.59,<0.62" text="numba = \">=0.59,<0.62\"" src=conda-forge skip=""`,
 		`8:1 dependencies.llvmlite llvmlite "0.47.*" text="llvmlite = { version = \"0.47.*\", channel = \"numba/label/dev\" }" src=numba/label/dev skip=""`,
@@ -197,100 +140,24 @@ func TestEdgeCases(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		doc        string
-		line, col  int
-		key, inMsg string
-	}{
-		{"[dependencies]\nnumba = \">=1\"\nnumba = \"<2\"\n", 3, 1, "", "not valid TOML"},
-		{"[dependencies\n", 1, 0, "", "not valid TOML"},
-		{"[dependencies]\nnumba = 1\n", 2, 9, "dependencies.numba", "expected a version string"},
-		{"[dependencies]\nnumba = \">= 1 if x\"\n", 2, 9, "dependencies.numba", "invalid conda version spec"},
-		{"[dependencies]\nnumba = { version = [\"1\"] }\n", 2, 22, "dependencies.numba", "expected a version string"},
-		{"[pypi-dependencies]\nnumba = \"1.0 ; python_version < '3'\"\n", 2, 9, "pypi-dependencies.numba", "invalid PyPI version specifier"},
-	}
-	for _, tt := range tests {
-		_, err := f.Extract("pixi.toml", []byte(tt.doc))
-		e, ok := diag.As(err)
-		if !ok {
-			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.doc, err)
-			continue
-		}
-		if e.File != "pixi.toml" || e.Line != tt.line || (tt.col != 0 && e.Col != tt.col) || e.Key != tt.key || !strings.Contains(e.Error(), tt.inMsg) {
-			t.Errorf("Extract(%q) error = %q (line %d col %d key %q)", tt.doc, e, e.Line, e.Col, e.Key)
-		}
-	}
+	pinstest.Errors(t, f, "pixi.toml", []pinstest.ErrorCase{
+		{Doc: "[dependencies]\nnumba = \">=1\"\nnumba = \"<2\"\n", Line: 3, Col: 1, InMsg: "not valid TOML"},
+		{Doc: "[dependencies\n", Line: 1, InMsg: "not valid TOML"},
+		{Doc: "[dependencies]\nnumba = 1\n", Line: 2, Col: 9, Key: "dependencies.numba", InMsg: "expected a version string"},
+		{Doc: "[dependencies]\nnumba = \">= 1 if x\"\n", Line: 2, Col: 9, Key: "dependencies.numba", InMsg: "invalid conda version spec"},
+		{Doc: "[dependencies]\nnumba = { version = [\"1\"] }\n", Line: 2, Col: 22, Key: "dependencies.numba", InMsg: "expected a version string"},
+		{Doc: "[pypi-dependencies]\nnumba = \"1.0 ; python_version < '3'\"\n", Line: 2, Col: 9, Key: "pypi-dependencies.numba", InMsg: "invalid PyPI version specifier"},
+	})
 }
 
 // TestGolden moves numba's and finch-mlir's caps in sparse's manifest with the
 // inclusive strategy and compares with testdata/golden.
 func TestGolden(t *testing.T) {
-	data := corpus.Read(t, sparse)
-	ps, err := f.Extract(sparse, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemes := map[string]versions.Scheme{"conda": conda.Scheme{}, "pep440": pep440.Scheme{}}
 	targets := map[string]string{"numba": "0.67.0", "finch-mlir": "0.1.3"}
-	var edits []pins.Edit
-	for _, p := range ps {
-		target, ok := targets[p.Package]
-		if !ok || p.Skip != "" {
-			continue
-		}
-		s := schemes[p.Scheme]
-		c, err := s.ParseConstraint(p.Constraint)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := versions.NewUpper(s, c, target, versions.Policy{Strategy: versions.Inclusive, AddCap: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Changed {
-			edits = append(edits, pins.Edit{Pin: p, New: m.Text})
-		}
-	}
-	out, err := pins.Apply(f, sparse, data, edits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", "golden", sparse+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(out)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	out := pinstest.Capped(t, f, sparse, corpus.Read(t, sparse), targets, versions.Policy{Strategy: versions.Inclusive, AddCap: true})
+	pinstest.Golden(t, filepath.Join("testdata", "golden", sparse+".golden"), out)
 }
 
 func FuzzExtract(f *testing.F) {
-	f.Add([]byte("[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumba = \">=0.49\"\nx = { version = \"1.*\", channel = \"c\" }\n[feature.a.pypi-dependencies]\ny = \"*\"\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := pixi.Format{}.Extract("pixi.toml", data)
-		if err != nil {
-			if _, ok := diag.As(err); !ok {
-				t.Fatalf("error %v is not a diag.Error", err)
-			}
-			return
-		}
-		for _, p := range ps {
-			if p.Skip != "" {
-				continue
-			}
-			if p.Span.Start < 0 || p.Span.End > len(data) || p.Span.Start > p.Span.End || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
-				t.Fatalf("pin %+v: span does not hold its constraint", p)
-			}
-		}
-	})
+	pinstest.Fuzz(f, pixi.Format{}, "pixi.toml", nil, []byte("[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumba = \">=0.49\"\nx = { version = \"1.*\", channel = \"c\" }\n[feature.a.pypi-dependencies]\ny = \"*\"\n"))
 }

@@ -132,26 +132,16 @@ func (x *extractor) list(v tomlwalk.Value, kind listKind) {
 			x.errorf(el, key, "expected a requirement string, found %s", el.Kind)
 			continue
 		}
-		req, err := pep508.Parse(s.Value)
+		p, err := pep508.Pin(s.Value, s.Start)
 		if err != nil {
 			x.errs = append(x.errs, &diag.Error{File: x.path, Line: line, Col: col, Key: key, Err: err})
 			continue
 		}
-		skip := s.Skip
-		if req.URL != "" {
-			skip = "direct URL requirement"
+		p.File, p.Line, p.Col, p.Key = x.path, line, col, key
+		if p.Skip == "" {
+			p.Skip = s.Skip // a direct URL requirement is named as such first
 		}
-		x.out = append(x.out, pins.Pin{
-			File: x.path, Line: line, Col: col, Key: key,
-			Package:    pep508.Normalize(req.Name),
-			Text:       s.Value,
-			Constraint: req.Specifier,
-			Span:       pins.Span{Start: s.Start + req.SpecStart, End: s.Start + req.SpecEnd},
-			TextStart:  s.Start,
-			Source:     "pypi",
-			Scheme:     "pep440",
-			Skip:       skip,
-		})
+		x.out = append(x.out, p)
 	}
 }
 

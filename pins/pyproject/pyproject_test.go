@@ -1,7 +1,6 @@
 package pyproject_test
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/internal/corpus"
-	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/pinstest"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/pyproject"
 )
@@ -25,10 +24,7 @@ type found struct {
 
 func extract(t *testing.T, data []byte) []found {
 	t.Helper()
-	ps, err := f.Extract("pyproject.toml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "pyproject.toml", data)
 	var out []found
 	for _, p := range ps {
 		out = append(out, found{p.Line, p.Key, p.Text, p.Package, p.Constraint})
@@ -95,50 +91,7 @@ func TestCorpus(t *testing.T) {
 // identical rewrite is a no-op.
 func TestRewriteProperties(t *testing.T) {
 	for _, name := range []string{"pymc-devs__pytensor__pyproject.toml", "pymc-devs__pytensor@v3__pyproject.toml", "llvm__lighthouse__pyproject.toml", "RToTheP__mlwrap__pyproject.toml"} {
-		data := corpus.Read(t, name)
-		ps, err := f.Extract(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out, err := pins.Apply(f, name, data, nil); err != nil || !bytes.Equal(out, data) {
-			t.Fatalf("%s: Apply with no edits changed the file (%v)", name, err)
-		}
-		for _, p := range ps {
-			if p.Skip != "" {
-				continue
-			}
-			newC := ">=1.0,<=2.0"
-			out, err := pins.Apply(f, name, data, []pins.Edit{{Pin: p, New: newC}})
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, p.Key, err)
-			}
-			ins := newC
-			if p.Constraint == "" {
-				ins = p.Insert + newC
-			}
-			if want := string(data[:p.Span.Start]) + ins + string(data[p.Span.End:]); string(out) != want {
-				t.Fatalf("%s %s: bytes outside the span changed", name, p.Key)
-			}
-			again, err := f.Extract(name, out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, q := range again {
-				if q.Key == p.Key && q.Constraint != newC {
-					t.Errorf("%s %s: reparsed constraint %q, want %q", name, p.Key, q.Constraint, newC)
-				}
-			}
-			var q pins.Pin
-			for _, q = range again {
-				if q.Key == p.Key {
-					break
-				}
-			}
-			out2, err := pins.Apply(f, name, out, []pins.Edit{{Pin: q, New: newC}})
-			if err != nil || !bytes.Equal(out2, out) {
-				t.Errorf("%s %s: second rewrite changed the file (%v)", name, p.Key, err)
-			}
-		}
+		pinstest.Rewrite(t, f, name, corpus.Read(t, name), pinstest.Constant(pinstest.Range))
 	}
 }
 
@@ -153,10 +106,7 @@ func TestEdgeCases(t *testing.T) {
 		"]\r\n" +
 		"# dependencies = [\"numba<1\"]\r\n" +
 		"[tool.other]\r\ndependencies = [\"numba<3\"]\r\n"
-	ps, err := f.Extract("pyproject.toml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "pyproject.toml", []byte(doc))
 	var got []string
 	for _, p := range ps {
 		got = append(got, fmt.Sprintf("%d %s %q skip=%q", p.Line, p.Package, p.Constraint, p.Skip))
@@ -185,47 +135,18 @@ func TestEdgeCases(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		doc        string
-		line, col  int
-		key, inMsg string
-	}{
-		{"[project]\ndependencies = [\"numba\"\n", 2, 24, "", "not valid TOML"},
-		{"[project\n", 1, 0, "", "not valid TOML"},
-		{"[project]\ndependencies = \"numba\"\n", 2, 16, "project.dependencies", "expected an array"},
-		{"[project]\ndependencies = [1]\n", 2, 17, "project.dependencies[0]", "expected a requirement string"},
-		{"[project]\ndependencies = [\"numba ; \"]\n", 2, 17, "project.dependencies[0]", "invalid requirement"},
-		{"a = 1\na = 2\n", 2, 1, "", "not valid TOML"},
-	}
-	for _, tt := range tests {
-		_, err := f.Extract("pyproject.toml", []byte(tt.doc))
-		e, ok := diag.As(err)
-		if !ok {
-			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.doc, err)
-			continue
-		}
-		if e.File != "pyproject.toml" || e.Line != tt.line || (tt.col != 0 && e.Col != tt.col) || e.Key != tt.key || !strings.Contains(e.Error(), tt.inMsg) {
-			t.Errorf("Extract(%q) error = %q (line %d col %d key %q)", tt.doc, e, e.Line, e.Col, e.Key)
-		}
-	}
+	pinstest.Errors(t, f, "pyproject.toml", []pinstest.ErrorCase{
+		{Doc: "[project]\ndependencies = [\"numba\"\n", Line: 2, Col: 24, InMsg: "not valid TOML"},
+		{Doc: "[project\n", Line: 1, InMsg: "not valid TOML"},
+		{Doc: "[project]\ndependencies = \"numba\"\n", Line: 2, Col: 16, Key: "project.dependencies", InMsg: "expected an array"},
+		{Doc: "[project]\ndependencies = [1]\n", Line: 2, Col: 17, Key: "project.dependencies[0]", InMsg: "expected a requirement string"},
+		{Doc: "[project]\ndependencies = [\"numba ; \"]\n", Line: 2, Col: 17, Key: "project.dependencies[0]", InMsg: "invalid requirement"},
+		{Doc: "a = 1\na = 2\n", Line: 2, Col: 1, InMsg: "not valid TOML"},
+	})
 }
 
 func FuzzExtract(f *testing.F) {
-	f.Add([]byte("[project]\ndependencies = [\"numba>=0.58,<=0.66.0\", 'x']\n[project.optional-dependencies]\na = [\"b<1\"]\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := pyproject.Format{}.Extract("pyproject.toml", data)
-		if err != nil {
-			return
-		}
-		for _, p := range ps {
-			if p.Skip != "" {
-				continue
-			}
-			if p.Span.Start < 0 || p.Span.End > len(data) || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
-				t.Fatalf("pin %+v: span does not hold its constraint", p)
-			}
-		}
-	})
+	pinstest.Fuzz(f, pyproject.Format{}, "pyproject.toml", nil, []byte("[project]\ndependencies = [\"numba>=0.58,<=0.66.0\", 'x']\n[project.optional-dependencies]\na = [\"b<1\"]\n"))
 }
 
 // TestSections reads every table this format knows, and leaves alone the ones
@@ -268,17 +189,14 @@ numba = ">=0.49"
 [tool.uv.sources]
 numba = { index = "x" }
 `
-	ps, err := f.Extract("pyproject.toml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "pyproject.toml", []byte(doc))
 	var got []string
 	for _, p := range ps {
 		line := fmt.Sprintf("%d %s %s %q %s", p.Line, p.Key, p.Package, p.Constraint, p.Scheme)
 		if p.Skip != "" {
 			line += " skip: " + p.Skip
-		} else if got := doc[p.Span.Start:p.Span.End]; got != p.Constraint {
-			t.Errorf("%s: span holds %q", p.Key, got)
+		} else if !pinstest.SpanHolds([]byte(doc), p) {
+			t.Errorf("%s: span %v does not hold its constraint %q", p.Key, p.Span, p.Constraint)
 		}
 		if p.With(p.Constraint) != p.Text {
 			t.Errorf("%s: With(constraint) = %q, want the text %q", p.Key, p.With(p.Constraint), p.Text)

@@ -18,7 +18,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
 	"github.com/pinbot-dev/pinbot/pins/internal/yamlspan"
@@ -51,17 +50,14 @@ var exportKinds = map[string]bool{"weak": true, "strong": true, "noarch": true, 
 // "conda" and Source the spec's channel, else "conda".
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	d, err := yamlspan.Parse(path, data)
-	if err != nil {
+	if err != nil || d.Empty() {
 		return nil, err
 	}
-	x := &extractor{d: d}
-	if d.Root == nil || isNull(d.Root) {
-		return nil, nil
-	}
 	if d.Root.Kind != yaml.MappingNode {
-		x.fail(d.Root, "", "expected a mapping at the top of a recipe, found %s", yamlspan.Kind(d.Root))
-		return nil, x.errs.Err()
+		d.Fail(d.Root, "", "expected a mapping at the top of a recipe, found %s", yamlspan.Kind(d.Root))
+		return nil, d.Errs.Err()
 	}
+	x := &extractor{d: d}
 	x.recipe(d.Root, "")
 	pairs, _ := yamlspan.Pairs(d.Root)
 	for _, p := range pairs {
@@ -71,28 +67,21 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	}
 	// Top-level tests may follow the outputs: put the pins in file order.
 	slices.SortStableFunc(x.out, func(a, b pins.Pin) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) })
-	return x.out, x.errs.Err()
+	return x.out, d.Errs.Err()
 }
 
+// An extractor collects the pins of one recipe; its Doc collects the errors.
 type extractor struct {
-	d    *yamlspan.Doc
-	out  []pins.Pin
-	errs diag.List
+	d   *yamlspan.Doc
+	out []pins.Pin
 }
-
-func (x *extractor) fail(n *yaml.Node, key, format string, args ...any) {
-	line, col := x.d.NodePosition(n)
-	x.errs = append(x.errs, diag.Errorf(x.d.Path, line, col, key, format, args...))
-}
-
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 // recipe reads the requirements, cache and tests of a recipe or an output
 // (prefix "outputs[1].").
 func (x *extractor) recipe(n *yaml.Node, prefix string) {
 	pairs, dup := yamlspan.Pairs(n)
 	if dup != nil && (dup.Value == "requirements" || dup.Value == "outputs") {
-		x.fail(dup, prefix+dup.Value, "key given twice")
+		x.d.Fail(dup, prefix+dup.Value, "key given twice")
 		return
 	}
 	for _, p := range pairs {
@@ -117,14 +106,7 @@ func (x *extractor) recipe(n *yaml.Node, prefix string) {
 }
 
 func (x *extractor) outputs(n *yaml.Node) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		x.fail(n, "outputs", "expected a list of outputs, found %s", yamlspan.Kind(n))
-		return
-	}
-	for i, o := range n.Content {
+	for i, o := range x.d.Seq(n, "outputs", "a list of outputs") {
 		switch {
 		case o.Kind == yaml.MappingNode && yamlspan.Get(o, "if") != nil:
 			// A conditional output: its then/else are outputs.
@@ -136,18 +118,18 @@ func (x *extractor) outputs(n *yaml.Node) {
 		case o.Kind == yaml.MappingNode:
 			x.recipe(o, fmt.Sprintf("outputs[%d].", i))
 		default:
-			x.fail(o, fmt.Sprintf("outputs[%d]", i), "expected an output mapping, found %s", yamlspan.Kind(o))
+			x.d.Fail(o, fmt.Sprintf("outputs[%d]", i), "expected an output mapping, found %s", yamlspan.Kind(o))
 		}
 	}
 }
 
 // requirements reads a requirements mapping at label.
 func (x *extractor) requirements(n *yaml.Node, label string) {
-	if n == nil || isNull(n) {
+	if n == nil || yamlspan.IsNull(n) {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		x.fail(n, label, "expected a mapping of requirement lists, found %s", yamlspan.Kind(n))
+		x.d.Fail(n, label, "expected a mapping of requirement lists, found %s", yamlspan.Kind(n))
 		return
 	}
 	pairs, _ := yamlspan.Pairs(n)
@@ -171,14 +153,7 @@ func (x *extractor) requirements(n *yaml.Node, label string) {
 
 // list reads a list of MatchSpecs and conditional items at key.
 func (x *extractor) list(n *yaml.Node, key string) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		x.fail(n, key, "expected a list of requirements, found %s", yamlspan.Kind(n))
-		return
-	}
-	for i, el := range n.Content {
+	for i, el := range x.d.Seq(n, key, "a list of requirements") {
 		x.item(el, fmt.Sprintf("%s[%d]", key, i))
 	}
 }
@@ -188,7 +163,7 @@ func (x *extractor) list(n *yaml.Node, key string) {
 func (x *extractor) item(n *yaml.Node, key string) {
 	if n.Kind == yaml.MappingNode {
 		if yamlspan.Get(n, "if") == nil {
-			x.fail(n, key, "expected a requirement or an if/then conditional, found a mapping")
+			x.d.Fail(n, key, "expected a requirement or an if/then conditional, found a mapping")
 			return
 		}
 		pairs, _ := yamlspan.Pairs(n)
@@ -207,20 +182,16 @@ func (x *extractor) item(n *yaml.Node, key string) {
 		return
 	}
 	s, ok := x.d.ScalarAt(n)
-	if !ok || isNull(n) {
-		x.fail(n, key, "expected a requirement, found %s", yamlspan.Kind(n))
+	if !ok || yamlspan.IsNull(n) {
+		x.d.Fail(n, key, "expected a requirement, found %s", yamlspan.Kind(n))
 		return
 	}
 	p, err := condaspec.Pin(s.Value, s.Start, condaspec.Default)
 	if err != nil {
 		if !condaspec.IsFileOrURL(err) {
-			x.errs = append(x.errs, &diag.Error{File: x.d.Path, Line: s.Line, Col: s.Col, Key: key, Err: err})
+			x.d.Errs = append(x.d.Errs, x.d.ScalarError(s, key, err))
 		}
 		return
 	}
-	p.File, p.Line, p.Col, p.Key = x.d.Path, s.Line, s.Col, key
-	if s.Skip != "" {
-		p.Skip = s.Skip
-	}
-	x.out = append(x.out, p)
+	x.out = append(x.out, x.d.Place(p, s, key))
 }

@@ -1,10 +1,7 @@
 package rattler_test
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,55 +9,38 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/internal/corpus"
-	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/pinstest"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/rattler"
 	"github.com/pinbot-dev/pinbot/versions"
-	"github.com/pinbot-dev/pinbot/versions/conda"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var f = rattler.Format{}
 
 const pymc = "conda-forge__pymc-feedstock__recipe__recipe.yaml"
 
 func TestMatch(t *testing.T) {
-	for path, want := range map[string]bool{
+	pinstest.Match(t, f, map[string]bool{
 		"recipe/recipe.yaml": true, "recipe.yaml": true, "recipe/recipe.yml": true,
 		"recipe/meta.yaml": false, "recipe/variants.yaml": false, "recipes.yaml": false,
-	} {
-		if got := f.Match(path); got != want {
-			t.Errorf("Match(%q) = %v, want %v", path, got, want)
-		}
-	}
-}
-
-type found struct {
-	Line      int
-	Key, Text string
-	Skip      bool
+	})
 }
 
 // TestCorpus checks the watched pins of pymc's v1 recipe against INDEX.md
 // (line 5, the context version, is the recipe's own version, not a pin).
 func TestCorpus(t *testing.T) {
-	ps, err := f.Extract(pymc, corpus.Read(t, pymc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []found
+	ps := pinstest.Extract(t, f, pymc, corpus.Read(t, pymc))
+	got := pinstest.Rows(ps, func(p pins.Pin) bool {
+		return p.Package == "pytensor" || p.Package == "pytensor-base" || p.Package == "numba"
+	})
 	for _, p := range ps {
-		if p.Package == "pytensor" || p.Package == "pytensor-base" || p.Package == "numba" {
-			got = append(got, found{p.Line, p.Key, p.Text, p.Skip != ""})
-		}
 		if p.Line == 5 {
 			t.Errorf("the context version was reported as %s", p.Key)
 		}
 	}
-	want := []found{
-		{40, "outputs[0].requirements.run[6]", "pytensor-base >=3.0.2,<3.1", false},
-		{83, "outputs[1].requirements.run[1]", "pytensor", false},
+	want := []string{
+		"40 outputs[0].requirements.run[6]: pytensor-base >=3.0.2,<3.1",
+		"83 outputs[1].requirements.run[1]: pytensor",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("watched pins (-want +got):\n%s", diff)
@@ -86,42 +66,7 @@ func TestCorpus(t *testing.T) {
 // TestRewriteProperties rewrites every editable pin of the corpus recipe: only
 // its span changes, it extracts back, a second rewrite is a no-op.
 func TestRewriteProperties(t *testing.T) {
-	data := corpus.Read(t, pymc)
-	ps, err := f.Extract(pymc, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := pins.Apply(f, pymc, data, nil); err != nil || !bytes.Equal(out, data) {
-		t.Fatalf("Apply with no edits changed the file (%v)", err)
-	}
-	for i, p := range ps {
-		if p.Skip != "" {
-			continue
-		}
-		const newC = ">=1.0,<=2.0"
-		out, err := pins.Apply(f, pymc, data, []pins.Edit{{Pin: p, New: newC}})
-		if err != nil {
-			t.Fatalf("%s: %v", p.Key, err)
-		}
-		ins := newC
-		if p.Constraint == "" {
-			ins = p.Insert + newC
-		}
-		if want := string(data[:p.Span.Start]) + ins + string(data[p.Span.End:]); string(out) != want {
-			t.Fatalf("%s: bytes outside the span changed", p.Key)
-		}
-		again, err := f.Extract(pymc, out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q := again[i]; q.Key != p.Key || q.Constraint != newC {
-			t.Fatalf("%s: reparsed %s %q, want %q", p.Key, q.Key, q.Constraint, newC)
-		}
-		out2, err := pins.Apply(f, pymc, out, []pins.Edit{{Pin: again[i], New: newC}})
-		if err != nil || !bytes.Equal(out2, out) {
-			t.Errorf("%s: second rewrite changed the file (%v)", p.Key, err)
-		}
-	}
+	pinstest.Rewrite(t, f, pymc, corpus.Read(t, pymc), pinstest.Constant(pinstest.Range))
 }
 
 func TestEdgeCases(t *testing.T) {
@@ -167,10 +112,7 @@ func TestEdgeCases(t *testing.T) {
 		"    requirements:\r\n" +
 		"      run:\r\n" +
 		"        - numba <7\r\n"
-	ps, err := f.Extract("recipe.yaml", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Extract(t, f, "recipe.yaml", []byte(doc))
 	var got []string
 	for _, p := range ps {
 		got = append(got, fmt.Sprintf("%d %s %s %q skip=%q", p.Line, p.Key, p.Package, p.Constraint, p.Skip))
@@ -212,102 +154,26 @@ func TestEdgeCases(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		doc        string
-		line       int
-		key, inMsg string
-	}{
-		{"requirements:\n  run:\n    - numba\n   - scipy\n", 1, "", "not valid YAML"}, // yaml.v3 names the enclosing mapping
-		{"{% set x = 1 %}\n", 1, "", "not valid YAML"},
-		{"- numba\n", 1, "", "expected a mapping"},
-		{"requirements: [numba]\n", 1, "requirements", "expected a mapping of requirement lists"},
-		{"requirements:\n  run: numba\n", 2, "requirements.run", "expected a list"},
-		{"requirements:\n  run:\n    - {foo: bar}\n", 3, "requirements.run[0]", "if/then"},
-		{"requirements:\n  run:\n    - numba >=1 if x\n", 3, "requirements.run[0]", "conditional"},
-		{"outputs: {a: 1}\n", 1, "outputs", "expected a list of outputs"},
-	}
-	for _, tt := range tests {
-		ps, err := f.Extract("recipe.yaml", []byte(tt.doc))
-		e, ok := diag.As(err)
-		if !ok {
-			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.doc, err)
-			continue
-		}
-		if e.File != "recipe.yaml" || e.Line != tt.line || e.Key != tt.key || !strings.Contains(e.Error(), tt.inMsg) {
-			t.Errorf("Extract(%q) error = %q (line %d key %q)", tt.doc, e, e.Line, e.Key)
-		}
-		if strings.Contains(tt.inMsg, "YAML") && ps != nil {
-			t.Errorf("Extract(%q) returned pins with a parse error", tt.doc)
-		}
-	}
+	pinstest.Errors(t, f, "recipe.yaml", []pinstest.ErrorCase{
+		{Doc: "requirements:\n  run:\n    - numba\n   - scipy\n", Line: 1, InMsg: "not valid YAML"}, // yaml.v3 names the enclosing mapping
+		{Doc: "{% set x = 1 %}\n", Line: 1, InMsg: "not valid YAML"},
+		{Doc: "- numba\n", Line: 1, InMsg: "expected a mapping"},
+		{Doc: "requirements: [numba]\n", Line: 1, Key: "requirements", InMsg: "expected a mapping of requirement lists"},
+		{Doc: "requirements:\n  run: numba\n", Line: 2, Key: "requirements.run", InMsg: "expected a list"},
+		{Doc: "requirements:\n  run:\n    - {foo: bar}\n", Line: 3, Key: "requirements.run[0]", InMsg: "if/then"},
+		{Doc: "requirements:\n  run:\n    - numba >=1 if x\n", Line: 3, Key: "requirements.run[0]", InMsg: "conditional"},
+		{Doc: "outputs: {a: 1}\n", Line: 1, Key: "outputs", InMsg: "expected a list of outputs"},
+	})
 }
 
 // TestGolden moves pytensor's caps in pymc's v1 recipe with the inclusive
 // strategy (add-cap on) and compares with testdata/golden.
 func TestGolden(t *testing.T) {
-	data := corpus.Read(t, pymc)
-	ps, err := f.Extract(pymc, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := conda.Scheme{}
-	var edits []pins.Edit
-	for _, p := range ps {
-		if (p.Package != "pytensor" && p.Package != "pytensor-base") || p.Skip != "" {
-			continue
-		}
-		c, err := s.ParseConstraint(p.Constraint)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := versions.NewUpper(s, c, "3.1.5", versions.Policy{Strategy: versions.Inclusive, AddCap: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Changed {
-			edits = append(edits, pins.Edit{Pin: p, New: m.Text})
-		}
-	}
-	out, err := pins.Apply(f, pymc, data, edits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", "golden", pymc+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(out)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	targets := map[string]string{"pytensor": "3.1.5", "pytensor-base": "3.1.5"}
+	out := pinstest.Capped(t, f, pymc, corpus.Read(t, pymc), targets, versions.Policy{Strategy: versions.Inclusive, AddCap: true})
+	pinstest.Golden(t, filepath.Join("testdata", "golden", pymc+".golden"), out)
 }
 
 func FuzzExtract(f *testing.F) {
-	f.Add([]byte("requirements:\n  host:\n    - numba >=0.59\n    - if: linux\n      then: [llvmlite 0.47.*]\n      else: \"x ${{ v }}\"\noutputs:\n  - requirements: {run: [a <1]}\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := rattler.Format{}.Extract("recipe.yaml", data)
-		if err != nil {
-			if _, ok := diag.As(err); !ok {
-				t.Fatalf("error %v is not a diag.Error", err)
-			}
-			return
-		}
-		for _, p := range ps {
-			if p.Skip != "" {
-				continue
-			}
-			if p.Span.Start < 0 || p.Span.End > len(data) || p.Span.Start > p.Span.End || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
-				t.Fatalf("pin %+v: span does not hold its constraint", p)
-			}
-		}
-	})
+	pinstest.Fuzz(f, rattler.Format{}, "recipe.yaml", nil, []byte("requirements:\n  host:\n    - numba >=0.59\n    - if: linux\n      then: [llvmlite 0.47.*]\n      else: \"x ${{ v }}\"\noutputs:\n  - requirements: {run: [a <1]}\n"))
 }

@@ -97,24 +97,12 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		if c := commentStart(chunk); c >= 0 {
 			chunk = strings.TrimRight(chunk[:c], " \t")
 		}
-		req, err := pep508.Parse(chunk)
+		p, err := pep508.Pin(chunk, off)
 		if err != nil {
 			errs = append(errs, &diag.Error{File: path, Line: l.n, Col: col, Key: k, Err: err})
 			return
 		}
-		p := pins.Pin{
-			File: path, Line: l.n, Col: col, Key: k,
-			Package:    pep508.Normalize(req.Name),
-			Text:       chunk,
-			Constraint: req.Specifier,
-			Span:       pins.Span{Start: off + req.SpecStart, End: off + req.SpecEnd},
-			TextStart:  off,
-			Source:     "pypi",
-			Scheme:     "pep440",
-		}
-		if req.URL != "" {
-			p.Skip = "direct URL requirement"
-		}
+		p.File, p.Line, p.Col, p.Key = path, l.n, col, k
 		out = append(out, p)
 	}
 	for _, l := range lines(data) {

@@ -1,21 +1,22 @@
 package setupcfg_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/internal/corpus"
+	"github.com/pinbot-dev/pinbot/internal/pinstest"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/setupcfg"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+// newC is the constraint the rewrite properties give each pin, spaced as
+// setup.cfg files often are.
+var newC = pinstest.Constant(">= 1.0, <= 2.0")
 
 var f = setupcfg.Format{}
 
@@ -37,39 +38,16 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-// TestExtract compares the pins of each testdata file with its .pins golden.
+// TestExtract compares the pins of each testdata file with its .pins golden
+// and checks the rewrite properties of each pin.
 func TestExtract(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.cfg")
-	for _, path := range files {
-		if strings.HasSuffix(path, "bad.cfg") {
-			continue
-		}
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, _ := os.ReadFile(path)
-			ps, err := f.Extract("setup.cfg", data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := describe(ps)
-			golden := strings.TrimSuffix(path, ".cfg") + ".pins"
-			if *update {
-				os.WriteFile(golden, []byte(got), 0o644)
-			}
-			want, _ := os.ReadFile(golden)
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-			rewriteAll(t, data, ps)
-		})
-	}
+	pinstest.Testdata(t, "testdata/*.cfg", func(t *testing.T, data []byte, golden string) {
+		pinstest.Golden(t, golden, []byte(describe(pinstest.Rewrite(t, f, "setup.cfg", data, newC))))
+	})
 }
 
 func TestCorpus(t *testing.T) {
-	data := corpus.Read(t, "librosa__librosa__setup.cfg")
-	ps, err := f.Extract("setup.cfg", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := pinstest.Rewrite(t, f, "setup.cfg", corpus.Read(t, "librosa__librosa__setup.cfg"), newC)
 	var numba []string
 	for _, p := range ps {
 		if p.Package == "numba" {
@@ -82,39 +60,6 @@ func TestCorpus(t *testing.T) {
 	}
 	if len(ps) != 13+12+8+1 {
 		t.Errorf("%d requirements, want 34", len(ps))
-	}
-	rewriteAll(t, data, ps)
-}
-
-func rewriteAll(t *testing.T, data []byte, ps []pins.Pin) {
-	t.Helper()
-	for _, p := range ps {
-		if p.With(p.Constraint) != p.Text {
-			t.Errorf("%s: With(constraint) = %q", p.Key, p.With(p.Constraint))
-		}
-		if p.Skip != "" {
-			continue
-		}
-		const newC = ">= 1.0, <= 2.0"
-		out, err := pins.Apply(f, "setup.cfg", data, []pins.Edit{{Pin: p, New: newC}})
-		if err != nil {
-			t.Errorf("%s: %v", p.Key, err)
-			continue
-		}
-		if want := string(data[:p.Span.Start]) + p.Insert + newC + string(data[p.Span.End:]); string(out) != want {
-			t.Errorf("%s: bytes outside the span changed", p.Key)
-		}
-		again, _ := f.Extract("setup.cfg", out)
-		for _, q := range again {
-			if q.Key == p.Key {
-				if q.Constraint != newC {
-					t.Errorf("%s: reparsed %q", p.Key, q.Constraint)
-				}
-				if out2, err := pins.Apply(f, "setup.cfg", out, []pins.Edit{{Pin: q, New: newC}}); err != nil || string(out2) != string(out) {
-					t.Errorf("%s: second rewrite changed the file (%v)", p.Key, err)
-				}
-			}
-		}
 	}
 }
 
@@ -129,20 +74,5 @@ func TestErrors(t *testing.T) {
 }
 
 func FuzzExtract(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.cfg")
-	for _, p := range files {
-		data, _ := os.ReadFile(p)
-		f.Add(data)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := setupcfg.Format{}.Extract("setup.cfg", data)
-		if err != nil {
-			return
-		}
-		for _, p := range ps {
-			if p.Skip == "" && (p.Span.Start < 0 || p.Span.End > len(data) || p.Span.Start > p.Span.End || string(data[p.Span.Start:p.Span.End]) != p.Constraint) {
-				t.Fatalf("pin %+v: span does not hold its constraint", p)
-			}
-		}
-	})
+	pinstest.Fuzz(f, setupcfg.Format{}, "setup.cfg", nil, pinstest.ReadFiles(f, "testdata/*.cfg")...)
 }

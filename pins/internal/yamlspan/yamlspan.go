@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
 )
 
 // A Doc is a parsed YAML document.
@@ -28,7 +29,10 @@ type Doc struct {
 	Data []byte
 	// Root is the top node of the first document (a mapping, a sequence or a
 	// scalar), or nil when the file holds no document.
-	Root  *yaml.Node
+	Root *yaml.Node
+	// Errs are the errors a reader of the document found (Fail), in the
+	// order found.
+	Errs  diag.List
 	lines []int // byte offset of the start of each line
 }
 
@@ -81,6 +85,55 @@ func (d *Doc) Offset(line, col int) int {
 		off += size
 	}
 	return off
+}
+
+// Empty reports whether the file holds no value: no document, or a null one
+// (an empty or comment-only file, "~"). A format finds no pins in it.
+func (d *Doc) Empty() bool { return d.Root == nil || IsNull(d.Root) }
+
+// IsNull reports whether n is a null scalar ("~", "null" or nothing at all).
+func IsNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// Errorf returns a *diag.Error in the file at node n for key, with a
+// formatted message.
+func (d *Doc) Errorf(n *yaml.Node, key, format string, args ...any) *diag.Error {
+	line, col := d.NodePosition(n)
+	return diag.Errorf(d.Path, line, col, key, format, args...)
+}
+
+// Fail records in d.Errs an error at node n for key, as Errorf gives it.
+func (d *Doc) Fail(n *yaml.Node, key, format string, args ...any) {
+	d.Errs = append(d.Errs, d.Errorf(n, key, format, args...))
+}
+
+// Seq returns the items of the sequence n: none when n is null, and none but
+// an error recorded at key ("expected WHAT, found KIND") when n is anything
+// else.
+func (d *Doc) Seq(n *yaml.Node, key, what string) []*yaml.Node {
+	if IsNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.Fail(n, key, "expected %s, found %s", what, Kind(n))
+		return nil
+	}
+	return n.Content
+}
+
+// ScalarError returns err as a *diag.Error at scalar s for key.
+func (d *Doc) ScalarError(s Scalar, key string, err error) *diag.Error {
+	return &diag.Error{File: d.Path, Line: s.Line, Col: s.Col, Key: key, Err: err}
+}
+
+// Place returns p, the pin read from scalar s, placed in the file: File,
+// Line, Col and Key, and Skip when the scalar's value is not a slice of the
+// file (s.Skip).
+func (d *Doc) Place(p pins.Pin, s Scalar, key string) pins.Pin {
+	p.File, p.Line, p.Col, p.Key = d.Path, s.Line, s.Col, key
+	if s.Skip != "" {
+		p.Skip = s.Skip
+	}
+	return p
 }
 
 // Position returns the 1-based line and byte column of offset off.
@@ -243,7 +296,7 @@ func Kind(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
+		if IsNull(n) {
 			return "null"
 		}
 		return "a scalar"

@@ -1,0 +1,371 @@
+// Package pinstest holds the checks that every pins.Format's tests make: the
+// rewrite properties of pins.Apply (Rewrite), the invariants Extract keeps on
+// any input (CheckExtract, Fuzz), errors that name their place (Errors),
+// golden files refreshed with "go test -update" (Golden, Testdata, Capped),
+// and the corpus's watched pins as table rows (Watched, Rows).
+//
+// It is imported by tests only. A test package that imports it gets the
+// -update flag from it and must not define its own.
+package pinstest
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/mod/semver"
+
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/matchspec"
+	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/all"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// Range is the constraint Rewrite gives a pin by default.
+const Range = ">=1.0,<=2.0"
+
+// NewConstraint returns a constraint that pin p can be rewritten to in
+// Rewrite: Range, except a version for a Go module ("v1.99.0" for a v1.x.y
+// requirement, the +build suffix kept) and a bare version for a conda spec with
+// a build string ("numba=0.61.0=py312h*" takes "1.0", as a range cannot go
+// before a build string).
+func NewConstraint(p pins.Pin) string {
+	switch p.Scheme {
+	case "semver":
+		return semver.Major(p.Constraint) + ".99.0" + semver.Build(p.Constraint)
+	case "conda":
+		if sp, err := matchspec.Parse(p.Text); err == nil && sp.Build != "" {
+			return "1.0"
+		}
+	}
+	return Range
+}
+
+// Constant returns a newC for Rewrite that gives every pin the constraint c.
+func Constant(c string) func(pins.Pin) string {
+	return func(pins.Pin) string { return c }
+}
+
+// Extract returns the pins f reads in data, the file at path, and fails the
+// test when f refuses the file.
+func Extract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
+	t.Helper()
+	ps, err := pins.Extract(f, path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// Match checks f.Match against want (path → whether f reads it).
+func Match(t testing.TB, f pins.Format, want map[string]bool) {
+	t.Helper()
+	for path, w := range want {
+		if got := f.Match(path); got != w {
+			t.Errorf("Match(%q) = %v, want %v", path, got, w)
+		}
+	}
+}
+
+// Rewrite checks the rewrite properties of format f on data, the file at
+// path:
+//
+//   - Apply with no edits returns data unchanged;
+//   - every pin gives back its Text from p.With(p.Constraint);
+//   - rewriting one pin that is not skipped to newC(p) (NewConstraint when
+//     newC is nil) changes only the bytes of its span, except that, for a
+//     pins.CommentAligner, the spaces before a comment that follows it may
+//     change too;
+//   - the result extracts to the same pins, the rewritten one, at the same
+//     index and key, now with the new constraint;
+//   - applying the same edit to the result changes nothing.
+//
+// It returns the pins of data.
+func Rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pins.Pin) string) []pins.Pin {
+	t.Helper()
+	if newC == nil {
+		newC = NewConstraint
+	}
+	ps := Extract(t, f, path, data)
+	if out, err := pins.Apply(f, path, data, nil); err != nil || !bytes.Equal(out, data) {
+		t.Errorf("%s: Apply with no edits changed the file (%v)", path, err)
+	}
+	_, aligns := f.(pins.CommentAligner)
+	for i, p := range ps {
+		if got := p.With(p.Constraint); got != p.Text {
+			t.Errorf("%s %s: With(its constraint) = %q, want its text %q", path, p.Key, got, p.Text)
+		}
+		if p.Skip != "" {
+			continue
+		}
+		c := newC(p)
+		out, err := pins.Apply(f, path, data, []pins.Edit{{Pin: p, New: c}})
+		if err != nil {
+			t.Errorf("%s %s: %v", path, p.Key, err)
+			continue
+		}
+		ins := c
+		if p.Constraint == "" {
+			ins = p.Insert + c
+		}
+		head, tail := string(data[:p.Span.Start])+ins, string(data[p.Span.End:])
+		same := string(out) == head+tail
+		if !same && aligns {
+			same = strings.HasPrefix(string(out), head) && sameBeforeComment(string(out[len(head):]), tail)
+		}
+		if !same {
+			t.Errorf("%s %s: bytes outside the span changed", path, p.Key)
+			continue
+		}
+		again, err := pins.Extract(f, path, out)
+		if err != nil {
+			t.Errorf("%s %s: the rewritten file: %v", path, p.Key, err)
+			continue
+		}
+		if i >= len(again) || again[i].Key != p.Key || again[i].Constraint != c {
+			t.Errorf("%s %s: the rewritten file does not read back with %q in its place", path, p.Key, c)
+			continue
+		}
+		if out2, err := pins.Apply(f, path, out, []pins.Edit{{Pin: again[i], New: c}}); err != nil || !bytes.Equal(out2, out) {
+			t.Errorf("%s %s: second rewrite changed the file (%v)", path, p.Key, err)
+		}
+	}
+	return ps
+}
+
+// sameBeforeComment reports whether a and b are equal once the runs of spaces
+// before a leading "#" are ignored, a keeping at least two (or all of b's).
+func sameBeforeComment(a, b string) bool {
+	ta, tb := strings.TrimLeft(a, " "), strings.TrimLeft(b, " ")
+	if strings.HasPrefix(tb, "#") && len(a)-len(ta) >= min(len(b)-len(tb), 2) {
+		return ta == tb
+	}
+	return a == b
+}
+
+// SpanHolds reports whether p's span lies in data and holds its constraint.
+func SpanHolds(data []byte, p pins.Pin) bool {
+	s := p.Span
+	return s.Start >= 0 && s.End <= len(data) && s.Start <= s.End && string(data[s.Start:s.End]) == p.Constraint
+}
+
+// CheckExtract runs f.Extract on data, the file at path, and checks what any
+// input must give, for fuzz targets: no panic, an error that holds a
+// *diag.Error, and for every pin that is not skipped a span that holds its
+// constraint (SpanHolds). It returns the pins, or nil after an error.
+func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
+	t.Helper()
+	ps, err := f.Extract(path, data)
+	if err != nil {
+		if _, ok := diag.As(err); !ok {
+			t.Fatalf("error %v is not a diag.Error", err)
+		}
+		return nil
+	}
+	for _, p := range ps {
+		if p.Skip == "" && !SpanHolds(data, p) {
+			t.Fatalf("pin %+v: span does not hold its constraint", p)
+		}
+	}
+	return ps
+}
+
+// Fuzz is a fuzz target for f: it adds the seeds to the corpus and runs
+// CheckExtract on each input as the file at path, then check, when it is not
+// nil, on the pins.
+func Fuzz(ft *testing.F, f pins.Format, path string, check func(t *testing.T, data []byte, ps []pins.Pin), seeds ...[]byte) {
+	for _, s := range seeds {
+		ft.Add(s)
+	}
+	ft.Fuzz(func(t *testing.T, data []byte) {
+		ps := CheckExtract(t, f, path, data)
+		if check != nil {
+			check(t, data, ps)
+		}
+	})
+}
+
+// ReadFiles returns the contents of the files that pattern (a filepath.Glob
+// pattern such as "testdata/*.cfg") matches, in lexical order.
+func ReadFiles(t testing.TB, pattern string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, name := range glob(t, pattern) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// Testdata runs fn in a subtest named by the file for each file that pattern
+// matches but those named bad.* (inputs that must be refused), with the
+// file's contents and the path of its golden ".pins" file: the file's with
+// its extension replaced.
+func Testdata(t *testing.T, pattern string, fn func(t *testing.T, data []byte, golden string)) {
+	t.Helper()
+	for _, name := range glob(t, pattern) {
+		base := filepath.Base(name)
+		if strings.HasPrefix(base, "bad.") {
+			continue
+		}
+		t.Run(base, func(t *testing.T) {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, data, strings.TrimSuffix(name, filepath.Ext(name))+".pins")
+		})
+	}
+}
+
+func glob(t testing.TB, pattern string) []string {
+	t.Helper()
+	names, err := filepath.Glob(pattern)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no files match %s (%v)", pattern, err)
+	}
+	return names
+}
+
+// An ErrorCase is an input that Extract must refuse, and the place its first
+// error must name.
+type ErrorCase struct {
+	Doc   string
+	Line  int
+	Col   int // 0: any column
+	Key   string
+	InMsg string // a part of the message
+}
+
+// Errors extracts each case's Doc as the file at path with f and checks the
+// first *diag.Error it gives: its file, line, column, key and message. An
+// error without a key is about the whole file (it does not parse, or its top
+// level is of the wrong kind): Extract must then return no pins.
+func Errors(t testing.TB, f pins.Format, path string, cases []ErrorCase) {
+	t.Helper()
+	for _, tt := range cases {
+		ps, err := f.Extract(path, []byte(tt.Doc))
+		e, ok := diag.As(err)
+		if !ok {
+			t.Errorf("Extract(%q) = %v, want a diag.Error", tt.Doc, err)
+			continue
+		}
+		if e.File != path || e.Line != tt.Line || (tt.Col != 0 && e.Col != tt.Col) || e.Key != tt.Key || !strings.Contains(e.Error(), tt.InMsg) {
+			t.Errorf("Extract(%q) error = %q (line %d col %d key %q), want line %d col %d key %q with %q",
+				tt.Doc, e, e.Line, e.Col, e.Key, tt.Line, tt.Col, tt.Key, tt.InMsg)
+		}
+		if tt.Key == "" && ps != nil {
+			t.Errorf("Extract(%q) returned pins with an error about the whole file", tt.Doc)
+		}
+	}
+}
+
+// Golden compares got with the golden file at path, printing a diff
+// (-want +got) on a mismatch. With -update it first writes got there,
+// creating the directory.
+func Golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+// Capped moves the caps of the pins of the packages in targets (package →
+// newest release) in data, the file at path, as versions.NewUpper does with
+// policy, each in the scheme its pin names, and returns the file rewritten by
+// pins.Apply. Skipped pins are left alone.
+func Capped(t testing.TB, f pins.Format, path string, data []byte, targets map[string]string, policy versions.Policy) []byte {
+	t.Helper()
+	ps := Extract(t, f, path, data)
+	schemes := all.Schemes()
+	var edits []pins.Edit
+	for _, p := range ps {
+		target, ok := targets[p.Package]
+		if !ok || p.Skip != "" {
+			continue
+		}
+		s, ok := schemes[p.Scheme]
+		if !ok {
+			t.Fatalf("%s: no version scheme %q", p.Key, p.Scheme)
+		}
+		c, err := s.ParseConstraint(p.Constraint)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Key, err)
+		}
+		m, err := versions.NewUpper(s, c, target, policy)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Key, err)
+		}
+		if m.Changed {
+			edits = append(edits, pins.Edit{Pin: p, New: m.Text})
+		}
+	}
+	out, err := pins.Apply(f, path, data, edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tensorflows are the TensorFlow distributions: the project under its
+// platform names, and the packages released with it in lockstep.
+var tensorflows = map[string]bool{
+	"tensorflow": true, "tensorflow-cpu": true, "tensorflow-gpu": true, "tensorflow-macos": true,
+	"tensorflow-aarch64": true, "tensorflow-intel": true, "tensorflow-base": true,
+	"tensorflow-estimator": true, "tensorflow-io-gcs-filesystem": true,
+}
+
+// Watched reports whether pkg is one of the packages whose pins the corpus
+// INDEX.md lists: numba, llvmlite, jax, jaxlib, protobuf, libprotobuf,
+// TensorFlow (its distributions and the conda libtensorflow* libraries, not
+// the projects built on it such as tensorflow-probability), the MLIR bindings
+// (mlir, mlir-python-bindings, finch-mlir, torch-mlir) and pytensor
+// (pytensor-base), through which pymc caps numba.
+func Watched(pkg string) bool {
+	switch pkg {
+	case "numba", "llvmlite", "jax", "jaxlib", "protobuf", "libprotobuf", "pytensor", "pytensor-base",
+		"mlir", "mlir-python-bindings", "finch-mlir", "torch-mlir":
+		return true
+	}
+	return tensorflows[pkg] || strings.HasPrefix(pkg, "libtensorflow")
+}
+
+// Rows describes the pins that keep selects, one row each, as
+// "LINE KEY: TEXT", with " (skipped)" after a pin pinbot does not edit.
+func Rows(ps []pins.Pin, keep func(pins.Pin) bool) []string {
+	var out []string
+	for _, p := range ps {
+		if !keep(p) {
+			continue
+		}
+		row := fmt.Sprintf("%d %s: %s", p.Line, p.Key, p.Text)
+		if p.Skip != "" {
+			row += " (skipped)"
+		}
+		out = append(out, row)
+	}
+	return out
+}
