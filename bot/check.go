@@ -40,6 +40,9 @@ type Checker struct {
 	// Now is the clock min-age gates measure release ages with (default
 	// time.Now).
 	Now func() time.Time
+
+	hashMu    sync.Mutex
+	hashCache map[hashKey][]string // the digests releaseHashes fetched
 }
 
 // CheckOptions are the per-run choices of Check.
@@ -69,6 +72,9 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		log = slog.New(slog.DiscardHandler)
 	}
 	watched := c.watched(opts.Packages)
+	c.hashMu.Lock()
+	c.hashCache = nil // a release can gain files: ask again in each check
+	c.hashMu.Unlock()
 	files, err := c.files()
 	if err != nil {
 		return nil, err
@@ -110,8 +116,12 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		pkgs[i] = planPackage(name, settings)
 		pkgs[i].Gate = c.gate(settings)
 		plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
+		if c.holdHashed(ctx, log, plans[i], byPkg[name]) {
+			plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
+		}
 	}
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, lookups, watched)
+	c.hashPins(ctx, log, plans)
 	for _, p := range plans {
 		rp := toReport(p)
 		rp.Checks = checks[p.Name]
@@ -121,7 +131,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		return nil, ctx.Err()
 	}
 	if opts.Write {
-		written, err := c.write(plans, data, formats)
+		written, err := c.write(ctx, log, plans, data, formats)
 		if err != nil {
 			return nil, err
 		}
@@ -264,24 +274,33 @@ func (c *Checker) gate(settings *config.Package) plan.Gate {
 	return g
 }
 
-// write applies every changed pin. All files are rewritten in memory and
+// write applies every changed pin, a hash-locked pin with its new version's
+// hashes (hashPins fetched them). All files are rewritten in memory and
 // verified first; only then is any file replaced, each atomically.
-func (c *Checker) write(plans []plan.Plan, data map[string][]byte, formats map[string]pins.Format) ([]string, error) {
+func (c *Checker) write(ctx context.Context, log *slog.Logger, plans []plan.Plan, data map[string][]byte, formats map[string]pins.Format) ([]string, error) {
 	edits := map[string][]pins.Edit{}
+	var errs []error
+	failed := map[string]bool{} // files with an edit that cannot be made
 	for _, p := range plans {
 		if p.Status != plan.Bump && p.Status != plan.Blocked {
 			continue // a blocked package's changed pins are the newest release that passed
 		}
 		for _, pp := range p.Pins {
 			if pp.Changed {
-				edits[pp.Pin.File] = append(edits[pp.Pin.File], pins.Edit{Pin: pp.Pin, New: pp.New})
+				extra, err := c.hashExtra(ctx, log, data[pp.Pin.File], pp.Pin, pp.New)
+				if err != nil {
+					errs, failed[pp.Pin.File] = append(errs, err), true
+				}
+				edits[pp.Pin.File] = append(edits[pp.Pin.File], pins.Edit{Pin: pp.Pin, New: pp.New, Extra: extra})
 			}
 		}
 	}
 	paths := slices.Sorted(maps.Keys(edits))
 	out := map[string][]byte{}
-	var errs []error
 	for _, path := range paths {
+		if failed[path] {
+			continue
+		}
 		b, err := pins.Apply(formats[path], path, data[path], edits[path])
 		if err != nil {
 			errs = append(errs, err)

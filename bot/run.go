@@ -128,7 +128,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 			continue
 		}
-		ch, err := r.change(p, settings, blocked)
+		ch, err := r.change(ctx, log, p, settings, blocked)
 		if err != nil {
 			out.Failures = append(out.Failures, p.Name+": "+err.Error())
 			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": " + firstLine(err.Error())})
@@ -182,8 +182,8 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 }
 
 // change describes the pull request for p.
-func (r *Runner) change(p report.Package, s config.PullRequestSettings, blocked bool) (github.Change, error) {
-	files, err := r.packageFiles(p)
+func (r *Runner) change(ctx context.Context, log *slog.Logger, p report.Package, s config.PullRequestSettings, blocked bool) (github.Change, error) {
+	files, err := r.packageFiles(ctx, log, p)
 	if err != nil {
 		return github.Change{}, err
 	}
@@ -213,9 +213,11 @@ func (r *Runner) change(p report.Package, s config.PullRequestSettings, blocked 
 
 // packageFiles returns the files p's pull request changes: each file read
 // again, with only p's pins set to what the report says (each pin's After),
-// applied and verified in memory by pins.Apply. The report is the one truth:
-// whatever the plan and the checks decided is what the pull request carries.
-func (r *Runner) packageFiles(p report.Package) ([]github.File, error) {
+// applied and verified in memory by pins.Apply (a hash-locked pin with the
+// new version's hashes, as the check fetched them). The report is the one
+// truth: whatever the plan and the checks decided is what the pull request
+// carries.
+func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, p report.Package) ([]github.File, error) {
 	c := r.Checker
 	byFile := map[string][]report.Pin{}
 	for _, pin := range p.Pins {
@@ -249,7 +251,11 @@ func (r *Runner) packageFiles(p report.Package) ([]github.File, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s:%d: cannot turn %q into %q by its constraint alone", path, want.Line, want.Before, want.After)
 			}
-			edits = append(edits, pins.Edit{Pin: found[i], New: newC})
+			extra, err := c.hashExtra(ctx, log, data, found[i], newC)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, pins.Edit{Pin: found[i], New: newC, Extra: extra})
 		}
 		b, err := pins.Apply(format, path, data, edits)
 		if err != nil {

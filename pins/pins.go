@@ -3,9 +3,10 @@
 //
 // Each file format is a Format in its own package (pins/pyproject, ...), listed in
 // pins/all. A Format only reads: it reports every requirement with the byte span of
-// its version constraint. Apply is the one writer: it checks that each span still
-// holds the expected text, splices from the last span to the first, parses the
-// result again and requires that exactly the intended pins changed.
+// its version constraint (and, for a requirement whose --hash options must change
+// with its version, their span too). Apply is the one writer: it checks that each
+// span still holds the expected text, splices from the last span to the first,
+// parses the result again and requires that exactly the intended pins changed.
 package pins
 
 import (
@@ -74,6 +75,13 @@ type Pin struct {
 	// Skip says why pinbot must not edit this pin (templated, escaped, ...);
 	// such pins are reported and never touched.
 	Skip string
+	// Hashes is the span of the pin's hash options when a new version needs
+	// new ones in the same edit (an == requirement in pip's hash-checking
+	// mode with its own --hash options), and HashText the bytes it holds;
+	// HashText is "" for every other pin. Apply refuses an Edit that changes
+	// such a pin's constraint without replacing its hashes (Edit.Extra).
+	Hashes   Span
+	HashText string
 }
 
 // With returns the requirement text with its constraint replaced by c.
@@ -92,14 +100,34 @@ func (p Pin) With(c string) string {
 type Edit struct {
 	Pin Pin
 	New string // the new constraint text
+	// Extra are other spans of the same pin that change with it, spliced in
+	// with the constraint: today only the pin's hash options (Span equal to
+	// Pin.Hashes, Old to Pin.HashText), which Apply checks are read back as
+	// New.
+	Extra []Replace
+}
+
+// A Replace is one more span of a pin that an Edit rewrites: Old is what the
+// span must hold, New what replaces it.
+type Replace struct {
+	Span     Span
+	Old, New string
+}
+
+// A splice is one replacement Apply makes: a constraint or an Extra span.
+type splice struct {
+	span  Span
+	repl  string
+	edit  Edit
+	extra bool
 }
 
 // Apply returns data with edits applied. It verifies that every span holds the
-// pin's constraint, splices the edits in, extracts the result again with f, and
-// checks that exactly the edited pins changed, each to its new constraint. For
-// a CommentAligner, a comment aligned after an edited constraint keeps its
-// column where the spaces before it allow. On any failure it returns an error
-// and no data.
+// pin's constraint (and every Extra span its Old text), splices the edits in,
+// extracts the result again with f, and checks that exactly the edited pins
+// changed, each to its new constraint and hash options. For a CommentAligner,
+// a comment aligned after an edited constraint keeps its column where the
+// spaces before it allow. On any failure it returns an error and no data.
 func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err error) {
 	if len(edits) == 0 {
 		return data, nil
@@ -107,20 +135,27 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	sorted := slices.Clone(edits)
 	slices.SortFunc(sorted, func(a, b Edit) int { return cmp.Compare(a.Pin.Span.Start, b.Pin.Span.Start) })
 	// Two pins can share one span (a recipe variable used twice): one edit serves both.
-	sorted = slices.CompactFunc(sorted, func(a, b Edit) bool { return a.Pin.Span == b.Pin.Span && a.New == b.New })
-	for i, e := range sorted {
-		sp := e.Pin.Span
-		if sp.Start < 0 || sp.End > len(data) || sp.Start > sp.End {
-			return nil, editErr(path, e.Pin, "span %d-%d is outside the file", sp.Start, sp.End)
+	sorted = slices.CompactFunc(sorted, func(a, b Edit) bool {
+		return a.Pin.Span == b.Pin.Span && a.New == b.New && slices.Equal(a.Extra, b.Extra)
+	})
+	var splices []splice
+	for _, e := range sorted {
+		if err := verifyEdit(path, data, e); err != nil {
+			return nil, err
 		}
-		if got := string(data[sp.Start:sp.End]); got != e.Pin.Constraint {
-			return nil, editErr(path, e.Pin, "expected %q at byte %d, found %q", e.Pin.Constraint, sp.Start, got)
+		repl := e.New
+		if e.Pin.Constraint == "" && e.New != "" {
+			repl = e.Pin.Insert + e.New
 		}
-		if e.Pin.Skip != "" {
-			return nil, editErr(path, e.Pin, "pin is not editable: %s", e.Pin.Skip)
+		splices = append(splices, splice{span: e.Pin.Span, repl: repl, edit: e})
+		for _, r := range e.Extra {
+			splices = append(splices, splice{span: r.Span, repl: r.New, edit: e, extra: true})
 		}
-		if i > 0 && sorted[i-1].Pin.Span.End > sp.Start {
-			return nil, editErr(path, e.Pin, "overlaps another edit")
+	}
+	slices.SortStableFunc(splices, func(a, b splice) int { return cmp.Compare(a.span.Start, b.span.Start) })
+	for i := 1; i < len(splices); i++ {
+		if splices[i-1].span.End > splices[i].span.Start {
+			return nil, editErr(path, splices[i].edit.Pin, "overlaps another edit")
 		}
 	}
 	before, err := safeExtract(f, path, data)
@@ -130,19 +165,15 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	_, keepCols := f.(CommentAligner)
 	out = make([]byte, 0, len(data)+64)
 	last := 0
-	for _, e := range sorted {
-		out = append(out, data[last:e.Pin.Span.Start]...)
-		repl := e.New
-		if e.Pin.Constraint == "" && e.New != "" {
-			repl = e.Pin.Insert + e.New
-		}
-		out = append(out, repl...)
-		last = e.Pin.Span.End
+	for _, s := range splices {
+		out = append(out, data[last:s.span.Start]...)
+		out = append(out, s.repl...)
+		last = s.span.End
 		// Keep an aligned trailing comment in its column by resizing the
 		// spaces before it, leaving at least two (numba-feedstock aligns its
 		// "# [selector]"s, which are semantics, not decoration).
-		if n := countSpaces(data[last:]); keepCols && n > 0 && last+n < len(data) && data[last+n] == '#' {
-			delta := len(repl) - (e.Pin.Span.End - e.Pin.Span.Start)
+		if n := countSpaces(data[last:]); keepCols && !s.extra && n > 0 && last+n < len(data) && data[last+n] == '#' {
+			delta := len(s.repl) - (s.span.End - s.span.Start)
 			out = append(out, strings.Repeat(" ", max(n-delta, min(n, 2)))...)
 			last += n
 		}
@@ -159,25 +190,67 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	return out, nil
 }
 
+// verifyEdit checks that e's spans hold what e expects and that e may be
+// made: the pin is editable, every Extra span is the pin's hash options, and
+// a pin with hash options gets new ones when its constraint changes.
+func verifyEdit(path string, data []byte, e Edit) error {
+	sp := e.Pin.Span
+	if sp.Start < 0 || sp.End > len(data) || sp.Start > sp.End {
+		return editErr(path, e.Pin, "span %d-%d is outside the file", sp.Start, sp.End)
+	}
+	if got := string(data[sp.Start:sp.End]); got != e.Pin.Constraint {
+		return editErr(path, e.Pin, "expected %q at byte %d, found %q", e.Pin.Constraint, sp.Start, got)
+	}
+	if e.Pin.Skip != "" {
+		return editErr(path, e.Pin, "pin is not editable: %s", e.Pin.Skip)
+	}
+	hashes := false
+	for _, r := range e.Extra {
+		sp := r.Span
+		switch {
+		case e.Pin.HashText == "" || sp != e.Pin.Hashes || r.Old != e.Pin.HashText:
+			return editErr(path, e.Pin, "extra span %d-%d (%q) is not the pin's hash options", sp.Start, sp.End, r.Old)
+		case hashes:
+			return editErr(path, e.Pin, "the pin's hash options are replaced twice")
+		case sp.Start < 0 || sp.End > len(data) || sp.Start > sp.End:
+			return editErr(path, e.Pin, "span %d-%d is outside the file", sp.Start, sp.End)
+		}
+		if got := string(data[sp.Start:sp.End]); got != r.Old {
+			return editErr(path, e.Pin, "expected %q at byte %d, found %q", r.Old, sp.Start, got)
+		}
+		hashes = true
+	}
+	if e.Pin.HashText != "" && e.New != e.Pin.Constraint && !hashes {
+		return editErr(path, e.Pin, "a new version needs new hashes: the edit must replace the pin's hash options %q", e.Pin.HashText)
+	}
+	return nil
+}
+
 // confirm checks that after differs from before exactly in the edited pins.
 func confirm(path string, before, after []Pin, edits []Edit) error {
 	if len(before) != len(after) {
 		return fmt.Errorf("%s: rewrite changed the number of requirements from %d to %d (nothing written)", path, len(before), len(after))
 	}
-	want := make(map[int]string, len(edits)) // Span.Start of an edited pin -> new constraint
+	want := make(map[int]Edit, len(edits)) // Span.Start of an edited pin -> its edit
 	for _, e := range edits {
-		want[e.Pin.Span.Start] = e.New
+		want[e.Pin.Span.Start] = e
 	}
 	for i, b := range before {
 		a := after[i]
-		newC, edited := want[b.Span.Start]
+		e, edited := want[b.Span.Start]
+		newHashes := b.HashText
+		for _, r := range e.Extra {
+			newHashes = r.New
+		}
 		switch {
 		case a.Package != b.Package || a.Key != b.Key:
 			return editErr(path, b, "rewrite moved requirement %q to %q (nothing written)", b.Text, a.Text)
-		case edited && a.Constraint != newC:
-			return editErr(path, b, "rewrite produced constraint %q, want %q (nothing written)", a.Constraint, newC)
+		case edited && a.Constraint != e.New:
+			return editErr(path, b, "rewrite produced constraint %q, want %q (nothing written)", a.Constraint, e.New)
 		case !edited && a.Constraint != b.Constraint:
 			return editErr(path, b, "rewrite changed an unedited requirement %q to %q (nothing written)", b.Text, a.Text)
+		case a.HashText != newHashes:
+			return editErr(path, b, "rewrite produced hash options %q, want %q (nothing written)", a.HashText, newHashes)
 		}
 	}
 	return nil

@@ -8,10 +8,12 @@
 // white space; a requirement ends before its first option token (--hash=...).
 // Pins that pinbot must not edit come back with Pin.Skip set: requirements
 // using ${VAR} references, direct URLs, requirements split over lines inside
-// the version, every pin of a file in pip's hash-checking mode (a new version
-// needs new --hash lines, which pinbot does not write yet), and every pin of a
-// lock file compiled by pip-compile or uv, which is regenerated from its .in
-// file rather than edited.
+// the version, every pin of a lock file compiled by pip-compile or uv, which
+// is regenerated from its .in file rather than edited, and, in a file in pip's
+// hash-checking mode, every pin but an == pin with its own --hash options.
+// Such a pin comes back with Pin.Hashes and Pin.HashText: moving it to a new
+// version takes the new version's hashes, which Rehash writes in place of the
+// old ones (the Extra of its pins.Edit).
 package requirements
 
 import (
@@ -113,6 +115,7 @@ func parse(p string, data []byte) *file {
 	f := &file{}
 	hashMode := ""
 	lock := ""
+	var hashes []hashOptions // of each pin
 	if header := leadingComments(data); header != "" {
 		for _, m := range lockMarkers {
 			if strings.Contains(header, m) {
@@ -128,23 +131,37 @@ func parse(p string, data []byte) *file {
 				f.includes = append(f.includes, inc)
 			}
 			if strings.HasPrefix(s, "--require-hashes") {
-				hashMode = "hash-locked: the file sets --require-hashes, so a new version needs new --hash lines, which pinbot does not write yet"
+				hashMode = "hash-locked: the file sets --require-hashes, so pip checks hashes for every requirement of this file"
 			}
 			continue
 		}
 		reqEnd, options := splitOptions(s)
-		if strings.Contains(options, "--hash") && hashMode == "" {
-			hashMode = fmt.Sprintf("hash-locked: line %d pins files by --hash, so pip checks hashes for every requirement of this file and a new version needs new --hash lines, which pinbot does not write yet", line)
+		h := scanHashes(data, &l, l.lead+len(s)-len(options))
+		if (h.n > 0 || h.why != "") && hashMode == "" {
+			hashMode = fmt.Sprintf("hash-locked: line %d pins files by --hash, so pip checks hashes for every requirement of this file", line)
 		}
+		n := len(f.pins)
 		f.requirement(p, data, &l, l.lead, l.lead+reqEnd, line, col)
+		if len(f.pins) > n {
+			hashes = append(hashes, h)
+		}
 	}
 	for i := range f.pins {
+		pin, h := &f.pins[i], hashes[i]
 		switch {
-		case f.pins[i].Skip != "":
+		case pin.Skip != "":
 		case lock != "":
-			f.pins[i].Skip = lock
-		case hashMode != "":
-			f.pins[i].Skip = hashMode
+			pin.Skip = lock
+		case hashMode == "":
+		case h.why != "":
+			pin.Skip = hashMode + "; " + h.why
+		case h.n == 0:
+			pin.Skip = hashMode + ", and this requirement has no --hash options of its own"
+		case !exactPin(pin.Constraint):
+			pin.Skip = hashMode + ", which needs == pins; pinbot moves only an == pin with its --hash options"
+		default:
+			// An == pin with its own hashes: editable, with new hashes.
+			pin.Hashes, pin.HashText = h.span, h.text
 		}
 	}
 	return f

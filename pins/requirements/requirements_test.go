@@ -56,6 +56,9 @@ func describe(ps []pins.Pin) string {
 		if p.Skip != "" {
 			fmt.Fprintf(&b, " skip: %s", p.Skip)
 		}
+		if p.HashText != "" {
+			fmt.Fprintf(&b, " hashes: %q", p.HashText)
+		}
 		b.WriteString("\n")
 	}
 	return b.String()
@@ -115,6 +118,9 @@ func checkSpans(t *testing.T, data []byte, ps []pins.Pin) {
 		if p.Span.Start < 0 || p.Span.End > len(data) || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
 			t.Errorf("%s: span %v does not hold %q", p.Key, p.Span, p.Constraint)
 		}
+		if h := p.Hashes; p.HashText != "" && (h.Start < p.Span.End || h.End > len(data) || string(data[h.Start:h.End]) != p.HashText) {
+			t.Errorf("%s: hash span %v does not hold %q", p.Key, h, p.HashText)
+		}
 	}
 }
 
@@ -143,8 +149,18 @@ func rewriteAll(t *testing.T, name string, data []byte, ps []pins.Pin) {
 			}
 			continue
 		}
-		const newC = ">=1.0,<=2.0"
-		out, err := pins.Apply(f, name, data, []pins.Edit{{Pin: p, New: newC}})
+		newC := ">=1.0,<=2.0"
+		edit := pins.Edit{Pin: p, New: newC}
+		if p.HashText != "" {
+			// A hash-locked pin moves with new hashes, to another == pin.
+			newC, edit.New = "==2.0", "==2.0"
+			r, err := requirements.Rehash(data, p, []string{strings.Repeat("9", 64), strings.Repeat("8", 64)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			edit.Extra = []pins.Replace{r}
+		}
+		out, err := pins.Apply(f, name, data, []pins.Edit{edit})
 		if err != nil {
 			t.Errorf("%s %s: %v", name, p.Key, err)
 			continue
@@ -153,8 +169,13 @@ func rewriteAll(t *testing.T, name string, data []byte, ps []pins.Pin) {
 		if p.Constraint == "" {
 			ins = p.Insert + newC
 		}
-		if want := string(data[:p.Span.Start]) + ins + string(data[p.Span.End:]); string(out) != want {
-			t.Errorf("%s %s: bytes outside the span changed", name, p.Key)
+		want := string(data[:p.Span.Start]) + ins + string(data[p.Span.End:])
+		if p.HashText != "" {
+			h := p.Hashes
+			want = string(data[:p.Span.Start]) + ins + string(data[p.Span.End:h.Start]) + edit.Extra[0].New + string(data[h.End:])
+		}
+		if string(out) != want {
+			t.Errorf("%s %s: bytes outside the spans changed", name, p.Key)
 		}
 		again, err := f.Extract(name, out)
 		if err != nil {
@@ -169,7 +190,18 @@ func rewriteAll(t *testing.T, name string, data []byte, ps []pins.Pin) {
 		if q.Constraint != newC {
 			t.Errorf("%s %s: reparsed constraint %q", name, p.Key, q.Constraint)
 		}
-		if out2, err := pins.Apply(f, name, out, []pins.Edit{{Pin: q, New: newC}}); err != nil || !bytes.Equal(out2, out) {
+		again1 := pins.Edit{Pin: q, New: newC}
+		if p.HashText != "" {
+			if q.HashText != edit.Extra[0].New {
+				t.Errorf("%s %s: reparsed hashes %q, want %q", name, p.Key, q.HashText, edit.Extra[0].New)
+			}
+			r, err := requirements.Rehash(out, q, []string{strings.Repeat("8", 64), strings.Repeat("9", 64)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			again1.Extra = []pins.Replace{r}
+		}
+		if out2, err := pins.Apply(f, name, out, []pins.Edit{again1}); err != nil || !bytes.Equal(out2, out) {
 			t.Errorf("%s %s: second rewrite changed the file (%v)", name, p.Key, err)
 		}
 	}
@@ -299,6 +331,19 @@ func FuzzExtract(f *testing.F) {
 			}
 			if p.Span.Start < 0 || p.Span.End > len(data) || p.Span.Start > p.Span.End || string(data[p.Span.Start:p.Span.End]) != p.Constraint {
 				t.Fatalf("pin %+v: span does not hold its constraint", p)
+			}
+			if h := p.Hashes; p.HashText != "" && (h.Start < p.Span.End || h.End > len(data) || h.Start > h.End || string(data[h.Start:h.End]) != p.HashText) {
+				t.Fatalf("pin %+v: hash span does not hold its hash options", p)
+			}
+			if p.HashText != "" {
+				// An editable hash-locked pin moves with new hashes.
+				r, err := requirements.Rehash(data, p, []string{strings.Repeat("a", 64), strings.Repeat("b", 64)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := pins.Apply(requirements.Format{}, "requirements.txt", data, []pins.Edit{{Pin: p, New: "==9", Extra: []pins.Replace{r}}}); err != nil {
+					t.Fatalf("pin %+v: %v", p, err)
+				}
 			}
 		}
 		requirements.Includes("requirements.txt", data)
