@@ -72,6 +72,15 @@ type Pin struct {
 	// "goproxy") and Scheme its version scheme ("pep440", "conda", "semver").
 	Source string
 	Scheme string
+	// Condition is when the requirement applies, as written: a PEP 508
+	// environment marker, a conda-build selector, a rattler-build if: (its
+	// else branch is "not (...)"); "" when it always applies. Pins under
+	// different conditions are split on purpose and never compared for drift.
+	Condition string
+	// Build marks a requirement of building the project rather than of
+	// running it (pyproject's build-system.requires, a recipe's build and
+	// host sections): drift compares it only with other build requirements.
+	Build bool
 	// Skip says why pinbot must not edit this pin (templated, escaped, ...);
 	// such pins are reported and never touched.
 	Skip string

@@ -78,9 +78,26 @@ func ranges(ps []PinPlan, schemes map[string]versions.Scheme) (markers []string,
 	return markers, groups
 }
 
-// marker returns the environment marker of a PEP 508 requirement text (what
-// follows ";" after the version), or "".
+// marker returns the group a pin is compared in: the condition under which it
+// applies (its Condition, else the environment marker of a PEP 508
+// requirement text, what follows ";" after the version), prefixed with
+// "build" for a build-time requirement, whose range differs from the
+// runtime ones on purpose.
 func marker(p pins.Pin) string {
+	m := condition(p)
+	switch {
+	case p.Build && m != "":
+		return "build; " + m
+	case p.Build:
+		return "build"
+	}
+	return m
+}
+
+func condition(p pins.Pin) string {
+	if p.Condition != "" {
+		return p.Condition
+	}
 	end := p.Span.End - p.TextStart
 	if end < 0 || end > len(p.Text) {
 		return ""

@@ -69,6 +69,9 @@ type item struct {
 	textStart, textEnd int // the item text in the file
 }
 
+// selectorRE finds a "# [selector]" comment, conda-build's line condition.
+var selectorRE = regexp.MustCompile(`^#\s*\[(.*)\]\s*$`)
+
 var keyRE = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*|"[^"]*"|'[^']*')[ \t]*:([ \t]|$)`)
 
 // requirementList reports whether items under the key path rel (outputs[i]
@@ -109,6 +112,8 @@ type scanner struct {
 	// pkgVersion is the span of the package: version: value, whose variable is
 	// the recipe's own version.
 	pkgVersion [2]int
+	// selector is the "# [selector]" of the line being read, "" for none.
+	selector string
 }
 
 // inStatement reports whether offset off is inside a {% %} or {# #} tag that
@@ -155,8 +160,12 @@ func (s *scanner) line(ls int, line string, blockIndent *int) {
 	if rest[0] == '#' || strings.HasPrefix(rest, "{%") || strings.HasPrefix(rest, "{#") || s.inStatement(ls+indent) {
 		return
 	}
-	body := rest[:commentStart(rest)]
-	body = strings.TrimRight(body, " \t")
+	cut := commentStart(rest)
+	body := strings.TrimRight(rest[:cut], " \t")
+	s.selector = ""
+	if m := selectorRE.FindStringSubmatch(rest[cut:]); m != nil {
+		s.selector = strings.TrimSpace(m[1])
+	}
 	if body == "" {
 		return
 	}
@@ -253,6 +262,8 @@ func (s *scanner) item(start int, text string) {
 				Span:    pins.Span{Start: start, End: start},
 				Skip:    "quoted item with escapes"}
 			it.pin.File, it.pin.Line, it.pin.Col, it.pin.Key = s.path, line, col, key
+			it.pin.Condition = s.selector
+			it.pin.Build = buildList(rel)
 			s.items = append(s.items, it)
 			return
 		}
@@ -275,6 +286,8 @@ func (s *scanner) item(start int, text string) {
 		it.pin = p
 	}
 	it.pin.File, it.pin.Line, it.pin.Col, it.pin.Key = s.path, line, col, key
+	it.pin.Condition = s.selector
+	it.pin.Build = buildList(rel)
 	s.items = append(s.items, it)
 }
 
@@ -438,4 +451,10 @@ func wholeConstraint(data []byte, it *item, value string) bool {
 	}
 	sp, err := matchspec.Parse(before + value + after)
 	return err == nil && sp.ConstraintStart == len(before) && sp.ConstraintEnd == len(before)+len(value)
+}
+
+// buildList reports whether a requirement list (its path, outputs[i]
+// stripped) is needed to build the package rather than to run it.
+func buildList(rel []string) bool {
+	return len(rel) == 2 && rel[0] == "requirements" && (rel[1] == "build" || rel[1] == "host")
 }

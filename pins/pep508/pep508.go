@@ -69,6 +69,7 @@ func Pin(text string, start int) (pins.Pin, error) {
 	p := Named(r.Name)
 	p.Text, p.TextStart = text, start
 	p.Constraint = r.Specifier
+	p.Condition = r.Marker
 	p.Span = pins.Span{Start: start + r.SpecStart, End: start + r.SpecEnd}
 	if r.URL != "" {
 		p.Skip = "direct URL requirement"

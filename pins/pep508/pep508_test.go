@@ -94,7 +94,7 @@ func TestPin(t *testing.T) {
 		want pins.Pin
 	}{
 		{"Numba_X >=0.58 ; python_version < '3.14'", pins.Pin{Package: "numba-x", Text: "Numba_X >=0.58 ; python_version < '3.14'", TextStart: 100,
-			Constraint: ">=0.58", Span: pins.Span{Start: 108, End: 114}, Source: "pypi", Scheme: "pep440"}},
+			Constraint: ">=0.58", Span: pins.Span{Start: 108, End: 114}, Source: "pypi", Scheme: "pep440", Condition: "python_version < '3.14'"}},
 		{"jax[cuda]", pins.Pin{Package: "jax", Text: "jax[cuda]", TextStart: 100, Span: pins.Span{Start: 109, End: 109}, Source: "pypi", Scheme: "pep440"}},
 		{"numba @ https://example.com/numba.whl", pins.Pin{Package: "numba", Text: "numba @ https://example.com/numba.whl", TextStart: 100,
 			Span: pins.Span{Start: 105, End: 105}, Source: "pypi", Scheme: "pep440", Skip: "direct URL requirement"}},

@@ -134,6 +134,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	x := &extractor{path: path, data: data, source: condaspec.First(channels)}
 	for _, dp := range deps {
 		if p, ok := x.pin(dp); ok {
+			p.Build, p.Condition = tableContext(dp.key)
 			x.out = append(x.out, p)
 		}
 	}
@@ -316,4 +317,20 @@ func constraintSpan(v string, pypi bool) (int, int, error) {
 		return 0, 0, fmt.Errorf("invalid conda version spec %q", v)
 	}
 	return sp.ConstraintStart - 2, sp.ConstraintEnd - 2, nil
+}
+
+// tableContext says what a dependency's key (ending in table, package) means
+// for drift: whether the table is needed to build rather than to run, and the
+// feature and target it belongs to, which pixi installs only in some
+// environments or on some platforms.
+func tableContext(key []string) (build bool, condition string) {
+	table := key[len(key)-2]
+	build = table == "build-dependencies" || table == "host-dependencies"
+	var parts []string
+	for i := 0; i+1 < len(key)-2; i++ {
+		if key[i] == "feature" || key[i] == "target" {
+			parts = append(parts, key[i]+" "+key[i+1])
+		}
+	}
+	return build, strings.Join(parts, ", ")
 }

@@ -89,7 +89,11 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
 		x.d = d
 		if kind := requirementList(v.Key); kind != notList {
+			n := len(x.out)
 			x.list(v, kind)
+			if v.Key[0] == "build-system" {
+				markBuild(x.out[n:])
+			}
 		} else if n := poetryDeps(v.Key); n > 0 && len(v.Key) > n {
 			x.poetry(v, n)
 		}
@@ -243,4 +247,11 @@ func lineAround(data []byte, off int) (string, int) {
 		end--
 	}
 	return string(data[start:end]), start
+}
+
+// markBuild marks pins as build-time requirements.
+func markBuild(ps []pins.Pin) {
+	for i := range ps {
+		ps[i].Build = true
+	}
 }

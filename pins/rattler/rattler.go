@@ -147,36 +147,50 @@ func (x *extractor) requirements(n *yaml.Node, label string) {
 			}
 			continue
 		}
+		n := len(x.out)
 		x.list(p.Value, key)
+		if p.Key == "build" || p.Key == "host" {
+			for i := range x.out[n:] {
+				x.out[n+i].Build = true // needed to build the package, not to run it
+			}
+		}
 	}
 }
 
 // list reads a list of MatchSpecs and conditional items at key.
 func (x *extractor) list(n *yaml.Node, key string) {
 	for i, el := range x.d.Seq(n, key, "a list of requirements") {
-		x.item(el, fmt.Sprintf("%s[%d]", key, i))
+		x.item(el, fmt.Sprintf("%s[%d]", key, i), "")
 	}
 }
 
 // item reads one list item: a MatchSpec, or an if/then/else conditional whose
 // branches are a MatchSpec or a list of them.
-func (x *extractor) item(n *yaml.Node, key string) {
+func (x *extractor) item(n *yaml.Node, key, cond string) {
 	if n.Kind == yaml.MappingNode {
 		if yamlspan.Get(n, "if") == nil {
 			x.d.Fail(n, key, "expected a requirement or an if/then conditional, found a mapping")
 			return
 		}
+		ifCond := yamlspan.Get(n, "if").Value
 		pairs, _ := yamlspan.Pairs(n)
 		for _, p := range pairs {
 			if p.Key != "then" && p.Key != "else" {
 				continue
 			}
+			branch := ifCond
+			if p.Key == "else" {
+				branch = "not (" + ifCond + ")"
+			}
+			if cond != "" {
+				branch = cond + " and " + branch
+			}
 			if p.Value.Kind == yaml.SequenceNode {
 				for i, el := range p.Value.Content {
-					x.item(el, fmt.Sprintf("%s.%s[%d]", key, p.Key, i))
+					x.item(el, fmt.Sprintf("%s.%s[%d]", key, p.Key, i), branch)
 				}
 			} else {
-				x.item(p.Value, key+"."+p.Key)
+				x.item(p.Value, key+"."+p.Key, branch)
 			}
 		}
 		return
@@ -193,5 +207,7 @@ func (x *extractor) item(n *yaml.Node, key string) {
 		}
 		return
 	}
-	x.out = append(x.out, x.d.Place(p, s, key))
+	p = x.d.Place(p, s, key)
+	p.Condition = cond
+	x.out = append(x.out, p)
 }

@@ -234,6 +234,7 @@ func (f *file) requirement(p string, data []byte, l *logical, start, end, line, 
 		Package:    pep508.Normalize(req.Name),
 		Text:       text,
 		Constraint: req.Specifier,
+		Condition:  req.Marker,
 		Source:     "pypi",
 		Scheme:     "pep440",
 	}
