@@ -203,3 +203,42 @@ func TestMakeUnknownScheme(t *testing.T) {
 		t.Errorf("plan = %+v", p)
 	}
 }
+
+// TestDriftGroups: pins are compared for drift only with pins that apply under
+// the same condition and are, like them, build or runtime requirements.
+func TestDriftGroups(t *testing.T) {
+	mk := func(file string, line int, text, c, cond string, build bool) pins.Pin {
+		p := pin(file, line, text, c)
+		p.Condition, p.Build = cond, build
+		return p
+	}
+	tests := []struct {
+		name  string
+		pins  []pins.Pin
+		drift int // ranges reported
+	}{
+		{"two files disagree", []pins.Pin{
+			mk("pyproject.toml", 53, "numba>=0.58,<=0.66.0", ">=0.58,<=0.66.0", "", false),
+			mk("environment.yml", 24, "numba>=0.57", ">=0.57", "", false)}, 2},
+		{"one file, dependencies vs extra (editing.md §4.1)", []pins.Pin{
+			mk("pyproject.toml", 53, "numba>0.57,<1", ">0.57,<1", "", false),
+			mk("pyproject.toml", 84, "numba>=0.57", ">=0.57", "", false)}, 2},
+		{"selector branches", []pins.Pin{
+			mk("meta.yaml", 13, "numba >=0.58,<=0.66.0", ">=0.58,<=0.66.0", "linux", false),
+			mk("meta.yaml", 14, "numba >=0.59,<0.62", ">=0.59,<0.62", "osx", false)}, 0},
+		{"build vs run", []pins.Pin{
+			mk("pyproject.toml", 2, "numba>=0.59", ">=0.59", "", true),
+			mk("pyproject.toml", 53, "numba>=0.58,<=0.66.0", ">=0.58,<=0.66.0", "", false)}, 0},
+		{"build pins among themselves", []pins.Pin{
+			mk("meta.yaml", 13, "numba >=0.58", ">=0.58", "", true),
+			mk("recipe.yaml", 20, "numba >=0.59", ">=0.59", "", true)}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := plan.Make(numba, tt.pins, pypi("0.67.0"), schemes())
+			if len(p.Drift) != tt.drift {
+				t.Errorf("drift = %+v, want %d ranges", p.Drift, tt.drift)
+			}
+		})
+	}
+}
