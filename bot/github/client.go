@@ -43,6 +43,10 @@ const DefaultAPIURL = "https://api.github.com"
 // minute at most (GitHub's secondary limit is 80).
 const DefaultPerMinute = 80
 
+// PerHour is how many content-creating requests a client makes in any hour at
+// most: GitHub's secondary limit of 500 an hour.
+const PerHour = 500
+
 // A Clock tells the time and waits; tests replace it.
 type Clock interface {
 	Now() time.Time
@@ -71,12 +75,15 @@ func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// A pacer spaces content-creating requests at least interval apart.
+// A pacer spaces content-creating requests at least interval apart, and
+// keeps at most hourly of them in any hour.
 type pacer struct {
 	clock    Clock
 	interval time.Duration
+	hourly   int
 	mu       sync.Mutex
 	next     time.Time
+	sent     []time.Time // when the last (at most hourly) requests go, in order
 }
 
 // wait blocks until the next content-creating request may go.
@@ -87,7 +94,16 @@ func (p *pacer) wait(ctx context.Context) error {
 	if at.Before(now) {
 		at = now
 	}
+	if p.hourly > 0 && len(p.sent) >= p.hourly {
+		if free := p.sent[len(p.sent)-p.hourly].Add(time.Hour); at.Before(free) {
+			at = free
+		}
+	}
 	p.next = at.Add(p.interval)
+	p.sent = append(p.sent, at)
+	if p.hourly > 0 && len(p.sent) > p.hourly {
+		p.sent = p.sent[len(p.sent)-p.hourly:]
+	}
 	p.mu.Unlock()
 	return p.clock.Sleep(ctx, at.Sub(now))
 }
@@ -201,7 +217,7 @@ func httpClient(o Options) (*http.Client, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	var rt http.RoundTripper = &shim{base: base, pace: &pacer{clock: clock, interval: time.Minute / time.Duration(per)}, log: log}
+	var rt http.RoundTripper = &shim{base: base, pace: &pacer{clock: clock, interval: time.Minute / time.Duration(per), hourly: PerHour}, log: log}
 	if o.Tokens != nil {
 		rt = &oauth2.Transport{Source: o.Tokens, Base: rt}
 	}
