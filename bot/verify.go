@@ -103,8 +103,12 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 		return nil, fmt.Errorf("%s %s is not an installable release on PyPI, where the checks get it", p.Name, p.Target)
 	}
 	candidates := []sources.Release{target}
+	fallbacks := cmp.Or(v.Fallbacks, 3)
+	if v.NoInstall && len(settings.Probes) > 0 {
+		fallbacks = 0 // every candidate would probe the same installed release
+	}
 	for _, r := range accepted {
-		if len(candidates) > cmp.Or(v.Fallbacks, 3) {
+		if len(candidates) > fallbacks {
 			break
 		}
 		if scheme.Compare(r.Version, target.Version) < 0 && (baseline == nil || scheme.Compare(r.Version, baseline.Version) > 0) {
