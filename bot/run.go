@@ -50,9 +50,9 @@ type Runner struct {
 	// DryRun plans the pull requests and the message but sends nothing.
 	DryRun bool
 	Log    *slog.Logger
-	// Adjust, when set, edits the report before pull requests are planned. It
-	// is a seam for tests, which use it to mark a package blocked until the
-	// checks report it themselves.
+	// Adjust, when set, edits the report before pull requests are planned: a
+	// seam for tests that put a package in a state (blocked, upstream fixed)
+	// without building the releases that would lead the checks there.
 	Adjust func(*report.Report)
 }
 
