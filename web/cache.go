@@ -275,6 +275,8 @@ func (c *Cache) load(key string) *entry {
 	if n, _ := r.Read(make([]byte, 1)); n != 0 {
 		return nil
 	}
+	now := time.Now()
+	_ = os.Chtimes(c.path(key), now, now) // last use, for Prune
 	return &e
 }
 
@@ -315,4 +317,45 @@ func (c *Cache) write(key string, e *entry) error {
 		return fmt.Errorf("replacing the entry: %w", err)
 	}
 	return nil
+}
+
+// Prune removes the entries last used before cutoff and returns how many it
+// removed, so a cache a weekly job keeps holds only what recent runs asked.
+// Entries live in two-hex-digit directories directly under Dir; nothing else
+// there (another store sharing the directory) is touched.
+func (c *Cache) Prune(cutoff time.Time) (int, error) {
+	dirs, err := os.ReadDir(c.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, d := range dirs {
+		if !d.IsDir() || !isHex2(d.Name()) {
+			continue
+		}
+		sub := filepath.Join(c.Dir, d.Name())
+		files, err := os.ReadDir(sub)
+		if err != nil {
+			return removed, err
+		}
+		for _, f := range files {
+			info, err := f.Info()
+			if err != nil || f.IsDir() || !info.ModTime().Before(cutoff) {
+				continue
+			}
+			if err := os.Remove(filepath.Join(sub, f.Name())); err != nil {
+				return removed, err
+			}
+			removed++
+		}
+		os.Remove(sub) // once empty
+	}
+	return removed, nil
+}
+
+func isHex2(s string) bool {
+	return len(s) == 2 && strings.Trim(s, "0123456789abcdef") == ""
 }

@@ -297,3 +297,34 @@ func TestGzip(t *testing.T) {
 		t.Errorf("gzip body %d bytes for %d", len(raw), len(want))
 	}
 }
+
+// TestCachePrune: entries not used since the cutoff go; entries a request
+// used (revalidated or not) stay; other stores in the directory are left alone.
+func TestCachePrune(t *testing.T) {
+	o := newOrigin(t)
+	dir := t.TempDir()
+	hc, c := cachedClient(t, dir)
+	get(t, hc, o.URL+"/old")
+	get(t, hc, o.URL+"/used")
+	other := filepath.Join(dir, "artifacts", "keep.whl")
+	os.MkdirAll(filepath.Dir(other), 0o755)
+	os.WriteFile(other, nil, 0o644)
+	long := time.Now().AddDate(0, 0, -40)
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, long, long)
+		}
+		return nil
+	})
+	get(t, hc, o.URL+"/used") // answered 304 from the entry: a use
+	n, err := c.Prune(time.Now().AddDate(0, 0, -28))
+	if err != nil || n != 1 {
+		t.Fatalf("Prune = %d, %v; want 1", n, err)
+	}
+	if _, src := get(t, hc, o.URL+"/used"); src == "" || src == "miss" {
+		t.Errorf("the used entry was pruned (%q)", src)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Error("Prune removed a file outside its entries")
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/web"
@@ -59,6 +60,8 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 		return "", err
 	}
 	if _, err := os.Stat(dst); err == nil {
+		now := time.Now()
+		_ = os.Chtimes(dst, now, now) // last use, for Prune
 		return dst, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -134,4 +137,34 @@ func (s *Store) log() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return s.Log
+}
+
+// Prune removes the files last used (fetched, or found by Fetch) before
+// cutoff, and returns how many it removed, so a cache a weekly job keeps holds
+// only what recent runs read.
+func (s *Store) Prune(cutoff time.Time) (int, error) {
+	removed := 0
+	root := filepath.Join(s.Dir, "sha256")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			if p == root && errors.Is(err, os.ErrNotExist) {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() || strings.HasPrefix(d.Name(), ".download-") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || !info.ModTime().Before(cutoff) {
+			return err
+		}
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		removed++
+		os.Remove(filepath.Dir(p)) // the digest's directory, once empty
+		return nil
+	})
+	return removed, err
 }

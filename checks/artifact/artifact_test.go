@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -94,4 +95,52 @@ func TestFetchNameAndSources(t *testing.T) {
 	if _, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: srv.URL + "/a.whl", SHA256: digest(nil)}); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("404: err = %v", err)
 	}
+}
+
+func TestPrune(t *testing.T) {
+	s := store(t)
+	now := time.Now()
+	put := func(data []byte, used time.Time) string {
+		p, err := s.Fetch(context.Background(), sources.File{Name: "w.whl", URL: "file://" + writeTemp(t, data), SHA256: digest(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, used, used)
+		return p
+	}
+	old := put([]byte("old wheel"), now.AddDate(0, 0, -40))
+	recent := put([]byte("recent wheel"), now.AddDate(0, 0, -3))
+	n, err := s.Prune(now.AddDate(0, 0, -28))
+	if err != nil || n != 1 {
+		t.Fatalf("Prune = %d, %v; want 1", n, err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Error("the old file is still there")
+	}
+	if _, err := os.Stat(filepath.Dir(old)); err == nil {
+		t.Error("the old file's directory is still there")
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Error("the recent file was removed")
+	}
+	// A Fetch served from the store counts as a use.
+	os.Chtimes(recent, now.AddDate(0, 0, -40), now.AddDate(0, 0, -40))
+	data := []byte("recent wheel")
+	if _, err := s.Fetch(context.Background(), sources.File{Name: "w.whl", URL: "file:///nonexistent", SHA256: digest(data)}); err != nil {
+		t.Fatal(err) // served from the store: the URL is never opened
+	}
+	if n, _ := s.Prune(now.AddDate(0, 0, -28)); n != 0 {
+		t.Errorf("Prune after a use removed %d", n)
+	}
+	if n, err := (&artifact.Store{Dir: t.TempDir()}).Prune(now); n != 0 || err != nil {
+		t.Errorf("empty store: %d, %v", n, err)
+	}
+}
+
+func writeTemp(t *testing.T, data []byte) string {
+	p := filepath.Join(t.TempDir(), "w.whl")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -64,6 +64,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	defer cleanup()
+	defer f.pruneCache()
 	checker := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
 	rep, err := checker.Check(ctx, bot.CheckOptions{Packages: opts.Packages, Write: opts.Write})
 	if err != nil {

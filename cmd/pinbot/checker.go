@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/web"
 
 	"github.com/spf13/pflag"
 
@@ -81,11 +85,11 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		store = tmp
 	}
 	v := &bot.Verifier{
-		Artifacts: &artifact.Store{Dir: filepath.Join(store, "artifacts"), HTTP: hc, Log: f.Log},
+		Artifacts: &artifact.Store{Dir: filepath.Join(store, artifactsDir), HTTP: hc, Log: f.Log},
 		Releases:  srcs[pypi.Name].Releases,
 		Root:      dir,
 		Python:    pf.Python, NoInstall: pf.NoInstall, Static: pf.Static, Timeout: pf.Timeout,
-		EnvCache: filepath.Join(store, "probe-envs"),
+		EnvCache: filepath.Join(store, probeEnvsDir),
 		TempDir:  tmp,
 		Log:      f.Log,
 	}
@@ -96,6 +100,41 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes(),
 		Verifier: v, Log: f.Log, Now: f.Now,
 	}
+}
+
+// Where the checks keep their files in the cache directory, beside the HTTP
+// cache's entries.
+const (
+	artifactsDir = "artifacts"
+	probeEnvsDir = "probe-envs"
+)
+
+// cacheMaxAge is how long cache entries stay unused before pruneCache removes
+// them: four weekly runs.
+const cacheMaxAge = 28 * 24 * time.Hour
+
+// pruneCache removes what the cache directory holds that no run has used for
+// cacheMaxAge (HTTP entries, verified artifacts, probe environments), so that
+// a cache a weekly Action keeps between runs does not grow without bound.
+func (f *Factory) pruneCache() {
+	dir := f.cacheDir()
+	if dir == "" {
+		return
+	}
+	now := time.Now()
+	if f.Now != nil {
+		now = f.Now()
+	}
+	cutoff := now.Add(-cacheMaxAge)
+	var counts [3]int
+	var errs [3]error
+	counts[0], errs[0] = web.NewCache(dir, nil, f.Log).Prune(cutoff)
+	counts[1], errs[1] = (&artifact.Store{Dir: filepath.Join(dir, artifactsDir)}).Prune(cutoff)
+	counts[2], errs[2] = probe.PruneCache(filepath.Join(dir, probeEnvsDir), cutoff)
+	if err := errors.Join(errs[:]...); err != nil {
+		f.Log.Warn("pruning the cache", "dir", dir, "err", err)
+	}
+	f.Log.Debug("pruned the cache", "dir", dir, "http", counts[0], "artifacts", counts[1], "probe-envs", counts[2])
 }
 
 // runTemp makes the directory a command's checks may use for the run; the

@@ -149,6 +149,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	defer cleanup()
+	defer f.pruneCache()
 	runner := &bot.Runner{
 		Checker: f.newChecker(opts.Dir, cfg, opts.Probes, tmp),
 		Repo:    env.repo, RunURL: env.runURL, DryRun: opts.DryRun, Log: f.Log, Adjust: runHooks.adjust,
