@@ -127,7 +127,7 @@ func TestPackageKeys(t *testing.T) {
 	cfg, err := config.Parse("c.yml", []byte(`
 sources:
   pypi: {url: "https://pypi.org", api: simple}
-  conda: {channels: [conda-forge, numba], labels: [main, rc], repodata-url: "https://prefix.dev"}
+  conda: {channels: [conda-forge, numba, numba/label/dev], labels: [main, rc], repodata-url: "https://prefix.dev"}
   goproxy: {url: "https://proxy.golang.org"}
 packages:
   numba:
@@ -145,7 +145,7 @@ packages:
 	if n.Yanked != "follow" || !n.Unify || len(n.Require) != 2 || len(n.Platforms) != 2 || len(n.Python) != 2 || time.Duration(n.MinAge) != 72*time.Hour {
 		t.Errorf("numba = %+v", n)
 	}
-	if cfg.Sources.PyPI.API != "simple" || len(cfg.Sources.Conda.Channels) != 2 || cfg.Sources.Conda.RepodataURL != "https://prefix.dev" {
+	if cfg.Sources.PyPI.API != "simple" || len(cfg.Sources.Conda.Channels) != 3 || cfg.Sources.Conda.RepodataURL != "https://prefix.dev" {
 		t.Errorf("sources = %+v", cfg.Sources)
 	}
 	for doc, msg := range map[string]string{

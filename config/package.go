@@ -57,8 +57,8 @@ func (c *Conda) Validate() error {
 		}
 	}
 	for _, ch := range c.Channels {
-		if !nameRE.MatchString(ch) {
-			return fmt.Errorf("channels: %q is not a channel name", ch)
+		if !sourceRE.MatchString(ch) {
+			return fmt.Errorf("channels: %q is not a channel name (such as conda-forge, or numba/label/dev)", ch)
 		}
 	}
 	return nil
@@ -112,7 +112,7 @@ func (p *Package) Validate() error {
 		return err
 	}
 	for _, r := range p.Require {
-		if !nameRE.MatchString(r) {
+		if !sourceRE.MatchString(r) {
 			return fmt.Errorf("require: %q is not a source name", r)
 		}
 	}
@@ -190,7 +190,9 @@ func (d *Duration) UnmarshalText(b []byte) error {
 }
 
 var (
-	nameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	// sourceRE matches source names: pypi, goproxy, a conda channel, or a
+	// label channel (numba/label/dev).
+	sourceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/label/[A-Za-z0-9._-]+)?$`)
 	subdirRE = regexp.MustCompile(`^(noarch|(linux|osx|win|emscripten|wasi|freebsd|zos)-[a-z0-9_]+)$`)
 	pythonRE = regexp.MustCompile(`^3\.\d{1,2}$`)
 )

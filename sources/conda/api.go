@@ -56,7 +56,7 @@ func (n *flexNumber) UnmarshalJSON(b []byte) error {
 }
 
 func (s *Source) fromAPI(ctx context.Context, pkg string) ([]sources.Release, error) {
-	u := s.opts.APIURL + "/package/" + url.PathEscape(s.opts.Channel) + "/" + url.PathEscape(pkg)
+	u := s.opts.APIURL + "/package/" + url.PathEscape(s.owner()) + "/" + url.PathEscape(pkg)
 	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ package conda
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -85,6 +86,9 @@ func New(o Options, hc *http.Client) *Source {
 	o.RepodataURL = strings.TrimRight(o.RepodataURL, "/")
 	if len(o.Labels) == 0 {
 		o.Labels = DefaultLabels
+	}
+	if _, label, ok := splitLabel(o.Channel); ok {
+		o.Labels = []string{label} // the channel names the one label that counts
 	}
 	if len(o.Subdirs) == 0 {
 		o.Subdirs = DefaultSubdirs
@@ -197,4 +201,28 @@ func splitFilename(fn string) (name, version, build string, ok bool) {
 		}
 	}
 	return "", "", "", false
+}
+
+// splitLabel splits a label channel ("numba/label/dev": the files of owner
+// numba labelled dev, such as pre-releases) into its owner and label.
+func splitLabel(channel string) (owner, label string, ok bool) {
+	owner, label, ok = strings.Cut(channel, "/label/")
+	return owner, label, ok && owner != "" && label != "" && !strings.Contains(label, "/")
+}
+
+// owner is the anaconda.org owner whose packages the channel lists.
+func (s *Source) owner() string {
+	if owner, _, ok := splitLabel(s.opts.Channel); ok {
+		return owner
+	}
+	return s.opts.Channel
+}
+
+// channelPath is the channel as a URL path: each segment escaped.
+func (s *Source) channelPath() string {
+	parts := strings.Split(s.opts.Channel, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
 }

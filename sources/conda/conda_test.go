@@ -231,3 +231,30 @@ func TestFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelChannel: a label channel ("numba/label/dev") asks anaconda.org for
+// the owner's package and counts only the files with that label; it is still
+// named by the whole channel.
+func TestLabelChannel(t *testing.T) {
+	fake := fakes.NewConda(t)
+	fake.Add("numba", "llvmlite",
+		fakes.CondaFile{Version: "0.49.0", Uploaded: day1},
+		fakes.CondaFile{Version: "0.50.0dev0", Uploaded: day2, Labels: []string{"dev"}})
+	src := conda.New(conda.Options{Channel: "numba/label/dev", APIURL: fake.URL, Labels: []string{"main"}}, client())
+	if src.Name() != "numba/label/dev" {
+		t.Errorf("Name() = %q", src.Name())
+	}
+	rs, err := src.Releases(context.Background(), "llvmlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withFiles []string
+	for _, r := range rs {
+		if len(r.Files) > 0 {
+			withFiles = append(withFiles, r.Version)
+		}
+	}
+	if !slices.Equal(withFiles, []string{"0.50.0dev0"}) {
+		t.Errorf("releases with files %v, want only the dev-labelled 0.50.0dev0", withFiles)
+	}
+}

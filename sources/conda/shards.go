@@ -80,7 +80,7 @@ func (s *Source) index(ctx context.Context, subdir string) (*shardIndex, error) 
 	if c.idx != nil || c.absent {
 		return c.idx, nil
 	}
-	u := s.opts.RepodataURL + "/" + url.PathEscape(s.opts.Channel) + "/" + subdir + "/repodata_shards.msgpack.zst"
+	u := s.opts.RepodataURL + "/" + s.channelPath() + "/" + subdir + "/repodata_shards.msgpack.zst"
 	_, body, err := web.Get(ctx, s.hc, u, nil)
 	if errors.Is(err, sources.ErrNotFound) {
 		c.absent = true
