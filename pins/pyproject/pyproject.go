@@ -86,8 +86,15 @@ func poetryDeps(key []string) int {
 // Extract returns the requirements of data in file order.
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	x := &extractor{path: path, data: data}
+	var self string // the project's own name
 	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
 		x.d = d
+		if isNameKey(v.Key) {
+			if s, ok := d.StringAt(v.Node); ok {
+				self = pep508.Normalize(s.Value)
+			}
+			return nil
+		}
 		if kind := requirementList(v.Key); kind != notList {
 			n := len(x.out)
 			x.list(v, kind)
@@ -102,7 +109,20 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i := range x.out {
+		// pytensor's "complete" extra lists pytensor[jax]: a project
+		// requiring itself to gather its extras is no pin to move.
+		if p := &x.out[i]; self != "" && p.Package == self && p.Skip == "" {
+			p.Skip = "the project's own name: it requires itself for its extras"
+		}
+	}
 	return x.out, x.errs.Err()
+}
+
+// isNameKey reports whether key holds the project's name (PEP 621 or Poetry).
+func isNameKey(key []string) bool {
+	return len(key) == 2 && key[0] == "project" && key[1] == "name" ||
+		len(key) == 3 && key[0] == "tool" && key[1] == "poetry" && key[2] == "name"
 }
 
 type extractor struct {

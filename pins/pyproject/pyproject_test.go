@@ -236,3 +236,22 @@ numba = { index = "x" }
 		t.Errorf("Apply: %v\n%s", err, out)
 	}
 }
+
+// TestSelfReference: pytensor's "complete" extra requires pytensor[jax] and
+// pytensor[numba]; a project requiring itself is reported, never capped.
+func TestSelfReference(t *testing.T) {
+	for _, doc := range []string{
+		"[project]\nname = \"PyTensor\"\ndependencies = [\"numba>=0.58\"]\n[project.optional-dependencies]\ncomplete = [\"pytensor[jax]\", \"pytensor[numba]\"]\n",
+		"[project.optional-dependencies]\ncomplete = [\"pytensor[jax]\"]\n[project]\nname = \"pytensor\"\n", // name after the extras
+	} {
+		ps, err := pyproject.Format{}.Extract("pyproject.toml", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if self := p.Package == "pytensor"; self != (p.Skip != "") {
+				t.Errorf("%q: skip %q", p.Text, p.Skip)
+			}
+		}
+	}
+}
