@@ -199,7 +199,7 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, p report.Package,
 	ch := github.Change{
 		Package: p.Name, Target: p.Newest, Base: r.Base, Files: files,
 		Title: d.Title(), Body: d.Body(), Message: d.Message(),
-		Draft: s.Draft || blocked, Labels: s.Labels, Reviewers: s.Reviewers, Assignees: s.Assignees,
+		Draft: s.Draft || blocked, Blocked: blocked, Labels: s.Labels, Reviewers: s.Reviewers, Assignees: s.Assignees,
 		ReopenClosed: s.ReopenClosed,
 	}
 	if a := cfg.GitHub.Author; a != nil {
@@ -313,7 +313,8 @@ func prItem(res github.Result) (slack.Item, bool) {
 	default:
 		return slack.Item{}, false
 	}
-	return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: fmt.Sprintf("%s: %s #%d for %s", res.Package, what, res.Number, res.Target)}, true
+	// Detail says what else changed, such as a draft converted after a failure.
+	return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: fmt.Sprintf("%s: %s #%d for %s", res.Package, what, res.Number, res.Target), Detail: res.Detail}, true
 }
 
 func failedChecks(p report.Package) string {

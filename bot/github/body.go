@@ -17,7 +17,8 @@ type Describe struct {
 	Package report.Package
 	Base    string
 	// Blocked is set when a check failed: the pull request carries the newest
-	// release that passed and opens as a draft.
+	// release that passed and is a draft while the check fails. The body says
+	// so in a hidden line, by which Sync knows the Change is blocked.
 	Blocked bool
 	// WorkflowToken is set when the token is a workflow's GITHUB_TOKEN, whose
 	// pull requests start no workflows.
@@ -58,7 +59,8 @@ func (d Describe) Body() string {
 	p := d.Package
 	var b strings.Builder
 	if d.Blocked {
-		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only **%s**, the newest release that passed, and opens as a draft. The evidence is below.\n\n", p.Name, mdText(p.Newest))
+		b.WriteString(markerCheckFailed + "\n")
+		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only **%s**, the newest release that passed, and is a draft while the check fails. The evidence is below.\n\n", p.Name, mdText(p.Newest))
 	}
 	fmt.Fprintf(&b, "pinbot moves the caps on **%s** to admit **%s**", p.Name, mdText(p.Newest))
 	if p.Reason != "" {

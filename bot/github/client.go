@@ -12,7 +12,12 @@
 // Rate limits: web.Transport waits out 403 and 429 rate limits (Retry-After,
 // x-ratelimit-reset); this package keeps go-github v60 from failing requests
 // client-side on its own memory of a limit, and paces content-creating requests
-// (POST, PATCH, PUT, DELETE) to at most 80 a minute, GitHub's secondary limit.
+// (POST, PATCH, PUT, DELETE, GraphQL mutations included) to at most 80 a
+// minute and 500 an hour, GitHub's secondary limits.
+//
+// A pull request's draft state follows its package's checks: the REST API
+// cannot change it, so the client posts GraphQL's convertPullRequestToDraft
+// and markPullRequestReadyForReview itself (graphql.go).
 //
 // The package also renders pull request titles, bodies and commit messages
 // (Describe), mints GitHub App installation tokens (AppTokens), and writes
@@ -172,6 +177,10 @@ type Client struct {
 	log         *slog.Logger
 	trees       map[string]*gh.Tree // by SHA; trees never change
 	bases       map[string]*baseState
+	// http sends the GraphQL requests, as authenticated and paced as the
+	// REST ones, to graphQLURL.
+	http       *http.Client
+	graphQLURL string
 }
 
 // New returns a client for o.Repo.
@@ -195,7 +204,8 @@ func New(o Options) (*Client, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Client{gh: c, owner: owner, repo: repo, log: log, trees: map[string]*gh.Tree{}, bases: map[string]*baseState{}}, nil
+	return &Client{gh: c, owner: owner, repo: repo, log: log, trees: map[string]*gh.Tree{}, bases: map[string]*baseState{},
+		http: hc, graphQLURL: graphQLURL(c.BaseURL)}, nil
 }
 
 // httpClient stacks oauth2 (when tokens are given) over the shim over o.HTTP's

@@ -41,8 +41,17 @@ type Change struct {
 	Body string
 	// Message is the commit message; Sync adds trailers naming package and
 	// target, by which it recognises its own commits.
-	Message           string
-	Draft             bool
+	Message string
+	// Draft opens the pull request as a draft (pull-requests.draft). Sync
+	// never marks a draft ready for review unless it made it a draft itself
+	// because a check failed.
+	Draft bool
+	// Blocked is set when a check failed: the pull request opens as a draft,
+	// an open one that is ready for review becomes a draft, and once a later
+	// Change is not blocked, Sync marks ready for review the draft it made
+	// (unless Draft). A Body from Describe with Blocked set says so too, in
+	// a hidden line, so a caller that passes such a body need not set it.
+	Blocked           bool
 	Labels            []string
 	Reviewers         []string // "login" or "org/team"
 	Assignees         []string
@@ -76,18 +85,26 @@ type Result struct {
 	Number                  int
 	URL                     string
 	Draft                   bool
-	// Detail explains a Respected or Conflict outcome.
+	// Detail explains a Respected or Conflict outcome, or a change of the
+	// pull request's draft state.
 	Detail string
 }
 
 // ErrStaleCheckout means the files pinbot read differ from the base branch.
 var ErrStaleCheckout = errors.New("the checkout differs from the base branch")
 
-// Trailers by which pinbot recognises its commits, and the body marker.
+// Trailers by which pinbot recognises its commits, and the body markers.
 const (
 	trailerPackage = "Pinbot-Package: "
 	trailerTarget  = "Pinbot-Target: "
 	markerPrefix   = "<!-- pinbot:v1 "
+	// markerFailureDraft follows the marker in a pull request that pinbot
+	// made a draft because a check failed: the record by which it marks
+	// the pull request ready for review again, and never one a person or
+	// pull-requests.draft made a draft.
+	markerFailureDraft = "<!-- pinbot:draft reason=check-failed -->"
+	// markerCheckFailed is in a body Describe wrote for a blocked package.
+	markerCheckFailed = "<!-- pinbot:check-failed -->"
 )
 
 // MaxBody is the most bytes a pull request body gets; GitHub refuses bodies
@@ -100,10 +117,18 @@ type baseState struct {
 
 // Sync makes the pull request for ch exist as described: it creates or moves
 // the branch with one commit on the base branch carrying ch.Files, opens or
-// rewrites the pull request, and adds missing labels, reviewers and assignees.
-// It writes nothing that is already right, respects a pull request closed
-// without merging for the same target (unless ch.ReopenClosed), and never
-// moves a branch that carries someone else's commits (it comments instead).
+// rewrites the pull request, sets its draft state, and adds missing labels,
+// reviewers and assignees. It writes nothing that is already right, respects
+// a pull request closed without merging for the same target (unless
+// ch.ReopenClosed), and never moves a branch that carries someone else's
+// commits (it comments instead).
+//
+// Draft state: a blocked change (a check failed) makes a ready pull request a
+// draft, recording in the body that pinbot did; a change that is not blocked
+// marks such a draft ready for review again, unless ch.Draft. A draft pinbot
+// did not make for a failure stays a draft. The record is written before the
+// draft is made and dropped after it is marked ready, so a run killed between
+// the two requests leaves what the next run completes.
 func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 	branch := Branch(ch.Base, ch.Package)
 	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch}
@@ -120,7 +145,7 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 			return res, fmt.Errorf("github: %s: %w %s (pinbot read a different %s; run it on a checkout of %s)", f.Path, ErrStaleCheckout, ch.Base, f.Path, ch.Base)
 		}
 	}
-	body := withMarker(ch)
+	failed := ch.failed()
 	prs, err := c.pulls(ctx, branch, "all")
 	if err != nil {
 		return res, err
@@ -150,7 +175,7 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 	}
 
 	if open == nil {
-		pr, err := c.create(ctx, ch, branch, body)
+		pr, err := c.create(ctx, ch, branch, withMarker(ch, failed))
 		switch {
 		case err == nil:
 			res.Action = Opened
@@ -173,17 +198,47 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 		if moved {
 			res.Action = Updated
 		}
-		if open.GetTitle() != ch.Title || open.GetBody() != body {
-			edit := &gh.PullRequest{Title: gh.String(ch.Title), Body: gh.String(body)}
-			pr, _, err := c.gh.PullRequests.Edit(ctx, c.owner, c.repo, open.GetNumber(), edit)
-			if err != nil {
-				return res, c.wrap(fmt.Sprintf("updating #%d", open.GetNumber()), err)
-			}
-			open, res.Action = pr, Updated
+		if open, err = c.update(ctx, ch, open, &res); err != nil {
+			res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+			return res, err
 		}
 	}
 	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
 	return res, c.decorate(ctx, ch, open)
+}
+
+// update brings an open pull request's title, body and draft state to ch, and
+// returns it as it is now.
+func (c *Client) update(ctx context.Context, ch Change, open *gh.PullRequest, res *Result) (*gh.PullRequest, error) {
+	failed, draft, made := ch.failed(), open.GetDraft(), madeDraft(open.GetBody())
+	toDraft := failed && !draft
+	toReady := !failed && draft && made && !ch.Draft
+	// The record stays while the draft is pinbot's and the check fails;
+	// it goes in before the conversion, and out after marking ready.
+	body := withMarker(ch, failed && (toDraft || made))
+	if toReady {
+		if err := c.setDraft(ctx, open, false); err != nil {
+			return open, err
+		}
+		open.Draft = gh.Bool(false)
+		res.Action, res.Detail = Updated, fmt.Sprintf("marked ready for review: the checks of %s %s pass", ch.Package, ch.Target)
+	}
+	if open.GetTitle() != ch.Title || open.GetBody() != body {
+		edit := &gh.PullRequest{Title: gh.String(ch.Title), Body: gh.String(body)}
+		pr, _, err := c.gh.PullRequests.Edit(ctx, c.owner, c.repo, open.GetNumber(), edit)
+		if err != nil {
+			return open, c.wrap(fmt.Sprintf("updating #%d", open.GetNumber()), err)
+		}
+		open, res.Action = pr, Updated
+	}
+	if toDraft {
+		if err := c.setDraft(ctx, open, true); err != nil {
+			return open, err
+		}
+		open.Draft = gh.Bool(true)
+		res.Action, res.Detail = Updated, fmt.Sprintf("converted to a draft: a check failed for %s", ch.Package)
+	}
+	return open, nil
 }
 
 // pushBranch makes branch hold one pinbot commit on base with ch.Files. It
@@ -398,7 +453,7 @@ func (c *Client) pulls(ctx context.Context, branch, state string) ([]*gh.PullReq
 func (c *Client) create(ctx context.Context, ch Change, branch, body string) (*gh.PullRequest, error) {
 	pr, _, err := c.gh.PullRequests.Create(ctx, c.owner, c.repo, &gh.NewPullRequest{
 		Title: gh.String(ch.Title), Head: gh.String(branch), Base: gh.String(ch.Base),
-		Body: gh.String(body), Draft: gh.Bool(ch.Draft), MaintainerCanModify: gh.Bool(true),
+		Body: gh.String(body), Draft: gh.Bool(ch.Draft || ch.failed()), MaintainerCanModify: gh.Bool(true),
 	})
 	return pr, err
 }
@@ -537,9 +592,27 @@ func withTrailers(ch Change) string {
 	return msg + "\n\n" + trailerPackage + ch.Package + "\n" + trailerTarget + ch.Target + "\n"
 }
 
+// failed reports whether a check failed for ch's package.
+func (ch Change) failed() bool {
+	return ch.Blocked || strings.Contains(ch.Body, markerCheckFailed)
+}
+
+// madeDraft reports whether a pull request body records that pinbot made the
+// pull request a draft because a check failed.
+func madeDraft(body string) bool {
+	first, _, _ := strings.Cut(body, "\n")
+	return strings.HasPrefix(first, markerPrefix) && strings.HasSuffix(first, markerFailureDraft)
+}
+
 // withMarker returns ch's body with the hidden marker first, cut to MaxBody.
-func withMarker(ch Change) string {
-	marker := fmt.Sprintf("%spackage=%s target=%s base=%s -->\n", markerPrefix, ch.Package, ch.Target, ch.Base)
+// With failureDraft, the marker line records that pinbot made the pull
+// request a draft because a check failed.
+func withMarker(ch Change, failureDraft bool) string {
+	marker := fmt.Sprintf("%spackage=%s target=%s base=%s -->", markerPrefix, ch.Package, ch.Target, ch.Base)
+	if failureDraft {
+		marker += " " + markerFailureDraft
+	}
+	marker += "\n"
 	return marker + Truncate(ch.Body, MaxBody-len(marker), "\n\n_The rest of this report was cut to fit GitHub's size limit; run `pinbot check --package "+ch.Package+"` for all of it._\n")
 }
 

@@ -76,12 +76,21 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 func newRunEnv(t *testing.T, config string) *runTestEnv {
+	return newRunEnvFiles(t, config, nil)
+}
+
+// newRunEnvFiles is newRunEnv with extra files in the checkout and the base
+// branch.
+func newRunEnvFiles(t *testing.T, config string, extra map[string]string) *runTestEnv {
 	e := &runTestEnv{env: newEnv(t), gh: fakes.NewGitHub(t), slack: fakes.NewSlack(t), clock: &fakeClock{now: time.Now()}}
 	e.base = map[string]string{
 		"pyproject.toml":     string(corpus.Read(t, "pymc-devs__pytensor__pyproject.toml")),
 		"sub/pyproject.toml": "[project]\nname = \"sub\"\ndependencies = [\"numba>=0.57\"]\n",
 		"README.md":          "# pytensor\n",
 		".pinbot.yml":        config,
+	}
+	for name, data := range extra {
+		e.base[name] = data
 	}
 	for name, data := range e.base {
 		e.file(name, []byte(data))
@@ -180,11 +189,20 @@ func (e *runTestEnv) checkState(t *testing.T, cap string) {
 }
 
 // writes returns the content-creating requests to the fake GitHub.
-func (e *runTestEnv) writes() []string {
+func (e *runTestEnv) writes() []string { return e.writesSince(0) }
+
+// writesSince returns the content-creating requests to the fake GitHub from
+// the from-th on, a GraphQL request with its mutation's name.
+func (e *runTestEnv) writesSince(from int) []string {
 	var w []string
-	for _, r := range e.gh.Requests() {
+	for _, r := range e.gh.Requests()[from:] {
 		if r.Method != http.MethodGet {
 			w = append(w, r.Method+" "+r.Path)
+		}
+		for _, m := range []string{"convertPullRequestToDraft", "markPullRequestReadyForReview"} {
+			if r.Path == "/graphql" && strings.Contains(r.Body, m) {
+				w[len(w)-1] += " " + m
+			}
 		}
 	}
 	return w
@@ -651,4 +669,30 @@ func TestRunStaleCheckoutJSON(t *testing.T) {
 		t.Errorf("slack %s", msgs)
 	}
 	e.checkSecrets(t)
+}
+
+// blockAll marks every package whose caps move blocked, with a failed probe.
+func blockAll(r *report.Report) {
+	for i := range r.Packages {
+		if r.Packages[i].Status == "bump" {
+			r.Packages[i].Status = "blocked"
+			r.Packages[i].Checks = []report.Check{{Kind: "probe", Name: "smoke", OK: false, Baseline: "pass", Candidate: "fail", Detail: "ImportError"}}
+		}
+	}
+}
+
+// runSteps runs pinbot once per adjust (nil: the checks pass), checking each
+// exit code and the writes of the last run.
+func (e *runTestEnv) runSteps(t *testing.T, steps ...func(*report.Report)) (out string, writes []string) {
+	t.Helper()
+	for _, adjust := range steps {
+		runHooks.adjust = adjust
+		from := len(e.gh.Requests())
+		code, stdout, stderr := e.run()
+		if want := map[bool]int{true: 3, false: 0}[adjust != nil]; code != want {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout, stderr)
+		}
+		out, writes = stdout, e.writesSince(from)
+	}
+	return out, writes
 }

@@ -21,12 +21,15 @@ import (
 
 // GitHub is a stateful fake of the GitHub REST API parts pinbot uses: repos
 // with a default branch, the git data API (blobs, trees, commits, refs), pull
-// requests (open, closed, merged) with labels, assignees, requested reviewers
-// and reviews, issue comments, and GitHub App installation tokens. It answers
-// with GitHub's JSON shapes and status codes (201 on create, 404 and 422
-// bodies with documentation_url), sends x-ratelimit-* headers, and can inject
-// faults (secondary rate limits as 403 or 429 with Retry-After) and "kill" a
-// client after N calls.
+// requests (open, closed, merged, draft) with labels, assignees, requested
+// reviewers and reviews, issue comments, and GitHub App installation tokens;
+// and of the GraphQL API, the two mutations that change a pull request's draft
+// state (github_graphql.go). It answers with GitHub's JSON shapes and status
+// codes (201 on create, 404 and 422 bodies with documentation_url, GraphQL
+// errors with 200), sends x-ratelimit-* headers, and can inject faults
+// (secondary rate limits as 403 or 429 with Retry-After) and "kill" a client
+// after N calls. It serves both a github.com-style base (/repos/…, /graphql)
+// and a GitHub Enterprise Server-style one (/api/v3/repos/…, /api/graphql).
 type GitHub struct {
 	*httptest.Server
 
@@ -64,6 +67,7 @@ type ghApp struct {
 }
 
 type ghRepo struct {
+	id                         int // for node ids, unique in the fake
 	owner, name, defaultBranch string
 	git                        *gitStore
 	refs                       map[string]string // "refs/heads/main" -> commit
@@ -126,7 +130,7 @@ func (g *GitHub) AddRepo(full, defaultBranch string, files map[string]string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	owner, name, _ := strings.Cut(full, "/")
-	r := &ghRepo{owner: owner, name: name, defaultBranch: defaultBranch, git: newGitStore(),
+	r := &ghRepo{id: len(g.repos) + 1, owner: owner, name: name, defaultBranch: defaultBranch, git: newGitStore(),
 		refs: map[string]string{}, comments: map[int][]string{}, reviews: map[int][]string{}}
 	flat := map[string]flatEntry{}
 	for p, c := range files {
@@ -206,6 +210,15 @@ func (g *GitHub) ClosePull(repo string, n int) {
 	defer g.mu.Unlock()
 	p := g.repos[repo].pulls[n-1]
 	p.State, p.ClosedAt = "closed", stamp()
+}
+
+// SetDraft converts pull request n of repo to a draft or marks it ready for
+// review, as a person does in the web interface.
+func (g *GitHub) SetDraft(repo string, n int, draft bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	p := g.repos[repo].pulls[n-1]
+	p.Draft, p.Updated = draft, stamp()
 }
 
 // Review records a review by login on pull request n, which drops login from
@@ -352,7 +365,11 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
 	h.Set("X-RateLimit-Used", strconv.Itoa(5000-remaining))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
-	h.Set("X-RateLimit-Resource", "core")
+	if isGraphQL(r.URL.Path) {
+		h.Set("X-RateLimit-Resource", "graphql")
+	} else {
+		h.Set("X-RateLimit-Resource", "core")
+	}
 	if fault != nil {
 		for k, v := range fault.Header {
 			h.Set(k, v)
@@ -376,10 +393,20 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 func (g *GitHub) route(r *http.Request, body []byte) answer {
 	auth := r.Header.Get("Authorization")
 	tok := strings.TrimPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
-	if m := reToken.FindStringSubmatch(r.URL.Path); m != nil && r.Method == http.MethodPost {
+	path := r.URL.Path
+	if strings.HasPrefix(path, "/api/v3/") { // GitHub Enterprise Server
+		path = strings.TrimPrefix(path, "/api/v3")
+	}
+	if isGraphQL(r.URL.Path) {
+		if r.Method != http.MethodPost {
+			return errAnswer(http.StatusNotFound, "Not Found", "")
+		}
+		return g.graphQL(tok, body)
+	}
+	if m := reToken.FindStringSubmatch(path); m != nil && r.Method == http.MethodPost {
 		return g.mintToken(tok, m[1])
 	}
-	m := reRepo.FindStringSubmatch(r.URL.Path)
+	m := reRepo.FindStringSubmatch(path)
 	if m == nil {
 		return errAnswer(http.StatusNotFound, "Not Found", "")
 	}

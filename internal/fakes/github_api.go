@@ -254,7 +254,7 @@ func (r *ghRepo) pullJSON(p *ghPull, full bool) map[string]any {
 	}
 	m := map[string]any{
 		"url": "https://api.github.com/repos/" + full_ + fmt.Sprintf("/pulls/%d", p.Number), "id": 1000000 + p.Number,
-		"node_id": fmt.Sprintf("PR_kwDOfake%d", p.Number), "html_url": html, "number": p.Number, "state": p.State,
+		"node_id": r.nodeID(p), "html_url": html, "number": p.Number, "state": p.State,
 		"locked": false, "title": p.Title, "user": user(p.User), "body": p.Body, "labels": labelsJSON(p.Labels),
 		"created_at": p.Created, "updated_at": p.Updated, "closed_at": nilIfEmpty(p.ClosedAt), "merged_at": nilIfEmpty(p.MergedAt),
 		"merge_commit_sha": nilIfEmpty(p.MergeCommitSHA), "assignees": orEmpty(assignees), "requested_reviewers": orEmpty(reviewers),
