@@ -83,7 +83,7 @@ func NewTransport(base http.RoundTripper, p Policy, userAgent string, log *slog.
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Transport{Base: base, Policy: p, UserAgent: userAgent, Log: log, Sleep: sleepCtx}
+	return &Transport{Base: base, Policy: p, UserAgent: userAgent, Log: log, Sleep: Sleep}
 }
 
 // UserAgent returns pinbot's User-Agent for a version.
@@ -302,7 +302,8 @@ func (t *Transport) backoff(attempt int) time.Duration {
 	return time.Duration(rand.Int64N(int64(d)+1))/2 + d/2
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits for d or until ctx is done, and returns ctx.Err() in that case.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v60/github"
+	"github.com/pinbot-dev/pinbot/web"
 	"golang.org/x/oauth2"
 )
 
@@ -66,19 +67,7 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (systemClock) Sleep(ctx context.Context, d time.Duration) error { return web.Sleep(ctx, d) }
 
 // A pacer spaces content-creating requests at least interval apart, and
 // keeps at most hourly of them in any hour.

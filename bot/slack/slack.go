@@ -80,7 +80,7 @@ func (c *Client) Post(ctx context.Context, m Message) error {
 	}
 	sleep := c.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = web.Sleep
 	}
 	ctx = web.WithSecretURL(ctx)
 	for i := 1; ; i++ {
@@ -125,15 +125,4 @@ func (c *Client) once(ctx context.Context, body []byte) error {
 		code = http.StatusText(resp.StatusCode)
 	}
 	return &Error{StatusCode: resp.StatusCode, Code: code}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

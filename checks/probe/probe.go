@@ -83,7 +83,7 @@ const (
 )
 
 // A Wheel is a wheel file for static mode: a local Path, or R (with Size) that the
-// caller downloaded and checked with VerifySHA256. Name is the wheel's file name,
+// caller downloaded and verified against the index's digest (checks/artifact). Name is the wheel's file name,
 // used in messages; it defaults to the base name of Path.
 type Wheel struct {
 	Path string

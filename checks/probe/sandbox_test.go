@@ -125,21 +125,3 @@ func TestSandboxEnv(t *testing.T) {
 		t.Errorf("defaults: %q", env)
 	}
 }
-
-func TestVerifySHA256(t *testing.T) {
-	r := strings.NewReader("hello\n")
-	const sum = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
-	for _, want := range []string{sum, "sha256=" + sum, "SHA256:" + strings.ToUpper(sum)} {
-		if err := VerifySHA256(r, r.Size(), want); err != nil {
-			t.Errorf("VerifySHA256(%q): %v", want, err)
-		}
-	}
-	for _, bad := range []string{strings.Replace(sum, "5", "6", 1), "abc", strings.Repeat("zz", 32)} {
-		if err := VerifySHA256(r, r.Size(), bad); err == nil {
-			t.Errorf("VerifySHA256(%q) = nil", bad)
-		}
-	}
-	if err := VerifySHA256(r, r.Size()+1, sum); err == nil {
-		t.Error("short read accepted")
-	}
-}

@@ -55,7 +55,7 @@ type wheel struct {
 func openWheel(opts Options, version string, wh Wheel) (*wheel, error) {
 	if wh.isZero() {
 		if opts.Index == "" || !isLocalDir(opts.Index) {
-			return nil, fmt.Errorf("probe: static mode needs the %s %s wheel: pass it as a Wheel (download it and check it with VerifySHA256) or give a local wheel directory as the index", opts.Package, version)
+			return nil, fmt.Errorf("probe: static mode needs the %s %s wheel: pass it as a Wheel (downloaded and verified, as checks/artifact does) or give a local wheel directory as the index", opts.Package, version)
 		}
 		p, err := findWheel(strings.TrimPrefix(opts.Index, "file://"), opts.Package, version)
 		if err != nil {

@@ -3,8 +3,6 @@ package probe
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,11 +49,7 @@ func TestStaticWheelFromReader(t *testing.T) {
 	dir := t.TempDir()
 	p := buildWheel(t, dir, "numba", "0.67.0", testWheels("")[1].files)
 	data, _ := os.ReadFile(p)
-	sum := sha256.Sum256(data)
 	r := bytes.NewReader(data)
-	if err := VerifySHA256(r, r.Size(), hex.EncodeToString(sum[:])); err != nil {
-		t.Fatal(err)
-	}
 	rep, err := Run(context.Background(), Options{Package: "numba", Candidate: "0.67.0", Static: true,
 		CandidateWheel: Wheel{R: r, Size: r.Size(), Name: filepath.Base(p)},
 		Specs:          []Spec{{Path: "numba.core.bytecode.FunctionIdentity._unique_ids", Expect: "iterator"}}})
@@ -66,7 +60,7 @@ func TestStaticWheelFromReader(t *testing.T) {
 
 	_, err = Run(context.Background(), Options{Package: "numba", Candidate: "0.67.0", Static: true,
 		Index: "https://pypi.org/simple", Specs: []Spec{{Path: "numba"}}})
-	if err == nil || !strings.Contains(err.Error(), "VerifySHA256") {
+	if err == nil || !strings.Contains(err.Error(), "needs the numba 0.67.0 wheel") {
 		t.Errorf("static without a wheel: %v", err)
 	}
 	_, err = Run(context.Background(), Options{Package: "numba", Candidate: "0.70.0", Static: true, Index: dir, Specs: []Spec{{Path: "numba"}}})

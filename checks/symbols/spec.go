@@ -2,12 +2,13 @@ package symbols
 
 import (
 	"fmt"
-	"github.com/pinbot-dev/pinbot/sources"
-	"github.com/pinbot-dev/pinbot/sources/wheel"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/wheel"
 )
 
 // A Spec is the symbols check of one watched package, as written in

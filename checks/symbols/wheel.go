@@ -3,9 +3,7 @@ package symbols
 import (
 	"archive/zip"
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -287,19 +285,4 @@ func libraryKey(rel string) string {
 		base = base[:loc[0]] + ".so"
 	}
 	return dir + base
-}
-
-// VerifySHA256 reads r to the end and checks its SHA-256 digest against want
-// (hex). Callers that download a wheel use it against the index's digest
-// before scanning.
-func VerifySHA256(r io.Reader, want string) error {
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return err
-	}
-	got := hex.EncodeToString(h.Sum(nil))
-	if !strings.EqualFold(got, want) {
-		return fmt.Errorf("sha256 mismatch: got %s, want %s", got, want)
-	}
-	return nil
 }
