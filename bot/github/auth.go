@@ -49,14 +49,12 @@ func AppTokens(ctx context.Context, o AppOptions) (oauth2.TokenSource, error) {
 		clock = SystemClock
 	}
 	jwts := &jwtSource{appID: o.AppID, key: key, clock: clock}
-	hc, err := httpClient(Options{HTTP: o.HTTP, Clock: clock, Tokens: jwts})
+	api, err := apiURL(o.APIURL)
 	if err != nil {
 		return nil, err
 	}
-	c := gh.NewClient(hc)
-	if c.BaseURL, err = apiURL(o.APIURL); err != nil {
-		return nil, err
-	}
+	c := gh.NewClient(httpClient(Options{HTTP: o.HTTP, Clock: clock, Tokens: jwts}, api))
+	c.BaseURL = api
 	id := o.InstallationID
 	if id == 0 {
 		owner, repo, err := SplitRepo(o.Repo)

@@ -181,14 +181,13 @@ func New(o Options) (*Client, error) {
 	if o.Tokens == nil {
 		return nil, errors.New("github: no token")
 	}
-	hc, err := httpClient(o)
+	api, err := apiURL(o.APIURL)
 	if err != nil {
 		return nil, err
 	}
+	hc := httpClient(o, api)
 	c := gh.NewClient(hc)
-	if c.BaseURL, err = apiURL(o.APIURL); err != nil {
-		return nil, err
-	}
+	c.BaseURL = api
 	log := o.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -197,9 +196,9 @@ func New(o Options) (*Client, error) {
 		http: hc, graphQLURL: graphQLURL(c.BaseURL)}, nil
 }
 
-// httpClient stacks oauth2 (when tokens are given) over the shim over o.HTTP's
-// transport.
-func httpClient(o Options) (*http.Client, error) {
+// httpClient stacks the credentials (when tokens are given; for api's origin
+// only, see origin.go) over the shim over o.HTTP's transport.
+func httpClient(o Options, api *url.URL) *http.Client {
 	base := http.DefaultTransport
 	if o.HTTP != nil && o.HTTP.Transport != nil {
 		base = o.HTTP.Transport
@@ -218,9 +217,9 @@ func httpClient(o Options) (*http.Client, error) {
 	}
 	var rt http.RoundTripper = &shim{base: base, pace: &pacer{clock: clock, interval: time.Minute / time.Duration(per), hourly: PerHour}, log: log}
 	if o.Tokens != nil {
-		rt = &oauth2.Transport{Source: o.Tokens, Base: rt}
+		rt = &originAuth{src: o.Tokens, api: api, base: rt}
 	}
-	return &http.Client{Transport: rt}, nil
+	return &http.Client{Transport: rt, CheckRedirect: checkRedirect(api)}
 }
 
 // apiURL parses a REST API base URL, with the trailing slash go-github needs.

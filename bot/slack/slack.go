@@ -3,7 +3,10 @@
 // plain-text fallback.
 //
 // The webhook URL is a secret: requests are marked with web.WithSecretURL, so
-// logs and errors never show it. Errors are Slack's plain-text codes
+// logs and errors never show it, and a redirect is never followed (an
+// incoming webhook does not redirect; following one would hand another host
+// the message, and on a same-scheme redirect the webhook URL itself, which Go
+// sends as the Referer). Errors are Slack's plain-text codes
 // ("404 channel_not_found"); only 429 (honouring Retry-After, done by
 // web.Transport) and 5xx are retried.
 package slack
@@ -101,9 +104,10 @@ func (c *Client) once(ctx context.Context, body []byte) error {
 		return errors.New("slack webhook: invalid URL")
 	}
 	req.Header.Set("Content-Type", "application/json")
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
+	hc := http.Client{CheckRedirect: refuseRedirect}
+	if c.HTTP != nil {
+		hc = *c.HTTP
+		hc.CheckRedirect = refuseRedirect
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
@@ -125,4 +129,11 @@ func (c *Client) once(ctx context.Context, body []byte) error {
 		code = http.StatusText(resp.StatusCode)
 	}
 	return &Error{StatusCode: resp.StatusCode, Code: code}
+}
+
+// refuseRedirect stops at the first redirect; the error names the other
+// host only, since the rest of its URL may be a secret too.
+func refuseRedirect(req *http.Request, via []*http.Request) error {
+	return fmt.Errorf("redirected to %s: refused, the webhook URL and the message go to the webhook's own address only",
+		(&url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host}).String())
 }
