@@ -30,6 +30,10 @@ const (
 )
 
 func main() {
+	// First, before anything can start release code: see harden.
+	if err := harden(); err != nil {
+		fmt.Fprintf(os.Stderr, "pinbot: warning: could not make the process non-dumpable (%v): processes of this user can read its environment\n", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], newFactory(os.Stdout, os.Stderr, os.Getenv))
 	stop()
