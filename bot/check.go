@@ -124,7 +124,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	c.hashPins(ctx, log, plans)
 	for _, p := range plans {
 		rp := toReport(p)
-		rp.Checks = checks[p.Name]
+		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
 		rep.Packages = append(rep.Packages, rp)
 	}
 	if ctx.Err() != nil {

@@ -52,15 +52,18 @@ type Verifier struct {
 	// Fallbacks bounds how many releases older than the candidate are tried
 	// when it fails (default 3).
 	Fallbacks int
-	Log       *slog.Logger
+	// Recorded, when set, answers for each candidate instead of running its
+	// checks: the verdicts of a check job's report (recorded.go).
+	Recorded Recorded
+	Log      *slog.Logger
 }
 
 // verifyAll runs the checks of every package that moves a cap and asks for
 // them, turning its plan blocked (or an error) as the results say. It returns
-// each package's check results.
+// each package's check results and verdicts.
 func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package) map[string][]report.Check {
-	out := map[string][]report.Check{}
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package) map[string]verified {
+	out := map[string]verified{}
 	if c.Verifier == nil {
 		return out
 	}
@@ -75,32 +78,33 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 		if p.Status != plan.Bump || !settings[p.Name].HasChecks() || ctx.Err() != nil {
 			continue
 		}
-		checks, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned)
+		checks, verdicts, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned)
 		if err != nil {
 			p.Status, p.Err = plan.Error, fmt.Errorf("checks: %w", err)
 			for j := range p.Pins {
 				p.Pins[j].New, p.Pins[j].Changed = p.Pins[j].Pin.Constraint, false
 			}
 		}
-		out[p.Name] = checks
+		out[p.Name] = verified{checks, verdicts}
 	}
 	return out
 }
 
 // verify checks p's target and, when it fails, older candidates, and updates p.
+// It returns the target's check results and the verdict on each candidate.
 func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg plan.Package, ps []pins.Pin,
-	lookups []plan.Lookup, settings *config.Package, planned map[string]string) ([]report.Check, error) {
+	lookups []plan.Lookup, settings *config.Package, planned map[string]string) ([]report.Check, []report.Verdict, error) {
 	log := v.log().With("package", p.Name)
 	rs, err := v.pypiReleases(ctx, p.Name, lookups)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	scheme := pep440.Scheme{}
 	accepted := acceptable(scheme, rs, pkg.Prereleases)
 	baseline := currentRelease(scheme, accepted, ps)
 	target, ok := findRelease(scheme, accepted, p.Target)
 	if !ok {
-		return nil, fmt.Errorf("%s %s is not an installable release on PyPI, where the checks get it", p.Name, p.Target)
+		return nil, nil, fmt.Errorf("%s %s is not an installable release on PyPI, where the checks get it", p.Name, p.Target)
 	}
 	candidates := []sources.Release{target}
 	fallbacks := cmp.Or(v.Fallbacks, 3)
@@ -116,13 +120,18 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 		}
 	}
 	var evidence []report.Check
+	var verdicts []report.Verdict
 	passed := ""
 	for i, cand := range candidates {
 		log.Info("running checks", "baseline", versionOf(baseline), "candidate", cand.Version)
-		checks, blocked, err := v.run(ctx, p.Name, baseline, cand, settings, planned)
-		if err != nil {
-			return evidence, err
+		checks, blocked, err := v.judge(ctx, p.Name, baseline, cand, settings, planned)
+		if i > 0 && errors.Is(err, ErrNotJudged) {
+			break // the check job tried no further release: none passed
 		}
+		if err != nil {
+			return evidence, nil, err
+		}
+		verdicts = append(verdicts, report.Verdict{Version: cand.Version, Baseline: versionOf(baseline), Blocked: blocked})
 		if i == 0 {
 			evidence = checks
 		}
@@ -134,7 +143,7 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 	}
 	switch {
 	case passed == target.Version:
-		return evidence, nil
+		return evidence, verdicts, nil
 	case passed != "":
 		replanned := plan.Make(pkg, ps, capLookups(lookups, ps, passed, c.Schemes), c.Schemes)
 		reason := p.Reason
@@ -151,7 +160,7 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 		p.Reason += fmt.Sprintf("; checks failed on %s and on every release tried after %s: caps left as they are", target.Version, versionOf(baseline))
 	}
 	p.Status = plan.Blocked
-	return evidence, nil
+	return evidence, verdicts, nil
 }
 
 // run runs the checks of one candidate against the baseline; blocked reports
@@ -181,7 +190,7 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
 	}
-	if v.Static || (!v.NoInstall && v.Python == "" && !onPath("python3", "python")) {
+	if !v.Dynamic() {
 		// Static probing reads the wheels, which come verified from the store.
 		w, err := v.wheel(ctx, cand, pureFirst)
 		if err != nil {

@@ -53,6 +53,22 @@ type Package struct {
 	// Drift lists the ranges the package's pins disagree on after the plan,
 	// one entry per range; empty when they agree.
 	Drift []Drift `json:"drift"`
+	// Verdicts are what the checks decided about each candidate they judged,
+	// in the order tried; absent when no check ran. They are all that
+	// `pinbot run --verdicts` takes from a check job's report.
+	Verdicts []Verdict `json:"verdicts,omitempty"`
+}
+
+// A Verdict is the checks' decision on one candidate release: the target
+// first, then, while blocked, older releases after the baseline.
+type Verdict struct {
+	Version string `json:"version"`
+	// Baseline is the release the candidate was compared with ("" when no
+	// release satisfied the pins).
+	Baseline string `json:"baseline"`
+	// Blocked is set when a check that passed at the baseline failed at the
+	// candidate.
+	Blocked bool `json:"blocked"`
 }
 
 // A Drift is one range of a package's pins where its pins disagree, such as

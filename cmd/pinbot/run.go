@@ -35,6 +35,9 @@ type RunOptions struct {
 	// WorkflowToken is "auto" (guess), "true" or "false".
 	WorkflowToken string
 	DryRun        bool
+	// Verdicts is the check job's report (--verdicts): publish from its
+	// verdicts and run no check (publish.go).
+	Verdicts string
 }
 
 // runHooks are seams for tests; the program leaves them zero.
@@ -55,12 +58,21 @@ request on the branch pinbot/<base>/<package> carrying the new caps in every fil
 written), with the check's evidence in its body; then one Slack message when
 something happened. --dry-run prints the pull requests and the message instead.
 
+--verdicts REPORT publishes from a check job's report (pinbot check --format
+json, run where no secret is): the plan is made again from the pin files and
+the package sources, no probe or scan runs, and only the report's verdicts
+are used, matched by package and version; a package whose target the report
+did not judge is not bumped.
+
 Environment: GITHUB_REPOSITORY (or --repo), GITHUB_TOKEN (or --token-env NAME),
 GITHUB_API_URL (GitHub Enterprise), SLACK_WEBHOOK_URL, and for a GitHub App the
 private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := validateVerdicts(cmd, opts); err != nil {
 				return err
 			}
 			if opts.WorkflowToken != "auto" && opts.WorkflowToken != "true" && opts.WorkflowToken != "false" {
@@ -82,6 +94,7 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 	fl.StringVar(&opts.AppKeyEnv, "app-key-env", "", "the environment variable holding the App's PEM key (default github.app.private-key-env)")
 	fl.StringVar(&opts.WorkflowToken, "workflow-token", "auto", "whether the token is a workflow's GITHUB_TOKEN: auto, true or false")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the pull requests and the Slack message; call neither GitHub nor Slack")
+	fl.StringVar(&opts.Verdicts, "verdicts", "", "publish from this check job's report (pinbot check --format json): take its verdicts, run no probe or scan")
 	return cmd
 }
 
@@ -103,11 +116,7 @@ func readRunEnv(f *Factory, opts *RunOptions, cfg *config.Config) runEnv {
 	if opts.TokenEnv != "" {
 		e.token = f.Getenv(opts.TokenEnv)
 	}
-	keyEnv := opts.AppKeyEnv
-	if keyEnv == "" {
-		keyEnv = cfg.GitHub.App.KeyEnv()
-	}
-	e.appKey = f.Getenv(keyEnv)
+	e.appKey = f.Getenv(appKeyEnv(opts, cfg))
 	if srv, id := f.Getenv("GITHUB_SERVER_URL"), f.Getenv("GITHUB_RUN_ID"); srv != "" && id != "" && e.repo != "" {
 		e.runURL = srv + "/" + e.repo + "/actions/runs/" + id
 	}
@@ -125,6 +134,12 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		// Before anything can print them.
 		for _, s := range []string{env.token, env.webhook, env.appKey} {
 			gh.Mask(f.Stdout, s)
+		}
+	}
+	var recorded bot.Recorded
+	if opts.Verdicts != "" {
+		if recorded, err = readVerdicts(opts.Verdicts); err != nil {
+			return err
 		}
 	}
 	appID, inst := opts.AppID, opts.InstallationID
@@ -150,8 +165,14 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	defer cleanup()
 	defer f.pruneCache()
+	checker := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
+	if recorded != nil {
+		checker.Verifier.Recorded = recorded
+	} else {
+		warnReleaseCode(f, opts, cfg, env, checker.Verifier)
+	}
 	runner := &bot.Runner{
-		Checker: f.newChecker(opts.Dir, cfg, opts.Probes, tmp),
+		Checker: checker,
 		Repo:    env.repo, RunURL: env.runURL, DryRun: opts.DryRun, Log: f.Log, Adjust: runHooks.adjust,
 		WorkflowToken: workflowToken(opts.WorkflowToken, env, opts.TokenEnv, appID),
 	}
@@ -186,6 +207,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	out, err := runner.Run(ctx, bot.RunOptions{Packages: opts.Packages})
 	if err != nil {
 		return err
+	}
+	if recorded != nil {
+		warnUnused(f, recorded, out.Report)
 	}
 	if err := printRun(f.Stdout, opts, out); err != nil {
 		return err
