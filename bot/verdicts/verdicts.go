@@ -62,10 +62,11 @@ type entry struct {
 	err      string
 }
 
-// ReadFile reads and validates the report at path: a regular file of at most
-// MaxSize bytes.
+// ReadFile reads and validates the report at path: a regular file (not a
+// link, which a tampered artifact could point anywhere) of at most MaxSize
+// bytes.
 func ReadFile(path string) (*Verdicts, error) {
-	info, err := os.Stat(path)
+	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}

@@ -108,7 +108,12 @@ func TestReadFile(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(ok, link); err != nil {
+		t.Fatal(err)
+	}
 	for path, want := range map[string]string{
+		link:                               "not a regular file",
 		big:                                "more than the 16777216 bytes",
 		fifo:                               "not a regular file",
 		dir:                                "not a regular file",

@@ -78,7 +78,7 @@ func TestReleaseCannotReadPinbotsEnvironment(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(root) })
 	dirs := map[string]string{}
-	for _, d := range []string{"bin", "repo", "home", "tmp", "out"} {
+	for _, d := range []string{"repo", "home", "tmp", "out"} {
 		dirs[d] = filepath.Join(root, d)
 		if err := os.Mkdir(dirs[d], 0o777); err != nil {
 			t.Fatal(err)
@@ -86,14 +86,7 @@ func TestReleaseCannotReadPinbotsEnvironment(t *testing.T) {
 		os.Chmod(dirs[d], 0o777) // past the umask
 	}
 	os.Chmod(root, 0o755)
-	bin := filepath.Join(dirs["bin"], "pinbot")
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build pinbot: %v", err)
-	}
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pinbotBinary(t)
 
 	report := filepath.Join(dirs["out"], "walk.txt")
 	init := []byte(strings.ReplaceAll(walker, "%%", "%"))
