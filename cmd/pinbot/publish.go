@@ -39,7 +39,7 @@ func validateVerdicts(cmd *cobra.Command, opts *RunOptions) error {
 }
 
 // readVerdicts reads the check job's report named by --verdicts.
-func readVerdicts(path string) (bot.Recorded, error) {
+func readVerdicts(path string) (*verdicts.Verdicts, error) {
 	v, err := verdicts.ReadFile(path)
 	if err != nil {
 		return nil, &usageError{fmt.Errorf("--verdicts: %w", err)}
@@ -104,11 +104,7 @@ func probedPackages(cfg *config.Config, only []string) []string {
 
 // warnUnused names the report's packages this run did not plan: a verdict
 // for them chooses nothing.
-func warnUnused(f *Factory, rec bot.Recorded, rep *report.Report) {
-	v, ok := rec.(*verdicts.Verdicts)
-	if !ok {
-		return
-	}
+func warnUnused(f *Factory, v *verdicts.Verdicts, rep *report.Report) {
 	var unused []string
 	for _, name := range v.Packages() {
 		if !slices.ContainsFunc(rep.Packages, func(p report.Package) bool { return p.Name == config.Key(name) }) {

@@ -19,6 +19,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/bot/verdicts"
 	"github.com/pinbot-dev/pinbot/config"
 )
 
@@ -136,7 +137,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			gh.Mask(f.Stdout, s)
 		}
 	}
-	var recorded bot.Recorded
+	var recorded *verdicts.Verdicts
 	if opts.Verdicts != "" {
 		if recorded, err = readVerdicts(opts.Verdicts); err != nil {
 			return err
