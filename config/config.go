@@ -14,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/internal/pep503"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 )
 
 // Names are where Find looks for the configuration, in order, relative to the
@@ -67,10 +67,25 @@ func Default() *Config {
 // Find returns the path of the configuration file under root, or "" if there is
 // none.
 func Find(root string) (string, error) {
+	repo, err := repofs.Open(root)
+	if err != nil {
+		return "", err
+	}
+	defer repo.Close()
+	name, err := FindIn(repo)
+	if name == "" || err != nil {
+		return "", err
+	}
+	return filepath.Join(root, filepath.FromSlash(name)), nil
+}
+
+// FindIn returns the name of the configuration file in the repository (one
+// of Names), or "" if there is none. A name that exists but leads outside the
+// repository is an error, not a reason to look further.
+func FindIn(repo *repofs.Root) (string, error) {
 	for _, n := range Names {
-		p := filepath.Join(root, filepath.FromSlash(n))
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
+		if _, err := repo.Stat(n); err == nil {
+			return n, nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
@@ -78,13 +93,26 @@ func Find(root string) (string, error) {
 	return "", nil
 }
 
-// Load reads and parses the configuration file at path.
+// Load reads and parses the configuration file at path: a file a person
+// named, read wherever it is, but only a regular file of at most
+// repofs.MaxFileSize bytes.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := repofs.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, data)
+}
+
+// LoadIn reads and parses the configuration file name of the repository
+// (as FindIn returns it), confined to the repository; file is the name
+// errors give it.
+func LoadIn(repo *repofs.Root, name, file string) (*Config, error) {
+	data, err := repo.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data)
 }
 
 // Parse parses configuration data read from file (used in errors).
@@ -96,6 +124,9 @@ func Parse(file string, data []byte) (*Config, error) {
 		return nil, &diag.Error{File: file, Line: yamlErrorLine(err), Err: fmt.Errorf("not valid YAML: %v", err)}
 	}
 	if len(doc.Content) > 0 {
+		if err := checkAliases(file, doc.Content[0]); err != nil {
+			return nil, err
+		}
 		d := &decoder{file: file}
 		d.decode(doc.Content[0], reflect.ValueOf(c).Elem(), "")
 		if err := d.errs.Err(); err != nil {

@@ -118,6 +118,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("packages:\n  numba:\n    cap: inclusive\nfiles: [a]\n"))
 	f.Add([]byte("sources: {pypi: {url: 'https://x'}}\n"))
 	f.Add([]byte("&a [*a]\n"))
+	f.Add([]byte("packages:\n  a:\n    probes: &a [{path: a.b, expect: exists}]\n    platforms: &b [*a, *a, *a]\n    python: [*b, *b, *b]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		config.Parse("f.yml", data) // must not panic
 	})

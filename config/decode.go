@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,6 +28,93 @@ type decoder struct {
 
 // maxDepth bounds nesting, which also stops alias cycles (&a [*a]).
 const maxDepth = 64
+
+// MaxAliasNodes is the most nodes YAML aliases may add to a configuration
+// once expanded: an alias (*name) stands for a copy of its anchor's whole
+// subtree, so a few KB of aliases to aliases can stand for millions of
+// nodes, and decoding would cost what the expansion says, not what the file
+// says. A real configuration that shares a probe list among its packages
+// adds a few thousand.
+const MaxAliasNodes = 100_000
+
+// checkAliases counts, before anything is decoded, the nodes the aliases of
+// the document n add when expanded, in document order, and stops with an
+// error at the alias that takes the count past MaxAliasNodes. It costs one
+// walk of the document: each anchor's expanded size is computed once.
+func checkAliases(file string, n *yaml.Node) error {
+	a := &aliasCounter{sizes: map[*yaml.Node]int{}}
+	a.walk(n, "")
+	if a.err != nil {
+		return diag.Errorf(file, a.at.Line, a.at.Column, a.key, "%v", a.err)
+	}
+	return nil
+}
+
+type aliasCounter struct {
+	sizes map[*yaml.Node]int // expanded sizes, saturated at MaxAliasNodes+1; -1 while being computed
+	added int
+	err   error
+	at    *yaml.Node
+	key   string
+}
+
+// walk visits the document's own nodes once, adding each alias's expansion.
+func (a *aliasCounter) walk(n *yaml.Node, key string) {
+	if a.err != nil || n == nil {
+		return
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		size := a.size(n.Alias)
+		if size < 0 {
+			a.err, a.at, a.key = fmt.Errorf("alias *%s refers to a node that contains it", n.Value), n, key
+			return
+		}
+		if a.added += size; a.added > MaxAliasNodes {
+			a.err, a.at, a.key = fmt.Errorf("aliases expand the configuration past %d nodes (this one, *%s, adds %d): write the values out or share fewer", MaxAliasNodes, n.Value, size), n, key
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			a.walk(n.Content[i], key)
+			a.walk(n.Content[i+1], join(key, n.Content[i].Value))
+		}
+	default:
+		for i, c := range n.Content {
+			k := key
+			if n.Kind == yaml.SequenceNode {
+				k = fmt.Sprintf("%s[%d]", key, i)
+			}
+			a.walk(c, k)
+		}
+	}
+}
+
+// size returns the number of nodes n stands for with its aliases expanded,
+// at most MaxAliasNodes+1, or -1 for a node that contains itself.
+func (a *aliasCounter) size(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	if s, ok := a.sizes[n]; ok {
+		return s
+	}
+	a.sizes[n] = -1
+	total := 1
+	if n.Kind == yaml.AliasNode {
+		total = a.size(n.Alias)
+	} else {
+		for _, c := range n.Content {
+			s := a.size(c)
+			if s < 0 {
+				total = -1
+				break
+			}
+			total = min(total+s, MaxAliasNodes+1)
+		}
+	}
+	a.sizes[n] = total
+	return total
+}
 
 func (d *decoder) errorf(n *yaml.Node, key, format string, args ...any) {
 	d.errs = append(d.errs, diag.Errorf(d.file, n.Line, n.Column, key, format, args...))
@@ -161,17 +249,7 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, key string) {
 		d.errorf(n, key, "expected a mapping, found %s", kindName(n))
 		return
 	}
-	fields := map[string]int{}
-	var names []string
-	t := v.Type()
-	for i := range t.NumField() {
-		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		if tag == "" || tag == "-" {
-			continue
-		}
-		fields[tag] = i
-		names = append(names, tag)
-	}
+	fields, names := structFields(v.Type())
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
@@ -188,6 +266,33 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, key string) {
 		seen[k.Value] = true
 		d.decode(val, v.Field(idx), sub)
 	}
+}
+
+// fieldCache holds structFields's answers: a configuration decodes the same
+// few struct types thousands of times (a probe list shared by aliases).
+var fieldCache sync.Map // reflect.Type -> fieldTable
+
+type fieldTable struct {
+	index map[string]int
+	names []string
+}
+
+// structFields returns the fields of t by yaml tag, and the tags in order.
+func structFields(t reflect.Type) (map[string]int, []string) {
+	if ft, ok := fieldCache.Load(t); ok {
+		return ft.(fieldTable).index, ft.(fieldTable).names
+	}
+	ft := fieldTable{index: map[string]int{}}
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		ft.index[tag] = i
+		ft.names = append(ft.names, tag)
+	}
+	fieldCache.Store(t, ft)
+	return ft.index, ft.names
 }
 
 func join(prefix, k string) string {
