@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions"
@@ -75,19 +75,30 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	c.hashMu.Lock()
 	c.hashCache = nil // a release can gain files: ask again in each check
 	c.hashMu.Unlock()
-	files, err := c.files()
+	// Every file of the repository is reached through repo: confined to the
+	// repository, links and all, and read within repofs.MaxFileSize.
+	repo, err := repofs.Open(c.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
+	files, err := c.files(repo)
 	if err != nil {
 		return nil, err
 	}
 	rep := &report.Report{}
-	files = c.followIncludes(files, rep)
+	files = c.followIncludes(repo, files, rep)
 	data := map[string][]byte{}
 	formats := map[string]pins.Format{}
 	byPkg := map[string][]pins.Pin{}
+	read := map[string]string{} // the file each path leads to -> the path read for it
 	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(f.Path)))
+		b, err := c.readPinFile(repo, log, f.Path, read)
 		if err != nil {
 			rep.Errors = append(rep.Errors, err.Error())
+			continue
+		}
+		if b == nil {
 			continue
 		}
 		ps, err := pins.Extract(f.Format, f.Path, b)
@@ -131,7 +142,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		return nil, ctx.Err()
 	}
 	if opts.Write {
-		written, err := c.write(ctx, log, plans, data, formats)
+		written, err := c.write(ctx, log, repo, plans, data, formats)
 		if err != nil {
 			return nil, err
 		}
@@ -157,9 +168,9 @@ func (c *Checker) watched(only []string) map[string]*config.Package {
 }
 
 // files returns the configured pin files, or the discovered ones.
-func (c *Checker) files() ([]pins.Found, error) {
+func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 	if len(c.Config.Files) == 0 {
-		return pins.Discover(c.Root, c.Formats)
+		return pins.DiscoverFS(repo.FS(), c.Formats)
 	}
 	var out []pins.Found
 	for _, f := range c.Config.Files {
@@ -277,7 +288,7 @@ func (c *Checker) gate(settings *config.Package) plan.Gate {
 // write applies every changed pin, a hash-locked pin with its new version's
 // hashes (hashPins fetched them). All files are rewritten in memory and
 // verified first; only then is any file replaced, each atomically.
-func (c *Checker) write(ctx context.Context, log *slog.Logger, plans []plan.Plan, data map[string][]byte, formats map[string]pins.Format) ([]string, error) {
+func (c *Checker) write(ctx context.Context, log *slog.Logger, repo *repofs.Root, plans []plan.Plan, data map[string][]byte, formats map[string]pins.Format) ([]string, error) {
 	edits := map[string][]pins.Edit{}
 	var errs []error
 	failed := map[string]bool{} // files with an edit that cannot be made
@@ -312,37 +323,36 @@ func (c *Checker) write(ctx context.Context, log *slog.Logger, plans []plan.Plan
 		return nil, &FileError{Path: paths[0], Err: fmt.Errorf("nothing written: %w", errors.Join(errs...))}
 	}
 	for _, path := range paths {
-		if err := writeAtomic(filepath.Join(c.Root, filepath.FromSlash(path)), out[path]); err != nil {
+		if err := repo.WriteFile(path, out[path], 0o644); err != nil {
 			return nil, err
 		}
 	}
 	return paths, nil
 }
 
-// writeAtomic replaces the file at path with data, keeping its permissions, so
-// that an interrupted run never leaves a half-written pin file.
-func writeAtomic(path string, data []byte) error {
-	info, err := os.Stat(path)
+// readPinFile reads the pin file at path through repo, after removing what
+// a killed write of it left behind. It returns nil data, and no error, for a
+// path that leads to a file already read under another name (read maps
+// each file read to its path), so that a file and a link to it are planned
+// and written once.
+func (c *Checker) readPinFile(repo *repofs.Root, log *slog.Logger, path string, read map[string]string) ([]byte, error) {
+	real, err := repo.Resolve(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".pinbot-*")
+	if first, ok := read[real]; ok {
+		log.Debug("pin file already read under another name", "file", path, "as", first)
+		return nil, nil
+	}
+	read[real] = path
+	removed, err := repo.RemoveStale(path)
+	for _, p := range removed {
+		log.Info("removed a temporary file an interrupted write left", "file", p)
+	}
 	if err != nil {
-		return err
+		log.Warn("removing temporary files an interrupted write left", "file", path, "err", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return repo.ReadFile(path)
 }
 
 func toReport(p plan.Plan) report.Package {

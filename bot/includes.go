@@ -2,12 +2,11 @@ package bot
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/requirements"
 )
@@ -17,8 +16,10 @@ import (
 // whatever their names; it records each included file's chain in rep and
 // each include that cannot be followed (a missing file, a cycle) in
 // rep.Errors. Files that such an include breaks are dropped, so they are
-// neither planned nor written.
-func (c *Checker) followIncludes(files []pins.Found, rep *report.Report) []pins.Found {
+// neither planned nor written. Includes are read through repo: one that
+// leads outside the repository, or to what is not a regular file within
+// repofs.MaxFileSize, is an error naming its include line.
+func (c *Checker) followIncludes(repo *repofs.Root, files []pins.Found, rep *report.Report) []pins.Found {
 	var roots []string
 	have := map[string]bool{}
 	for _, f := range files {
@@ -30,8 +31,7 @@ func (c *Checker) followIncludes(files []pins.Found, rep *report.Report) []pins.
 	if len(roots) == 0 {
 		return files
 	}
-	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(p))) }
-	found, broken, err := requirements.Follow(roots, read)
+	found, broken, err := requirements.Follow(roots, repo.ReadFile)
 	for _, in := range found {
 		inc := report.Include{File: in.Path}
 		for _, hop := range in.Chain {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 )
 
@@ -225,13 +224,18 @@ func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, p report.Pa
 			byFile[pin.File] = append(byFile[pin.File], pin)
 		}
 	}
+	repo, err := repofs.Open(c.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
 	var files []github.File
 	for _, path := range slices.Sorted(maps.Keys(byFile)) {
 		format := pins.Lookup(c.Formats, path)
 		if format == nil {
 			return nil, fmt.Errorf("%s: no pin-file format reads this file", path)
 		}
-		data, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(path)))
+		data, err := repo.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

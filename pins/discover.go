@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 )
 
 // SkipDirs are directory names Discover never enters: version control, caches,
@@ -25,29 +24,34 @@ type Found struct {
 
 // Discover walks root and returns the files that one of formats matches, in
 // lexical order, with the first matching format for each. It skips SkipDirs,
-// virtual environments (directories holding pyvenv.cfg) and symbolic links.
+// virtual environments (directories holding pyvenv.cfg) and anything that is
+// not a regular file: links, named pipes, devices.
 func Discover(root string, formats []Format) ([]Found, error) {
+	return DiscoverFS(os.DirFS(root), formats)
+}
+
+// DiscoverFS is Discover over a file system, such as a repository's
+// (repofs.Root.FS), whose root is ".".
+func DiscoverFS(fsys fs.FS, formats []Format) ([]Found, error) {
 	var found []Found
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == root {
+			if p == "." {
 				return err
 			}
 			return nil // an unreadable subdirectory is not a reason to stop
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if p != root && (SkipDirs[d.Name()] || isVirtualenv(p)) {
-				return filepath.SkipDir
+			if p != "." && (SkipDirs[d.Name()] || isVirtualenv(fsys, p)) {
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if f := Lookup(formats, rel); f != nil {
-			found = append(found, Found{Path: rel, Format: f})
+		if f := Lookup(formats, p); f != nil {
+			found = append(found, Found{Path: p, Format: f})
 		}
 		return nil
 	})
@@ -64,8 +68,8 @@ func Lookup(formats []Format, rel string) Format {
 	return nil
 }
 
-func isVirtualenv(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "pyvenv.cfg"))
+func isVirtualenv(fsys fs.FS, dir string) bool {
+	_, err := fs.Stat(fsys, path.Join(dir, "pyvenv.cfg"))
 	return err == nil
 }
 

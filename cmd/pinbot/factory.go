@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/escape"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/web"
 )
 
@@ -92,8 +94,13 @@ func (f *Factory) setupLog() error {
 	opts := &slog.HandlerOptions{Level: level}
 	switch f.LogFormat {
 	case "text":
+		// The text handler quotes a value holding anything unprintable
+		// (strconv.Quote), so names from outside reach the terminal escaped.
 		f.Log = slog.New(slog.NewTextHandler(f.Stderr, opts))
 	case "json":
+		// JSON escapes only C0 controls: the rest (DEL, C1, bidi overrides)
+		// is escaped as text is, for whoever reads the log on a terminal.
+		opts.ReplaceAttr = escapeAttr
 		f.Log = slog.New(slog.NewJSONHandler(f.Stderr, opts))
 	default:
 		return &usageError{fmt.Errorf("--log-format: expected text or json, found %q", f.LogFormat)}
@@ -101,20 +108,41 @@ func (f *Factory) setupLog() error {
 	return nil
 }
 
-// loadConfig reads the configuration named by path, or the one found in dir, or
-// the defaults, then applies environment overrides. Any problem is a usage error.
-func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
-	var cfg *config.Config
-	var err error
-	if path == "" {
-		if path, err = config.Find(dir); err != nil {
-			return nil, &usageError{err}
+// escapeAttr escapes a log attribute's string or error as escape.Text does.
+func escapeAttr(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Resolve(); {
+	case v.Kind() == slog.KindString:
+		a.Value = slog.StringValue(escape.Text(v.String()))
+	case v.Kind() == slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			a.Value = slog.StringValue(escape.Text(err.Error()))
 		}
 	}
-	if path == "" {
-		cfg = config.Default()
-	} else if cfg, err = config.Load(path); err != nil {
+	return a
+}
+
+// loadConfig reads the configuration named by path, or the one found in dir, or
+// the defaults, then applies environment overrides. Any problem is a usage error.
+// The configuration found in dir, and the files it lists, come from the
+// repository: they are reached through it, confined to it (repofs); a
+// --config path is the user's own and is read wherever it is.
+func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
+	repo, err := repofs.Open(dir)
+	if err != nil {
 		return nil, &usageError{err}
+	}
+	defer repo.Close()
+	cfg := config.Default()
+	if path != "" {
+		if cfg, err = config.Load(path); err != nil {
+			return nil, &usageError{err}
+		}
+	} else if name, err := config.FindIn(repo); err != nil {
+		return nil, &usageError{err}
+	} else if name != "" {
+		if cfg, err = config.LoadIn(repo, name, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			return nil, &usageError{err}
+		}
 	}
 	if u := f.Getenv("PINBOT_PYPI_URL"); u != "" {
 		cfg.Sources.PyPI.URL = u
@@ -126,7 +154,7 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 		cfg.Sources.GoProxy.URL = u
 	}
 	for _, file := range cfg.Files {
-		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+		if _, err := repo.Stat(filepath.ToSlash(filepath.Clean(file))); err != nil {
 			return nil, &usageError{fmt.Errorf("%s: files: %w", cfg.File, err)}
 		}
 	}

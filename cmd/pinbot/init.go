@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/escape"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/all"
 )
@@ -55,6 +56,11 @@ configuration unless --force is given.`,
 }
 
 func initRun(ctx context.Context, opts *InitOptions) error {
+	repo, err := repofs.Open(opts.Dir)
+	if err != nil {
+		return err
+	}
+	defer repo.Close()
 	if !opts.Force {
 		existing, err := config.Find(opts.Dir)
 		if err != nil {
@@ -78,19 +84,19 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 			}
 		}
 	}
-	found, err := pins.Discover(opts.Dir, all.Formats())
+	found, err := pins.DiscoverFS(repo.FS(), all.Formats())
 	if err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data := initFile(opts.Dir, names, found)
+	data := initFile(repo, names, found)
 	if _, err := config.Parse(".pinbot.yml", data); err != nil {
 		return fmt.Errorf("internal error: the written configuration does not parse: %w", err)
 	}
 	path := filepath.Join(opts.Dir, ".pinbot.yml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := repo.WriteFile(".pinbot.yml", data, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Factory.Stdout, "wrote %s: %d watched package(s), %d pin file(s) found\n", path, len(names), len(found))
@@ -99,12 +105,12 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 
 // initFile renders the configuration: every package with its settings at
 // their defaults, commented, and the pin files found, as a commented list.
-func initFile(dir string, names []string, found []pins.Found) []byte {
+func initFile(repo *repofs.Root, names []string, found []pins.Found) []byte {
 	where := map[string][]string{}  // package -> file:line
 	inFile := map[string][]string{} // file -> watched packages
 	problems := map[string]string{} // file -> why it could not be read
 	for _, f := range found {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		b, err := repo.ReadFile(f.Path)
 		var ps []pins.Pin
 		if err == nil {
 			ps, err = pins.Extract(f.Format, f.Path, b)
@@ -116,7 +122,7 @@ func initFile(dir string, names []string, found []pins.Found) []byte {
 			if !slices.Contains(names, p.Package) {
 				continue
 			}
-			where[p.Package] = append(where[p.Package], fmt.Sprintf("%s:%d", p.File, p.Line))
+			where[p.Package] = append(where[p.Package], fmt.Sprintf("%s:%d", escape.Text(p.File), p.Line))
 			if !slices.Contains(inFile[f.Path], p.Package) {
 				inFile[f.Path] = append(inFile[f.Path], p.Package)
 			}
@@ -163,7 +169,9 @@ packages:
 		case len(inFile[f.Path]) > 0:
 			note = strings.Join(inFile[f.Path], ", ")
 		}
-		fmt.Fprintf(&b, "#   - %s   # %s (%s)\n", f.Path, note, f.Format.Name())
+		// A file's name and its error are escaped: a line break in either
+		// would end the comment and write configuration.
+		fmt.Fprintf(&b, "#   - %s   # %s (%s)\n", escape.Text(f.Path), escape.Text(note), f.Format.Name())
 	}
 	return b.Bytes()
 }

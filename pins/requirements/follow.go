@@ -28,9 +28,10 @@ func (in Included) ChainString() string {
 
 // Follow resolves the -r and -c includes of the requirements files roots,
 // transitively, reading files with read (slash-separated paths relative to
-// the repository root). It returns every file reached through an include, with
-// the first chain that reached it, in the order found; the roots appear only
-// when another file includes them. Includes that cannot be followed are
+// the repository root). It returns every file reached through an include and
+// read, with the first chain that reached it, in the order found; the roots
+// appear only when another file includes them, and a file that could not be
+// read only as the error on its include line. Includes that cannot be followed are
 // errors naming the include line: a missing file, and a cycle (a file that
 // includes itself through others), which is reported once and not followed
 // around. broken lists the files pip could not install from because of such
@@ -38,7 +39,7 @@ func (in Included) ChainString() string {
 // file that includes one of them), sorted: callers leave them alone. URLs,
 // ${VAR} references and paths outside the repository are not followed.
 func Follow(roots []string, read func(path string) ([]byte, error)) (found []Included, broken []string, err error) {
-	fl := &follower{read: read, state: map[string]int{}, chains: map[string][]Include{}, broken: map[string]bool{}}
+	fl := &follower{read: read, state: map[string]int{}, chains: map[string][]Include{}, readOK: map[string]bool{}, broken: map[string]bool{}}
 	for _, r := range roots {
 		fl.visit(r, nil)
 	}
@@ -59,6 +60,7 @@ type follower struct {
 	read   func(string) ([]byte, error)
 	state  map[string]int
 	chains map[string][]Include
+	readOK map[string]bool // files read
 	found  []Included
 	errs   diag.List
 	broken map[string]bool
@@ -89,6 +91,10 @@ func (fl *follower) visit(p string, via []Include) bool {
 		fl.errs = append(fl.errs, diag.Errorf(inc.File, inc.Line, inc.Col, inc.Option, "%s %s: %s", inc.Option, inc.Target, msg))
 		return true
 	}
+	fl.readOK[p] = true
+	if len(via) > 0 {
+		fl.found = append(fl.found, Included{Path: p, Chain: fl.chains[p]})
+	}
 	incs, _ := Includes(p, data) // syntax errors are reported when the file is read for pins
 	for _, inc := range incs {
 		if inc.Path == "" || inc.Path == ".." || strings.HasPrefix(inc.Path, "../") {
@@ -102,7 +108,9 @@ func (fl *follower) visit(p string, via []Include) bool {
 		}
 		if _, seen := fl.chains[inc.Path]; !seen {
 			fl.chains[inc.Path] = chain
-			fl.found = append(fl.found, Included{Path: inc.Path, Chain: chain})
+			if fl.readOK[inc.Path] { // a root read before: found now, by this chain
+				fl.found = append(fl.found, Included{Path: inc.Path, Chain: chain})
+			}
 		}
 		if fl.visit(inc.Path, chain) {
 			fl.broken[p] = true
