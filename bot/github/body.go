@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // A Describe is what a pull request's title, body and commit message are made
@@ -30,7 +31,7 @@ type Describe struct {
 
 // Title returns the pull request's title.
 func (d Describe) Title() string {
-	t := fmt.Sprintf("Bump %s cap to %s", d.Package.Name, d.Package.Newest)
+	t := fmt.Sprintf("Bump %s cap to %s", escape.Text(d.Package.Name), escape.Text(d.Package.Newest))
 	if d.Blocked {
 		t += " (a check failed)"
 	}
@@ -40,14 +41,15 @@ func (d Describe) Title() string {
 // Message returns the commit message: package, old and new caps.
 func (d Describe) Message() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Bump %s cap to %s\n\n", d.Package.Name, d.Package.Newest)
+	t := escape.Text
+	fmt.Fprintf(&b, "Bump %s cap to %s\n\n", t(d.Package.Name), t(d.Package.Newest))
 	for _, p := range d.Package.Pins {
 		if p.Before != p.After {
-			fmt.Fprintf(&b, "%s:%d: %s -> %s\n", p.File, p.Line, p.Before, p.After)
+			fmt.Fprintf(&b, "%s:%d: %s -> %s\n", t(p.File), p.Line, t(p.Before), t(p.After))
 		}
 	}
 	if d.Package.Reason != "" {
-		fmt.Fprintf(&b, "\n%s.\n", strings.TrimSuffix(d.Package.Reason, "."))
+		fmt.Fprintf(&b, "\n%s.\n", t(strings.TrimSuffix(d.Package.Reason, ".")))
 	}
 	return b.String()
 }
@@ -57,12 +59,13 @@ func (d Describe) Message() string {
 // reproduce, and the GITHUB_TOKEN caveat when it applies. Sync cuts it to fit.
 func (d Describe) Body() string {
 	p := d.Package
+	name := mdText(p.Name)
 	var b strings.Builder
 	if d.Blocked {
 		b.WriteString(markerCheckFailed + "\n")
-		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only **%s**, the newest release that passed, and is a draft while the check fails. The evidence is below.\n\n", p.Name, mdText(p.Newest))
+		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only **%s**, the newest release that passed, and is a draft while the check fails. The evidence is below.\n\n", name, mdText(p.Newest))
 	}
-	fmt.Fprintf(&b, "pinbot moves the caps on **%s** to admit **%s**", p.Name, mdText(p.Newest))
+	fmt.Fprintf(&b, "pinbot moves the caps on **%s** to admit **%s**", name, mdText(p.Newest))
 	if p.Reason != "" {
 		fmt.Fprintf(&b, " (%s)", mdText(p.Reason))
 	}
@@ -80,20 +83,22 @@ func (d Describe) Body() string {
 		for _, s := range slices.Sorted(maps.Keys(p.Sources)) {
 			v := p.Sources[s]
 			if u := ReleaseURL(s, d.SourceURLs[s], p.Name, v); u != "" {
-				fmt.Fprintf(&b, "- %s: [%s %s](%s)\n", s, p.Name, mdText(v), u)
+				fmt.Fprintf(&b, "- %s: [%s %s](%s)\n", mdText(s), name, mdText(v), u)
 			} else {
-				fmt.Fprintf(&b, "- %s: %s %s\n", s, p.Name, mdText(v))
+				fmt.Fprintf(&b, "- %s: %s %s\n", mdText(s), name, mdText(v))
 			}
 		}
 		b.WriteString("\n")
 	}
 	if len(p.Checks) == 0 {
-		fmt.Fprintf(&b, "No probe or symbol scan is configured for %s: review the upstream changelog before merging.\n\n", p.Name)
+		fmt.Fprintf(&b, "No probe or symbol scan is configured for %s: review the upstream changelog before merging.\n\n", name)
 	}
 
 	b.WriteString("#### Reproduce locally\n\n```sh\n")
-	fmt.Fprintf(&b, "pinbot check --package %s            # the plan and the checks\n", p.Name)
-	fmt.Fprintf(&b, "pinbot check --package %s --write    # apply it to the files\n", p.Name)
+	// Inside the fence, text is literal; escape.Text keeps it on its line,
+	// so it cannot close the fence.
+	fmt.Fprintf(&b, "pinbot check --package %s            # the plan and the checks\n", escape.Text(p.Name))
+	fmt.Fprintf(&b, "pinbot check --package %s --write    # apply it to the files\n", escape.Text(p.Name))
 	b.WriteString("```\n\n")
 
 	if d.WorkflowToken {
@@ -102,8 +107,8 @@ func (d Describe) Body() string {
 			"installation token (`actions/create-github-app-token`) or a fine-grained personal access token with " +
 			"`contents: write` and `pull-requests: write`.\n\n")
 	}
-	fmt.Fprintf(&b, "<sub>pinbot keeps this pull request up to date on `%s`: a newer release moves the branch and rewrites this text. "+
-		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", Branch(d.Base, p.Name))
+	fmt.Fprintf(&b, "<sub>pinbot keeps this pull request up to date on %s: a newer release moves the branch and rewrites this text. "+
+		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", escape.Code(Branch(d.Base, p.Name)))
 	return b.String()
 }
 
@@ -128,7 +133,6 @@ func ReleaseURL(source, base, pkg, version string) string {
 	return ""
 }
 
-// mdText keeps text from turning into Markdown or HTML.
-func mdText(s string) string {
-	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`).Replace(s)
-}
+// mdText keeps text from turning into Markdown, HTML, links or mentions: it
+// is escape.Markdown, the one escaping of running text on GitHub.
+func mdText(s string) string { return escape.Markdown(s) }

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	gh "github.com/google/go-github/v60/github"
+
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // A File is one file of a pull request's commit.
@@ -565,12 +567,15 @@ func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.P
 	}
 	var files []string
 	for _, f := range ch.Files {
-		files = append(files, "`"+f.Path+"`")
+		files = append(files, escape.Code(f.Path))
 	}
-	body := fmt.Sprintf("%s\npinbot would update this pull request to admit **%s %s**, but `%s` has commits pinbot did not make (head %s by %s), so it has not touched the branch.\n\n"+
-		"To take the update, change the caps in %s yourself (`pinbot check --package %s --write` does it), "+
+	// Names, the branch and the commit's author come from outside: code
+	// spans and escaped text, so that none is a link, a mention or HTML.
+	body := fmt.Sprintf("%s\npinbot would update this pull request to admit **%s %s**, but %s has commits pinbot did not make (head %s by %s), so it has not touched the branch.\n\n"+
+		"To take the update, change the caps in %s yourself (%s does it), "+
 		"or delete the branch and let pinbot open a fresh pull request on its next run.",
-		mark, ch.Package, ch.Target, res.Branch, sha, who, strings.Join(files, ", "), ch.Package)
+		mark, escape.Markdown(ch.Package), escape.Markdown(ch.Target), escape.Code(res.Branch), escape.Code(sha), escape.Markdown(who), strings.Join(files, ", "),
+		escape.Code("pinbot check --package "+ch.Package+" --write"))
 	if _, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, open.GetNumber(), &gh.IssueComment{Body: gh.String(body)}); err != nil {
 		return res, c.wrap(fmt.Sprintf("commenting on #%d", open.GetNumber()), err)
 	}

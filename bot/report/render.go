@@ -7,12 +7,18 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // Text writes r for people: per package a status line, then a table of its pins
-// (file:line, before → after, why).
+// (file:line, before → after, why). Every string from the report is shown
+// through escape.Text: names, pins and messages come from indexes,
+// repositories and release code, and must not reach the terminal as control
+// characters.
 func Text(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
+	t := escape.Text
 	if len(r.Packages) == 0 {
 		ew.printf("no pins of watched packages found\n")
 	}
@@ -20,31 +26,31 @@ func Text(w io.Writer, r *Report) error {
 		if i > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("%s: %s", p.Name, p.Status)
+		ew.printf("%s: %s", t(p.Name), t(p.Status))
 		if p.Newest != "" {
-			ew.printf(" (target %s)", p.Newest)
+			ew.printf(" (target %s)", t(p.Newest))
 		}
 		ew.printf("\n")
 		if p.Reason != "" {
-			ew.printf("  %s\n", p.Reason)
+			ew.printf("  %s\n", t(p.Reason))
 		}
 		if p.Error != "" {
-			ew.printf("  error: %s\n", oneLine(p.Error))
+			ew.printf("  error: %s\n", t(oneLine(p.Error)))
 		}
 		tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
 		for _, pin := range p.Pins {
-			change := pin.Before
+			change := t(pin.Before)
 			if pin.After != pin.Before {
-				change = pin.Before + " → " + pin.After
+				change = t(pin.Before) + " → " + t(pin.After)
 			}
-			fmt.Fprintf(tw, "  %s:%d\t%s\t%s\n", pin.File, pin.Line, change, pin.Reason)
+			fmt.Fprintf(tw, "  %s:%d\t%s\t%s\n", t(pin.File), pin.Line, change, t(pin.Reason))
 		}
 		tw.Flush()
 		if len(p.Drift) > 0 {
-			ew.printf("  drift: the pins of %s disagree on the range:\n", p.Name)
+			ew.printf("  drift: the pins of %s disagree on the range:\n", t(p.Name))
 			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
 			for _, d := range p.Drift {
-				fmt.Fprintf(tw, "    %s\t%s%s\n", d.Range(), strings.Join(d.Pins, ", "), markerNote(d.Marker))
+				fmt.Fprintf(tw, "    %s\t%s%s\n", t(d.Range()), t(strings.Join(d.Pins, ", ")), t(markerNote(d.Marker)))
 			}
 			tw.Flush()
 		}
@@ -53,23 +59,25 @@ func Text(w io.Writer, r *Report) error {
 			if !c.OK {
 				mark = "FAIL"
 			}
-			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", c.Kind, c.Name, mark, c.Baseline, c.Candidate, c.Detail)
+			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
 		}
 	}
 	for _, in := range r.Includes {
-		ew.printf("included %s via %s\n", in.File, strings.Join(in.Chain, " → "))
+		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
 	}
 	for _, e := range r.Errors {
-		ew.printf("error: %s\n", e)
+		ew.printf("error: %s\n", t(e))
 	}
 	if len(r.Written) > 0 {
-		ew.printf("\nwrote %s\n", strings.Join(r.Written, ", "))
+		ew.printf("\nwrote %s\n", t(strings.Join(r.Written, ", ")))
 	}
 	return ew.err
 }
 
 // Markdown writes r as GitHub-flavoured Markdown, for pull-request bodies and
-// the Actions step summary.
+// the Actions step summary. Names and pins are code spans (escape.Code),
+// messages running text (escape.Markdown): nothing from the report can open
+// a link, a mention or HTML.
 func Markdown(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
 	ew.printf("## pinbot\n\n")
@@ -77,40 +85,44 @@ func Markdown(w io.Writer, r *Report) error {
 		ew.printf("No pins of watched packages found.\n")
 	}
 	for _, p := range r.Packages {
-		ew.printf("### %s: %s\n\n", mdEscape(p.Name), p.Status)
+		ew.printf("### %s: %s\n\n", escape.Markdown(p.Name), escape.Markdown(p.Status))
 		if p.Newest != "" {
-			ew.printf("Target: **%s**", mdEscape(p.Newest))
+			ew.printf("Target: **%s**", escape.Markdown(p.Newest))
 			if len(p.Sources) > 0 {
 				var srcs []string
 				for _, s := range slices.Sorted(maps.Keys(p.Sources)) {
-					srcs = append(srcs, fmt.Sprintf("%s %s", s, mdEscape(p.Sources[s])))
+					srcs = append(srcs, escape.Markdown(s)+" "+escape.Markdown(p.Sources[s]))
 				}
 				ew.printf(" (newest: %s)", strings.Join(srcs, ", "))
 			}
 			ew.printf("\n\n")
 		}
 		if p.Error != "" {
-			ew.printf("> **Error:** %s\n\n", mdEscape(oneLine(p.Error)))
+			ew.printf("> **Error:** %s\n\n", escape.Markdown(oneLine(p.Error)))
 		}
 		if len(p.Pins) > 0 {
 			ew.printf("| File | Before | After | Why |\n|---|---|---|---|\n")
 			for _, pin := range p.Pins {
 				after := "unchanged"
 				if pin.After != pin.Before {
-					after = "`" + mdCode(pin.After) + "`"
+					after = escape.Code(pin.After)
 				}
-				ew.printf("| `%s:%d` | `%s` | %s | %s |\n", mdCode(pin.File), pin.Line, mdCode(pin.Before), after, mdEscape(pin.Reason))
+				ew.printf("| %s | %s | %s | %s |\n", escape.Code(fmt.Sprintf("%s:%d", pin.File, pin.Line)), escape.Code(pin.Before), after, escape.Markdown(pin.Reason))
 			}
 			ew.printf("\n")
 		}
 		if len(p.Drift) > 0 {
-			ew.printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", mdEscape(p.Name))
+			ew.printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", escape.Markdown(p.Name))
 			for _, d := range p.Drift {
 				var at []string
 				for _, pin := range d.Pins {
-					at = append(at, "`"+mdCode(pin)+"`")
+					at = append(at, escape.Code(pin))
 				}
-				ew.printf("| `%s` | %s%s |\n", mdCode(d.Range()), strings.Join(at, ", "), mdEscape(markerNote(d.Marker)))
+				note := ""
+				if d.Marker != "" {
+					note = " (marker " + escape.Markdown(d.Marker) + ")"
+				}
+				ew.printf("| %s | %s%s |\n", escape.Code(d.Range()), strings.Join(at, ", "), note)
 			}
 			ew.printf("\n")
 		}
@@ -121,7 +133,7 @@ func Markdown(w io.Writer, r *Report) error {
 				if !c.OK {
 					mark = "❌ failed"
 				}
-				ew.printf("| %s `%s` | %s | %s | %s | %s |\n", c.Kind, mdCode(c.Name), mark, mdEscape(c.Baseline), mdEscape(c.Candidate), mdEscape(c.Detail))
+				ew.printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
 			}
 			ew.printf("\n")
 		}
@@ -131,16 +143,16 @@ func Markdown(w io.Writer, r *Report) error {
 		for _, in := range r.Includes {
 			var chain []string
 			for _, c := range in.Chain {
-				chain = append(chain, "`"+mdCode(c)+"`")
+				chain = append(chain, escape.Code(c))
 			}
-			ew.printf("- `%s` via %s\n", mdCode(in.File), strings.Join(chain, " → "))
+			ew.printf("- %s via %s\n", escape.Code(in.File), strings.Join(chain, " → "))
 		}
 		ew.printf("\n")
 	}
 	if len(r.Errors) > 0 {
 		ew.printf("### Errors\n\n")
 		for _, e := range r.Errors {
-			ew.printf("- %s\n", mdEscape(oneLine(e)))
+			ew.printf("- %s\n", escape.Markdown(oneLine(e)))
 		}
 	}
 	return ew.err
@@ -171,11 +183,3 @@ func markerNote(m string) string {
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
-
-// mdEscape keeps table cells intact: pipes and newlines would end the cell.
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-// mdCode keeps text inside `code` spans intact.
-func mdCode(s string) string { return strings.NewReplacer("|", `\|`, "`", "'", "\n", " ").Replace(s) }

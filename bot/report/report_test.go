@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/escape/inerttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -104,5 +105,38 @@ func TestJSONContract(t *testing.T) {
 		if _, ok := doc[k].([]any); !ok {
 			t.Errorf("%s = %v, want []", k, doc[k])
 		}
+	}
+}
+
+// hostileReport puts h in every string a renderer shows.
+func hostileReport(h string) *report.Report {
+	return &report.Report{
+		Packages: []report.Package{{
+			Name: h, Newest: h, Status: h, Sources: map[string]string{h: h}, Reason: h, Error: h,
+			Pins:   []report.Pin{{File: h, Line: 1, Key: h, Before: h, After: h + "x", Reason: h}},
+			Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}},
+			Drift:  []report.Drift{{Lower: h, Upper: h, Marker: h, Pins: []string{h}}},
+		}},
+		Errors:   []string{h},
+		Written:  []string{h},
+		Includes: []report.Include{{File: h, Chain: []string{h}}},
+	}
+}
+
+// TestRenderHostile renders reports whose every string is what an attacker
+// would choose: the text holds no control character but pinbot's own line
+// breaks, and the Markdown, rendered as GitHub would, nothing but text.
+func TestRenderHostile(t *testing.T) {
+	for _, h := range inerttest.Hostile {
+		r := hostileReport(h)
+		var text, md bytes.Buffer
+		if err := report.Text(&text, r); err != nil {
+			t.Fatal(err)
+		}
+		inerttest.Text(t, text.String())
+		if err := report.Markdown(&md, r); err != nil {
+			t.Fatal(err)
+		}
+		inerttest.Markdown(t, md.String())
 	}
 }

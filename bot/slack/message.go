@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	esc "github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // Block Kit limits (https://api.slack.com/reference/block-kit/blocks).
@@ -70,7 +72,7 @@ func Build(s Summary) Message {
 		}
 		m.Blocks = append(m.Blocks, section(itemText(it)))
 	}
-	m.Blocks = append(m.Blocks, Block{Type: "context", Elements: []Text{{Type: "mrkdwn", Text: "Sent by pinbot"}}})
+	m.Blocks = append(m.Blocks, Block{Type: "context", Elements: []Text{{Type: "mrkdwn", Text: "Sent by pinbot", Verbatim: true}}})
 	return m
 }
 
@@ -93,7 +95,7 @@ func itemText(it Item) string {
 }
 
 func section(text string) Block {
-	return Block{Type: "section", Text: &Text{Type: "mrkdwn", Text: cutMrkdwn(text, MaxSection)}}
+	return Block{Type: "section", Text: &Text{Type: "mrkdwn", Text: cutMrkdwn(text, MaxSection), Verbatim: true}}
 }
 
 // countLine says how many items of each kind there are.
@@ -122,12 +124,14 @@ func countLine(items []Item) string {
 	return strings.Join(parts, ", ")
 }
 
-// fallback is the plain-text version: the count line, then the item titles.
+// fallback is the notification text: the count line, then the item titles.
+// Slack reads it as mrkdwn too (a <!channel> in it would notify), so titles
+// are escaped like the blocks; URLs are pinbot's own links.
 func fallback(s Summary, counts string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pinbot (%s): %s", oneLine(s.Repo), counts)
+	fmt.Fprintf(&b, "pinbot (%s): %s", escape(oneLine(s.Repo)), counts)
 	for _, it := range s.Items {
-		line := "\n- " + oneLine(it.Title)
+		line := "\n- " + escape(oneLine(it.Title))
 		if it.URL != "" {
 			line += " " + it.URL
 		}
@@ -137,10 +141,9 @@ func fallback(s Summary, counts string) string {
 }
 
 // escape makes text literal in mrkdwn: &, < and > are Slack's control
-// characters (links, mentions).
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+// characters (links, mentions). It is escape.Slack, the one escaping of
+// Slack text.
+func escape(s string) string { return esc.Slack(s) }
 
 // link returns a mrkdwn link; the text is escaped and may not hold "|".
 func link(u, text string) string {

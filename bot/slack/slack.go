@@ -44,6 +44,10 @@ type Text struct {
 	Type  string `json:"type"`
 	Text  string `json:"text"`
 	Emoji bool   `json:"emoji,omitempty"`
+	// Verbatim keeps Slack from turning bare URLs, channel names and
+	// @mentions in mrkdwn into links and notifications; pinbot's own links
+	// are written out (<url|text>) and still work.
+	Verbatim bool `json:"verbatim,omitempty"`
 }
 
 // A Client posts to one incoming webhook.

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/internal/escape/inerttest"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 	"github.com/pinbot-dev/pinbot/web"
 )
@@ -189,5 +190,45 @@ func TestPostUnreachable(t *testing.T) {
 	err := c.Post(context.Background(), slack.Message{Text: "x"})
 	if err == nil || strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("error %v: want one without the URL", err)
+	}
+}
+
+// TestBuildHostile puts what an attacker would choose in every title and
+// detail: the message holds no mention, channel ping or link but pinbot's
+// own, in the blocks and in the notification text, and no mrkdwn text lets
+// Slack turn bare URLs or @names into links.
+func TestBuildHostile(t *testing.T) {
+	const ours = "https://github.com/o/r/pull/1"
+	s := slack.Summary{Repo: "o/r<!channel>", RunURL: "https://github.com/o/r/actions/runs/1"}
+	for _, h := range inerttest.Hostile {
+		s.Items = append(s.Items,
+			slack.Item{Kind: slack.KindError, Title: h, Detail: h},
+			slack.Item{Kind: slack.KindPR, Title: h, URL: ours, Detail: h})
+	}
+	m := slack.Build(s)
+	texts := []string{m.Text}
+	for _, b := range m.Blocks {
+		if b.Text != nil && b.Text.Type == "mrkdwn" {
+			texts = append(texts, b.Text.Text)
+			if !b.Text.Verbatim {
+				t.Errorf("a mrkdwn text Slack may link-ify: %q", b.Text.Text)
+			}
+		}
+		for _, e := range b.Elements {
+			texts = append(texts, e.Text)
+		}
+	}
+	for _, text := range texts {
+		for off := 0; ; {
+			j := strings.IndexByte(text[off:], '<')
+			if j < 0 {
+				break
+			}
+			i := off + j
+			if !strings.HasPrefix(text[i:], "<"+ours+"|") && !strings.HasPrefix(text[i:], "<"+s.RunURL+"|") {
+				t.Errorf("a Slack control sequence pinbot did not write at %q", text[i:min(len(text), i+30)])
+			}
+			off = i + 1
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // WriteJSON writes r as indented JSON with stable snake_case keys; empty
@@ -65,8 +67,11 @@ func WriteVerdictJSON(w io.Writer, v Verdict) error {
 // WriteText writes r for people: unreadable inputs, forbidden exports per
 // library with examples, every clash with different bodies with its copies,
 // and the other clashes counted per set of libraries with one example.
+// Paths, member and symbol names come from archives: they are shown through
+// escape.Text, so a name holding a terminal escape prints as text.
 func WriteText(w io.Writer, r *Result) error {
 	ew := &errWriter{w: w}
+	t := escape.Text
 	pyext := 0
 	for _, l := range r.Libraries {
 		if l.PythonExtension {
@@ -80,32 +85,32 @@ func WriteText(w io.Writer, r *Result) error {
 	if len(r.Errors)+len(failed) > 0 {
 		ew.printf("\nerrors:\n")
 		for _, e := range r.Errors {
-			ew.printf("  %s: %s\n", e.Path, e.Error)
+			ew.printf("  %s: %s\n", t(e.Path), t(e.Error))
 		}
 		for _, l := range failed {
-			ew.printf("  %s: %s\n", l.Path, l.Error)
+			ew.printf("  %s: %s\n", t(l.Path), t(l.Error))
 		}
 	}
 	if len(r.Patterns) > 0 {
-		ew.printf("\nforbidden (%s): ", strings.Join(r.Patterns, ", "))
+		ew.printf("\nforbidden (%s): ", t(strings.Join(r.Patterns, ", ")))
 		if len(r.Forbidden) == 0 {
 			ew.printf("none\n")
 		} else {
 			ew.printf("%s exports\n", count(r.ForbiddenExports()))
 		}
 		for _, f := range r.Forbidden {
-			ew.printf("  %s: %s export%s, %s import%s\n", f.Library, count(f.Exports), plural(f.Exports), count(f.Imports), plural(f.Imports))
+			ew.printf("  %s: %s export%s, %s import%s\n", t(f.Library), count(f.Exports), plural(f.Exports), count(f.Imports), plural(f.Imports))
 			for _, pc := range f.Patterns {
 				if pc.Exports+pc.Imports > 0 {
-					ew.printf("    %-28s %7s exported %7s imported\n", pc.Pattern, count(pc.Exports), count(pc.Imports))
+					ew.printf("    %-28s %7s exported %7s imported\n", t(pc.Pattern), count(pc.Exports), count(pc.Imports))
 				}
 			}
 			for _, e := range f.Examples {
-				ew.printf("    exports %s\n", e)
+				ew.printf("    exports %s\n", t(e))
 			}
 			if f.Exports == 0 {
 				for _, e := range f.ImportExamples {
-					ew.printf("    imports %s\n", e)
+					ew.printf("    imports %s\n", t(e))
 				}
 			}
 		}
@@ -115,6 +120,7 @@ func WriteText(w io.Writer, r *Result) error {
 }
 
 func writeClashesText(ew *errWriter, r *Result) {
+	t := escape.Text
 	var diff, same, unknown int
 	for _, c := range r.Clashes {
 		switch c.Body {
@@ -137,12 +143,12 @@ func writeClashesText(ew *errWriter, r *Result) {
 			if c.Version != "" {
 				name += "@" + c.Version
 			}
-			ew.printf("    %s  [%s, %s, by %s]\n", name, c.Type, c.Exposure, c.Reason)
+			ew.printf("    %s  [%s, %s, by %s]\n", t(name), t(c.Type), t(string(c.Exposure)), t(c.Reason))
 			if c.Name != c.Demangled {
-				ew.printf("      %s\n", c.Name)
+				ew.printf("      %s\n", t(c.Name))
 			}
 			for _, cp := range c.Copies {
-				ew.printf("      %-8d %-6s body %d  %s\n", cp.Size, cp.Bind, cp.Group, cp.Library)
+				ew.printf("      %-8d %-6s body %d  %s\n", cp.Size, t(cp.Bind), cp.Group, t(cp.Library))
 			}
 		}
 	}
@@ -185,7 +191,7 @@ func writeClashesText(ew *errWriter, r *Result) {
 		ew.printf("  same or unknown bodies, by libraries:\n")
 	}
 	for _, g := range list {
-		ew.printf("    %7s %-7s %s\n            e.g. %s\n", count(g.n), g.body, g.libs, g.example)
+		ew.printf("    %7s %-7s %s\n            e.g. %s\n", count(g.n), g.body, t(g.libs), t(g.example))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +11,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // CheckOptions are the flags and dependencies of `pinbot check`.
@@ -79,12 +79,15 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 // outcome turns a report into the run's error: a runtime failure (exit 1) when a
 // file or a package failed, else a check failure (exit 3) when a bump is blocked.
 func outcome(rep *report.Report) error {
-	failures := slices.Clone(rep.Errors)
+	var failures []string
+	for _, e := range rep.Errors {
+		failures = append(failures, escape.Text(e))
+	}
 	blocked := 0
 	for _, p := range rep.Packages {
 		switch plan.Status(p.Status) {
 		case plan.Error:
-			failures = append(failures, p.Name+": "+strings.ReplaceAll(p.Error, "\n", "; "))
+			failures = append(failures, escape.Text(p.Name+": "+strings.ReplaceAll(p.Error, "\n", "; ")))
 		case plan.Blocked:
 			blocked++
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // Exit codes, documented in the README.
@@ -73,7 +74,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &ce):
 		return exitCheck
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "pinbot: %v\n", err)
+		fmt.Fprintf(stderr, "pinbot: %s\n", escape.TextLines(err.Error()))
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "pinbot: interrupted")
@@ -82,7 +83,8 @@ func exitCode(err error, stderr io.Writer) int {
 	if _, ok := diag.As(err); !ok {
 		err = fmt.Errorf("pinbot: %w", err)
 	}
-	fmt.Fprintln(stderr, err)
+	// Errors carry names and messages from outside: escaped, line by line.
+	fmt.Fprintln(stderr, escape.TextLines(err.Error()))
 	return exitFailure
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/bot/verdicts"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // RunOptions are the flags and dependencies of `pinbot run`.
@@ -296,17 +297,19 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 		return err
 	}
 	if opts.DryRun {
+		// What would be sent, shown on a terminal: escaped line by line.
+		t, lines := escape.Text, escape.TextLines
 		for _, ch := range out.Planned {
-			fmt.Fprintf(w, "\n=== pull request (dry run): %s\nbranch: %s -> %s\ndraft: %v\n", ch.Title, gh.Branch(ch.Base, ch.Package), ch.Base, ch.Draft)
+			fmt.Fprintf(w, "\n=== pull request (dry run): %s\nbranch: %s -> %s\ndraft: %v\n", t(ch.Title), t(gh.Branch(ch.Base, ch.Package)), t(ch.Base), ch.Draft)
 			for _, fl := range ch.Files {
-				fmt.Fprintf(w, "file: %s\n", fl.Path)
+				fmt.Fprintf(w, "file: %s\n", t(fl.Path))
 			}
-			fmt.Fprintf(w, "labels: %s\nreviewers: %s\nassignees: %s\n--- commit message\n%s--- body\n%s", strings.Join(ch.Labels, ", "),
-				strings.Join(ch.Reviewers, ", "), strings.Join(ch.Assignees, ", "), ch.Message, ch.Body)
+			fmt.Fprintf(w, "labels: %s\nreviewers: %s\nassignees: %s\n--- commit message\n%s--- body\n%s", t(strings.Join(ch.Labels, ", ")),
+				t(strings.Join(ch.Reviewers, ", ")), t(strings.Join(ch.Assignees, ", ")), lines(ch.Message), lines(ch.Body))
 		}
 		if out.Message != nil {
 			b, _ := json.MarshalIndent(out.Message, "", "  ")
-			fmt.Fprintf(w, "\n=== slack message (dry run)\n%s\n--- blocks\n%s\n", out.Message.Text, b)
+			fmt.Fprintf(w, "\n=== slack message (dry run)\n%s\n--- blocks\n%s\n", lines(out.Message.Text), lines(string(b)))
 		} else {
 			fmt.Fprintf(w, "\n=== slack message (dry run): none, nothing to say\n")
 		}
@@ -315,9 +318,9 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 	if len(out.Pulls) > 0 {
 		fmt.Fprintf(w, "\npull requests:\n")
 		for _, p := range out.Pulls {
-			fmt.Fprintf(w, "  %s: %s #%d %s (%s)\n", p.Package, p.Action, p.Number, p.URL, p.Branch)
+			fmt.Fprintf(w, "  %s: %s #%d %s (%s)\n", escape.Text(p.Package), p.Action, p.Number, escape.Text(p.URL), escape.Text(p.Branch))
 			if p.Detail != "" {
-				fmt.Fprintf(w, "    %s\n", p.Detail)
+				fmt.Fprintf(w, "    %s\n", escape.Text(p.Detail))
 			}
 		}
 	}
@@ -332,8 +335,9 @@ var placeRE = regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `)
 // actionsReport writes the step summary, the annotations and the outputs.
 func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	annotate := func(level, title, text string) {
-		a := gh.Annotation{Level: level, Title: title, Text: text}
-		if m := placeRE.FindStringSubmatch(text); m != nil {
+		// The runner shows annotations in the log, where escapes would act.
+		a := gh.Annotation{Level: level, Title: escape.Text(title), Text: escape.TextLines(text)}
+		if m := placeRE.FindStringSubmatch(a.Text); m != nil {
 			a.File, a.Line = m[1], atoi(m[2])
 		}
 		gh.Annotate(w, a)
@@ -378,7 +382,7 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 		if len(out.Pulls) > 0 {
 			b.WriteString("\n### Pull requests\n\n")
 			for _, p := range out.Pulls {
-				fmt.Fprintf(&b, "- %s: %s [#%d](%s)\n", p.Package, p.Action, p.Number, p.URL)
+				fmt.Fprintf(&b, "- %s: %s [#%d](%s)\n", escape.Markdown(p.Package), p.Action, p.Number, p.URL)
 			}
 		}
 		errs = append(errs, gh.AppendSummary(env.summary, b.String()))
@@ -426,6 +430,9 @@ func runFailures(out *bot.Outcome) []string {
 // included), else exit 3 when a check blocked a bump.
 func runOutcome(out *bot.Outcome) error {
 	if failures := runFailures(out); len(failures) > 0 {
+		for i, f := range failures {
+			failures[i] = escape.Text(f)
+		}
 		return fmt.Errorf("%d failure(s):\n  %s", len(failures), strings.Join(failures, "\n  "))
 	}
 	return outcome(out.Report)
