@@ -116,21 +116,30 @@ func (c *Cache) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode != http.StatusOK || !storable(resp.Header) {
 		return resp, nil
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.MaxEntry+1))
-	if err != nil {
+	var body []byte
+	if m, ok := resp.Body.(*memBody); ok {
+		body = m.b // read by the Transport already
+	} else {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, c.MaxEntry+1))
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		if int64(len(b)) > c.MaxEntry {
+			// Too big to keep: hand on what was read and the rest of the stream.
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
+			return resp, nil
+		}
 		resp.Body.Close()
-		return nil, err
+		body = b
 	}
 	if int64(len(body)) > c.MaxEntry {
-		// Too big to keep: hand on what was read and the rest of the stream.
-		resp.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
-		return resp, nil
+		return resp, nil // too big to keep
 	}
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.Body = newMemBody(body)
 	h := resp.Header.Clone()
 	for _, k := range []string{"Set-Cookie", "Content-Length", "Content-Encoding", "Transfer-Encoding", "Connection", CacheHeader} {
 		h.Del(k)
@@ -231,7 +240,7 @@ func (e *entry) response(req *http.Request, how string) *http.Response {
 	return &http.Response{
 		Status: "200 OK", StatusCode: http.StatusOK,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: h, Body: io.NopCloser(bytes.NewReader(e.body)), ContentLength: int64(len(e.body)),
+		Header: h, Body: newMemBody(e.body), ContentLength: int64(len(e.body)),
 		Request: req,
 	}
 }

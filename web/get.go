@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	neturl "net/url"
 )
@@ -29,10 +28,10 @@ func Get(ctx context.Context, hc *http.Client, url string, header http.Header) (
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, nil, err
+		return nil, nil, redactedError{err}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err := readAll(resp.Body)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: reading body: %w", ShownURL(req), err)
 	}
@@ -42,18 +41,78 @@ func Get(ctx context.Context, hc *http.Client, url string, header http.Header) (
 	return resp, body, nil
 }
 
-// DecodeJSON decodes body into v, with errors that say what came instead of JSON
-// (an HTML error page served with status 200, a truncated document).
+// DecodeJSON decodes body, fetched from url, into v, with errors that say what
+// came instead of JSON (an HTML error page served with status 200, a
+// truncated document) and name the URL redacted. A document with more objects,
+// arrays or values than any index writes (MaxJSONContainers, MaxJSONValues)
+// is refused before it is decoded.
 func DecodeJSON(url string, body []byte, v any) error {
+	shown := Redact(url)
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return fmt.Errorf("%s: empty response, expected JSON", url)
+		return fmt.Errorf("%s: empty response, expected JSON", shown)
 	}
 	if trimmed[0] == '<' {
-		return fmt.Errorf("%s: expected JSON, got an HTML or XML page: %s", url, Sanitize(trimmed[:min(len(trimmed), 120)]))
+		return fmt.Errorf("%s: expected JSON, got an HTML or XML page: %s", shown, RedactText(Sanitize(trimmed[:min(len(trimmed), 120)])))
+	}
+	if err := checkCounts(body); err != nil {
+		return fmt.Errorf("%s: %w", shown, err)
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("%s: invalid JSON (truncated or corrupt response): %w", url, err)
+		return fmt.Errorf("%s: invalid JSON (truncated or corrupt response): %w", shown, err)
 	}
 	return nil
 }
+
+// Decoding a document into Go values costs more memory than its bytes, most
+// for small objects, arrays and values: "{}," in a list of files becomes a
+// whole file record, `"1",` a string header and its bytes. A document within
+// the size cap may still hold more of them than any index writes; counting
+// them first bounds what decoding can build. PyPI's JSON API spends about 400
+// bytes on each object or array and 20 on each value, PEP 691 about 130 and
+// 20, so a document that fills the 64 MiB cap holds fewer than half of each.
+const (
+	// MaxJSONContainers is the most objects and arrays DecodeJSON decodes.
+	MaxJSONContainers = 500_000
+	// MaxJSONValues is the most values (members and elements) DecodeJSON
+	// decodes.
+	MaxJSONValues = 5_000_000
+)
+
+// checkCounts counts the objects, arrays and values of a JSON document (a
+// value follows each comma and colon outside strings) and refuses one that
+// holds more than MaxJSONContainers or MaxJSONValues.
+func checkCounts(body []byte) error {
+	containers, values, inString, escaped := 0, 0, false, false
+	for _, c := range body {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			containers++
+		case c == ',' || c == ':':
+			values++
+		}
+	}
+	if containers > MaxJSONContainers || values > MaxJSONValues {
+		return fmt.Errorf("%d objects and arrays and %d values (limits %d and %d): refusing a document larger than any index writes",
+			containers, values, MaxJSONContainers, MaxJSONValues)
+	}
+	return nil
+}
+
+// redactedError shows an error from below the Transport (a custom base
+// transport, a proxy) with every URL in its text redacted.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return RedactText(e.err.Error()) }
+func (e redactedError) Unwrap() error { return e.err }

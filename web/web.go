@@ -1,12 +1,23 @@
 // Package web is pinbot's one HTTP layer for every outside service: package
-// registries now, GitHub and Slack through the same Transport.
+// registries, GitHub and Slack go through the same Transport.
 //
 // Transport retries what a bot should retry (timeouts, 5xx, truncated bodies, 429
 // and rate-limited 403 honouring Retry-After up to a cap) with exponential backoff
-// and full jitter, applies a per-attempt timeout, reads each body in full so a
-// truncated one is caught and retried, and sends a descriptive User-Agent. It
-// leaves Accept-Encoding unset so that Go's transport asks for gzip and
-// decompresses transparently.
+// and full jitter, and bounds what one request may cost: a deadline per attempt
+// that covers the whole body (a server that drips a byte every few seconds
+// fails it as surely as one that hangs), a budget for all attempts of one
+// request, and a size cap on the bytes on the wire and after decompression. It
+// asks for gzip and decompresses itself, so that both sizes are counted, and
+// sends a descriptive User-Agent.
+//
+// Redirects are followed at most Policy.MaxRedirects hops, a loop is an error,
+// and a hop to another origin (scheme, host and port) goes without the
+// credentials of the first: the Authorization header (whoever set it: Go's
+// client strips only the headers set on the original request, and only for
+// another host name), cookies and the URL's user information.
+//
+// Every URL that reaches a log line or an error passes through Redact
+// (redact.go), which removes user information, query and fragment.
 //
 // Cache wraps a Transport with an on-disk cache that revalidates with ETag and
 // Last-Modified (RFC 9111, https://www.rfc-editor.org/rfc/rfc9111), so a weekly
@@ -14,6 +25,8 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -25,43 +38,68 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 )
 
-// Policy says how a Transport retries.
+// Policy says how a Transport retries and what one request may cost.
 type Policy struct {
 	// Attempts is the most tries a request gets, the first included.
 	Attempts int
 	// BaseDelay is the first backoff; each retry doubles it, up to MaxDelay.
 	BaseDelay, MaxDelay time.Duration
 	// MaxRetryAfter caps how long a Retry-After (or rate-limit reset) may make
-	// a request wait; a server asking for longer gets its error returned.
+	// a request wait, one wait and all of one request's waits together; a
+	// server asking for longer gets its answer returned at once, marked with
+	// GaveUpHeader.
 	MaxRetryAfter time.Duration
-	// Timeout bounds one attempt, body included.
+	// Timeout bounds one attempt, body included: a whole-request deadline,
+	// not an idle timeout.
 	Timeout time.Duration
-	// MaxBody bounds the size of a response body read into memory.
+	// Budget bounds all attempts of one request and the backoffs between
+	// them (waits a server asks for are bounded by MaxRetryAfter instead); an
+	// attempt gets no more than what is left of it. Zero means no budget.
+	Budget time.Duration
+	// MaxBody bounds a response body read into memory, both the bytes on
+	// the wire and the bytes after decompression.
 	MaxBody int64
 	// StreamTimeout bounds one attempt of a streamed request (WithStreaming),
 	// body included: artifacts of hundreds of megabytes take longer than an
 	// API call.
 	StreamTimeout time.Duration
+	// StreamMinBytes is how many bytes a streamed body must deliver in every
+	// Timeout: a download that stalls or drips is cancelled long before
+	// StreamTimeout. Zero turns the check off.
+	StreamMinBytes int64
+	// MaxRedirects is the most redirects one request follows.
+	MaxRedirects int
 }
 
-// DefaultPolicy is the policy for registries and APIs.
+// DefaultPolicy is the policy for registries and APIs: a hung or dripping
+// index fails a request after at most 45 seconds, all attempts included.
 var DefaultPolicy = Policy{
-	Attempts:      4,
-	BaseDelay:     500 * time.Millisecond,
-	MaxDelay:      10 * time.Second,
-	MaxRetryAfter: 2 * time.Minute,
-	Timeout:       60 * time.Second,
-	MaxBody:       512 << 20,
-	StreamTimeout: 30 * time.Minute,
+	Attempts:       4,
+	BaseDelay:      500 * time.Millisecond,
+	MaxDelay:       10 * time.Second,
+	MaxRetryAfter:  2 * time.Minute,
+	Timeout:        20 * time.Second,
+	Budget:         45 * time.Second,
+	MaxBody:        64 << 20,
+	StreamTimeout:  30 * time.Minute,
+	StreamMinBytes: 1 << 20,
+	MaxRedirects:   5,
 }
 
-// A Transport is an http.RoundTripper that retries, times out and identifies
-// itself as described in the package comment. The zero value is not usable; use
-// NewTransport.
+// GaveUpHeader is set on a response the Transport returns without the
+// retry its server asked for, because the wait was longer than the policy
+// allows; it says why, and HTTPError repeats it.
+const GaveUpHeader = "X-Pinbot-Gave-Up"
+
+// A Transport is an http.RoundTripper that retries, times out, bounds sizes,
+// guards credentials on redirects and identifies itself as described in the
+// package comment. The zero value is not usable; use NewTransport.
 type Transport struct {
 	// Base sends one attempt (http.DefaultTransport by default).
 	Base http.RoundTripper
@@ -69,7 +107,8 @@ type Transport struct {
 	Policy Policy
 	// UserAgent is sent unless the request sets its own.
 	UserAgent string
-	// Log gets retries as warnings and every request at debug level.
+	// Log gets retries as warnings and every request at debug level, with
+	// URLs redacted.
 	Log *slog.Logger
 	// Sleep waits for d or until ctx is done; tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -97,7 +136,9 @@ type streamKey struct{}
 // response's body is handed to the caller unread (no size limit, no caching),
 // so it can be hashed and written to disk as it arrives. Failures before the
 // response are retried as usual; a broken body is the caller's to detect (by
-// digest) and retry.
+// digest) and retry. The body fails once the attempt passes
+// Policy.StreamTimeout, or delivers fewer than Policy.StreamMinBytes in a
+// Policy.Timeout.
 func WithStreaming(ctx context.Context) context.Context {
 	return context.WithValue(ctx, streamKey{}, true)
 }
@@ -105,18 +146,6 @@ func WithStreaming(ctx context.Context) context.Context {
 func streaming(ctx context.Context) bool {
 	v, _ := ctx.Value(streamKey{}).(bool)
 	return v
-}
-
-// cancelOnClose ends a streamed attempt's context when its body is closed.
-type cancelOnClose struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (c *cancelOnClose) Close() error {
-	err := c.ReadCloser.Close()
-	c.cancel()
-	return err
 }
 
 type secretKey struct{}
@@ -127,58 +156,130 @@ func WithSecretURL(ctx context.Context) context.Context {
 	return context.WithValue(ctx, secretKey{}, true)
 }
 
-// ShownURL returns how the URL of req may appear in logs and errors.
+// ShownURL returns how the URL of req may appear in logs and errors: redacted,
+// or "(secret URL)".
 func ShownURL(req *http.Request) string {
 	if v, _ := req.Context().Value(secretKey{}).(bool); v {
 		return "(secret URL)"
 	}
-	return Redact(req.URL)
-}
-
-// Redact returns u without user information, query or fragment, which may hold
-// credentials.
-func Redact(u *url.URL) string {
-	c := *u
-	c.User, c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = nil, "", false, "", ""
-	return c.String()
+	return RedactURL(req.URL)
 }
 
 // RoundTrip sends req, retrying as the policy allows. The returned response's
 // body is fully read already and can be read again from memory.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req, err := t.redirectHop(req)
+	if err != nil {
+		return nil, err
+	}
 	p := t.Policy
 	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead || req.Method == http.MethodPut ||
 		req.Method == http.MethodDelete || req.Method == http.MethodOptions
+	// spent counts attempts and backoffs against the budget; asked, the
+	// waits the server asked for.
+	var spent, asked time.Duration
 	for attempt := 1; ; attempt++ {
-		resp, err := t.once(req, attempt)
+		timeout := p.Timeout
+		if p.Budget > 0 {
+			timeout = min(timeout, p.Budget-spent)
+		}
+		began := time.Now()
+		resp, err := t.once(req, attempt, timeout)
+		spent += time.Since(began)
 		if req.Context().Err() != nil {
 			return nil, req.Context().Err()
 		}
-		wait, why := t.retryDelay(resp, err, attempt, idempotent)
-		if why == "" || attempt >= p.Attempts || (req.Body != nil && req.GetBody == nil) {
+		wait, why, server := t.retryDelay(resp, err, attempt, idempotent)
+		giveUp := why == "" || attempt >= p.Attempts || (req.Body != nil && req.GetBody == nil)
+		switch {
+		case giveUp:
+		case server && asked+wait > p.MaxRetryAfter:
+			msg := fmt.Sprintf("the server asks to wait %s, longer than pinbot waits (%s)", wait, p.MaxRetryAfter)
+			if asked > 0 {
+				msg = fmt.Sprintf("the server asks to wait %s more after %s, longer than pinbot waits (%s)", wait, asked, p.MaxRetryAfter)
+			}
+			t.Log.Warn("giving up: "+msg, "url", ShownURL(req), "status", resp.StatusCode)
+			resp.Header.Set(GaveUpHeader, msg)
+			return resp, nil
+		case !server && p.Budget > 0 && spent+wait+p.Timeout/10 > p.Budget:
+			giveUp = true
+		}
+		if giveUp {
 			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w (after %d attempts)", req.Method, ShownURL(req), err, attempt)
+				return nil, fmt.Errorf("%s %s: %w (after %d attempts in %s)", req.Method, ShownURL(req), redactedError{err}, attempt, spent.Round(time.Millisecond))
 			}
 			return resp, nil
 		}
-		if wait > p.MaxRetryAfter {
-			if err != nil {
-				return nil, err
-			}
-			t.Log.Warn("server asks to wait longer than allowed; giving up", "url", ShownURL(req), "status", resp.StatusCode, "wait", wait, "max", p.MaxRetryAfter)
-			return resp, nil
+		if server {
+			asked += wait
+		} else {
+			spent += wait
 		}
-		t.Log.Warn("retrying request", "method", req.Method, "url", ShownURL(req), "reason", why, "attempt", attempt, "wait", wait.Round(time.Millisecond))
+		t.Log.Warn("retrying request", "method", req.Method, "url", ShownURL(req), "reason", RedactText(why), "attempt", attempt, "wait", wait.Round(time.Millisecond))
 		if err := t.Sleep(req.Context(), wait); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// once makes one attempt and reads the whole body under the attempt's timeout.
-func (t *Transport) once(req *http.Request, attempt int) (resp *http.Response, err error) {
+// redirectHop applies the redirect rules to req when it follows a redirect
+// (http.Client sets req.Response): at most MaxRedirects hops, no URL twice,
+// and no credential sent to an origin other than the first request's.
+func (t *Transport) redirectHop(req *http.Request) (*http.Request, error) {
+	if req.Response == nil {
+		return req, nil
+	}
+	first, hops := req, 0
+	for r := req; r.Response != nil && r.Response.Request != nil && hops <= 100; r = r.Response.Request {
+		prev := r.Response.Request
+		hops++
+		first = prev
+		if prev.Method == req.Method && prev.URL.String() == req.URL.String() {
+			return nil, fmt.Errorf("%s %s: redirect loop: %s is redirected back to after %d hops", req.Method, ShownURL(first), ShownURL(req), hops)
+		}
+	}
+	if hops > t.Policy.MaxRedirects {
+		return nil, fmt.Errorf("%s %s: stopped after %d redirects (the last to %s)", req.Method, ShownURL(first), t.Policy.MaxRedirects, ShownURL(req))
+	}
+	if sameOrigin(first.URL, req.URL) {
+		return req, nil
+	}
+	if req.Header.Get("Authorization") == "" && req.Header.Get("Cookie") == "" && req.URL.User == nil {
+		return req, nil
+	}
+	r := req.Clone(req.Context())
+	r.Header.Del("Authorization")
+	r.Header.Del("Cookie")
+	r.URL.User = nil
+	t.Log.Debug("redirect to another origin: credentials not sent", "from", ShownURL(first), "to", ShownURL(r))
+	return r, nil
+}
+
+// sameOrigin reports whether b may receive a's credentials: the same host
+// and port under the same scheme, or an upgrade from http to https.
+func sameOrigin(a, b *url.URL) bool {
+	if !strings.EqualFold(a.Hostname(), b.Hostname()) {
+		return false
+	}
+	if strings.EqualFold(a.Scheme, b.Scheme) {
+		return port(a) == port(b)
+	}
+	return strings.EqualFold(a.Scheme, "http") && strings.EqualFold(b.Scheme, "https") && port(a) == "80" && port(b) == "443"
+}
+
+func port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// once makes one attempt and reads the whole body within timeout.
+func (t *Transport) once(req *http.Request, attempt int, timeout time.Duration) (resp *http.Response, err error) {
 	stream := streaming(req.Context())
-	timeout := t.Policy.Timeout
 	if stream {
 		timeout = max(timeout, t.Policy.StreamTimeout)
 	}
@@ -187,10 +288,13 @@ func (t *Transport) once(req *http.Request, attempt int) (resp *http.Response, e
 		if resp != nil && stream && resp.StatusCode/100 == 2 {
 			// The caller reads the body; the attempt's deadline lasts until it
 			// closes it.
-			resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+			resp.Body = t.watch(ctx, resp.Body, cancel)
 			return
 		}
 		cancel()
+		if err != nil && ctx.Err() == context.DeadlineExceeded && req.Context().Err() == nil {
+			err = &timeoutError{d: timeout, err: err}
+		}
 	}()
 	r := req.Clone(ctx)
 	if attempt > 1 && req.GetBody != nil {
@@ -203,6 +307,15 @@ func (t *Transport) once(req *http.Request, attempt int) (resp *http.Response, e
 	if t.UserAgent != "" && r.Header.Get("User-Agent") == "" {
 		r.Header.Set("User-Agent", t.UserAgent)
 	}
+	gz := false
+	if r.Header.Get("Accept-Encoding") == "" {
+		if stream {
+			r.Header.Set("Accept-Encoding", "identity") // the bytes of the file, as its size and digest say
+		} else {
+			r.Header.Set("Accept-Encoding", "gzip")
+			gz = true
+		}
+	}
 	start := time.Now()
 	resp, err = t.Base.RoundTrip(r)
 	if err != nil {
@@ -213,17 +326,152 @@ func (t *Transport) once(req *http.Request, attempt int) (resp *http.Response, e
 		return resp, nil
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, t.Policy.MaxBody+1))
+	body, wire, err := t.readBody(resp, gz)
 	if err != nil {
-		return nil, &truncatedError{err: err}
+		return nil, err
 	}
-	if int64(len(body)) > t.Policy.MaxBody {
-		return nil, &tooLargeError{max: t.Policy.MaxBody}
-	}
-	t.Log.Debug("http", "method", req.Method, "url", ShownURL(req), "status", resp.StatusCode, "bytes", len(body), "took", time.Since(start).Round(time.Millisecond))
-	resp.Body = io.NopCloser(strings.NewReader(string(body)))
+	t.Log.Debug("http", "method", req.Method, "url", ShownURL(req), "status", resp.StatusCode, "bytes", len(body), "wire", wire, "took", time.Since(start).Round(time.Millisecond))
+	resp.Body = &memBody{Reader: bytes.NewReader(body), b: body}
 	resp.ContentLength = int64(len(body))
 	return resp, nil
+}
+
+// readBody reads resp's body within MaxBody, on the wire and, when the
+// Transport asked for gzip and got it, after decompression.
+func (t *Transport) readBody(resp *http.Response, gz bool) (body []byte, wire int64, err error) {
+	max := t.Policy.MaxBody
+	if resp.ContentLength > max {
+		return nil, 0, &tooLargeError{max: max, what: fmt.Sprintf("the server announces %d bytes", resp.ContentLength)}
+	}
+	cr := &countingReader{r: io.LimitReader(resp.Body, max+1)}
+	var src io.Reader = cr
+	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
+	if gz && (enc == "gzip" || enc == "x-gzip") {
+		zr, err := gzip.NewReader(cr)
+		if err != nil {
+			return nil, cr.n, &truncatedError{err: fmt.Errorf("gzip: %w", err)}
+		}
+		src = zr
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		resp.Uncompressed = true
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 && !resp.Uncompressed {
+		buf.Grow(int(resp.ContentLength) + 1)
+	}
+	_, err = buf.ReadFrom(io.LimitReader(src, max+1))
+	switch {
+	case cr.n > max:
+		return nil, cr.n, &tooLargeError{max: max, what: "on the wire"}
+	case int64(buf.Len()) > max:
+		return nil, cr.n, &tooLargeError{max: max, what: "decompressed"}
+	case err != nil:
+		return nil, cr.n, &truncatedError{err: err}
+	}
+	return buf.Bytes(), cr.n, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// memBody is a body read into memory; Get and Cache take its bytes without
+// copying them.
+type memBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (*memBody) Close() error { return nil }
+
+func newMemBody(b []byte) *memBody { return &memBody{Reader: bytes.NewReader(b), b: b} }
+
+// readAll returns a body's bytes: those of a memBody as they are, others read
+// within DefaultPolicy.MaxBody.
+func readAll(rc io.Reader) ([]byte, error) {
+	if m, ok := rc.(*memBody); ok {
+		return m.b, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(rc, DefaultPolicy.MaxBody+1))
+	if err == nil && int64(len(b)) > DefaultPolicy.MaxBody {
+		return nil, &tooLargeError{max: DefaultPolicy.MaxBody}
+	}
+	return b, err
+}
+
+// watch wraps a streamed body: it fails once ctx ends, or when the body
+// delivers fewer than StreamMinBytes in a Timeout.
+func (t *Transport) watch(ctx context.Context, body io.ReadCloser, cancel context.CancelFunc) io.ReadCloser {
+	w := &watchedBody{ReadCloser: body, ctx: ctx, cancel: cancel, done: make(chan struct{}), stream: t.Policy.StreamTimeout}
+	if min, every := t.Policy.StreamMinBytes, t.Policy.Timeout; min > 0 && every > 0 {
+		w.window, w.min = every, min
+		go w.watchdog()
+	}
+	return w
+}
+
+type watchedBody struct {
+	io.ReadCloser
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{}
+	once    sync.Once
+	n       atomic.Int64
+	stalled atomic.Bool
+	stream  time.Duration
+	window  time.Duration
+	min     int64
+}
+
+func (w *watchedBody) watchdog() {
+	tick := time.NewTicker(w.window)
+	defer tick.Stop()
+	var last int64
+	for {
+		select {
+		case <-w.done:
+			return
+		case <-w.ctx.Done():
+			return
+		case <-tick.C:
+			n := w.n.Load()
+			if n-last < w.min {
+				w.stalled.Store(true)
+				w.cancel()
+				return
+			}
+			last = n
+		}
+	}
+}
+
+func (w *watchedBody) Read(p []byte) (int, error) {
+	n, err := w.ReadCloser.Read(p)
+	w.n.Add(int64(n))
+	if err != nil && err != io.EOF {
+		switch {
+		case w.stalled.Load():
+			err = fmt.Errorf("download stalled: fewer than %d bytes in %s", w.min, w.window)
+		case w.ctx.Err() == context.DeadlineExceeded:
+			err = fmt.Errorf("download took longer than %s", w.stream)
+		}
+	}
+	return n, err
+}
+
+func (w *watchedBody) Close() error {
+	err := w.ReadCloser.Close()
+	w.once.Do(func() { close(w.done) })
+	w.cancel()
+	return err
 }
 
 var errNotExist = fs.ErrNotExist
@@ -233,40 +481,61 @@ type truncatedError struct{ err error }
 func (e *truncatedError) Error() string { return "response body truncated: " + e.err.Error() }
 func (e *truncatedError) Unwrap() error { return e.err }
 
-type tooLargeError struct{ max int64 }
-
-func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("response body larger than %d bytes", e.max)
+// A timeoutError is an attempt that did not complete within its deadline.
+type timeoutError struct {
+	d   time.Duration
+	err error
 }
 
-// retryDelay says whether and after how long to retry; why is "" for no retry.
-func (t *Transport) retryDelay(resp *http.Response, err error, attempt int, idempotent bool) (wait time.Duration, why string) {
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("no complete response within %s", e.d.Round(time.Millisecond))
+}
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+type tooLargeError struct {
+	max  int64
+	what string
+}
+
+func (e *tooLargeError) Error() string {
+	msg := fmt.Sprintf("response body larger than %d bytes", e.max)
+	if e.what != "" {
+		msg += " (" + e.what + ")"
+	}
+	return msg
+}
+
+// retryDelay says whether and after how long to retry; why is "" for no
+// retry. server is set when the wait is the server's (Retry-After, a rate
+// limit), which MaxRetryAfter bounds, rather than a backoff, which the budget
+// bounds.
+func (t *Transport) retryDelay(resp *http.Response, err error, attempt int, idempotent bool) (wait time.Duration, why string, server bool) {
 	backoff := t.backoff(attempt)
 	if err != nil {
 		var tl *tooLargeError
 		if errors.As(err, &tl) || !idempotent {
-			return 0, ""
+			return 0, "", false
 		}
-		return backoff, err.Error()
+		return backoff, err.Error(), false
 	}
 	switch code := resp.StatusCode; {
 	case code == http.StatusTooManyRequests, code == http.StatusForbidden && rateLimited(resp):
 		if d, ok := serverWait(resp); ok {
-			return d, resp.Status
+			return d, resp.Status, true
 		}
 		if code == http.StatusForbidden {
 			// GitHub: a secondary limit with no hint means wait at least a minute.
-			return max(backoff, time.Minute), resp.Status
+			return max(backoff, time.Minute), resp.Status, true
 		}
-		return backoff, resp.Status
+		return backoff, resp.Status, true
 	case idempotent && (code == http.StatusInternalServerError || code == http.StatusBadGateway ||
 		code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout):
 		if d, ok := serverWait(resp); ok {
-			return d, resp.Status
+			return d, resp.Status, true
 		}
-		return backoff, resp.Status
+		return backoff, resp.Status, false
 	}
-	return 0, ""
+	return 0, "", false
 }
 
 // rateLimited reports whether a 403 is a rate limit rather than a refusal.
@@ -278,8 +547,8 @@ func rateLimited(resp *http.Response) bool {
 // remaining, X-RateLimit-Reset (epoch seconds).
 func serverWait(resp *http.Response) (time.Duration, bool) {
 	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		if s, err := strconv.Atoi(strings.TrimSpace(ra)); err == nil && s >= 0 {
-			return time.Duration(s) * time.Second, true
+		if s, err := strconv.ParseInt(strings.TrimSpace(ra), 10, 64); err == nil && s >= 0 {
+			return time.Duration(min(s, 1<<32)) * time.Second, true
 		}
 		if at, err := http.ParseTime(ra); err == nil {
 			return max(time.Until(at), 0), true
@@ -287,7 +556,7 @@ func serverWait(resp *http.Response) (time.Duration, bool) {
 	}
 	if resp.Header.Get("X-Ratelimit-Remaining") == "0" {
 		if s, err := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil {
-			return max(time.Until(time.Unix(s, 0)), 0) + time.Second, true
+			return max(time.Until(time.Unix(min(s, 1<<40), 0)), 0) + time.Second, true
 		}
 	}
 	return 0, false
@@ -324,11 +593,17 @@ type HTTPError struct {
 	StatusCode int    // 404
 	Status     string // "404 Not Found"
 	Detail     string // at most 3 lines of the body, or "" when it was not plain text
+	// Note says why pinbot did not retry, when it gave up on a wait the
+	// server asked for (GaveUpHeader).
+	Note string
 }
 
-// Error returns "URL: status: detail".
+// Error returns "URL: status (note): detail".
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("%s: %s", e.URL, e.Status)
+	if e.Note != "" {
+		msg += " (" + e.Note + ")"
+	}
 	if e.Detail != "" {
 		msg += ": " + e.Detail
 	}
@@ -346,7 +621,8 @@ func CheckStatus(req *http.Request, resp *http.Response, body []byte) error {
 	if resp.StatusCode/100 == 2 {
 		return nil
 	}
-	return &HTTPError{URL: ShownURL(req), StatusCode: resp.StatusCode, Status: resp.Status, Detail: Sanitize(body)}
+	return &HTTPError{URL: ShownURL(req), StatusCode: resp.StatusCode, Status: Sanitize([]byte(resp.Status)), Detail: RedactText(Sanitize(body)),
+		Note: resp.Header.Get(GaveUpHeader)}
 }
 
 // Sanitize returns at most 3 short lines of body, or "" if it holds anything but
