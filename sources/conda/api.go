@@ -49,7 +49,7 @@ func (n *flexNumber) UnmarshalJSON(b []byte) error {
 	}
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("timestamp: expected a number, found %s", b)
+		return fmt.Errorf("timestamp: expected a number, found %.40q", b)
 	}
 	*n = flexNumber(f)
 	return nil
@@ -72,7 +72,10 @@ func decodeAPI(u string, body []byte, labels []string) ([]sources.Release, error
 		return nil, err
 	}
 	if p.Name == "" || p.Files == nil {
-		return nil, fmt.Errorf("%s: the response has no \"name\" or \"files\" (is this the anaconda.org API?)", u)
+		return nil, fmt.Errorf("%s: the response has no \"name\" or \"files\" (is this the anaconda.org API?)", web.Redact(u))
+	}
+	if len(p.Versions) > sources.MaxReleases {
+		return nil, fmt.Errorf("%s: %d versions (limit %d)", web.Redact(u), len(p.Versions), sources.MaxReleases)
 	}
 	base, err := url.Parse(u)
 	if err != nil {

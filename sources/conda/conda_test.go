@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -256,5 +257,58 @@ func TestLabelChannel(t *testing.T) {
 	}
 	if !slices.Equal(withFiles, []string{"0.50.0dev0"}) {
 		t.Errorf("releases with files %v, want only the dev-labelled 0.50.0dev0", withFiles)
+	}
+}
+
+// TestHostileShards serves shard indexes and shards made to exhaust memory:
+// headers declaring billions of items (the fuzz crasher among them), a zstd
+// frame that declares or decompresses to more than the cap. Each is an
+// error naming the URL, and decoding allocates next to nothing.
+func TestHostileShards(t *testing.T) {
+	bomb := zstdOf(strings.Repeat("\x00", 100<<20))
+	tests := []struct {
+		name, path, body, wantErr string
+	}{
+		{"index: map of 3.6 billion shards", "/conda-forge/linux-64/repodata_shards.msgpack.zst",
+			zstdOf("\x82\xa7version\x01\xa6shards\xdf\xd6\x93\xa4\x00"), "invalid shard index"},
+		{"index: string of 4 GB", "/conda-forge/linux-64/repodata_shards.msgpack.zst",
+			zstdOf("\x81\xdb\xff\xff\xff\xffabc"), "invalid shard index"},
+		{"index: zstd bomb", "/conda-forge/linux-64/repodata_shards.msgpack.zst", bomb, "decompresses to more than"},
+		{"shard: removed array of 3.6 billion", "shard",
+			zstdOf("\x83\xa8packages\x80\xaepackages.conda\x80\xa7removed\xdd\xd6\x93\xa4\x00"), "invalid shard"},
+		{"shard: record map of 4 billion keys", "shard",
+			zstdOf("\x81\xa8packages\x81\xa1x\xdf\xff\xff\xff\xff"), "invalid shard"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakes.NewConda(t)
+			fake.Add("conda-forge", "numba", numbaFiles()...)
+			src := conda.New(conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64"}}, client())
+			path := tt.path
+			if path == "shard" {
+				// The shard's path comes from the index: ask once to learn it.
+				if _, err := src.Releases(context.Background(), "numba"); err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range fake.Requests() {
+					if strings.Contains(p, "/linux-64/shards/") {
+						path = p
+					}
+				}
+				src = conda.New(conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64"}}, client())
+			}
+			fake.Fail(path, fakes.Fault{Body: tt.body})
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err := src.Releases(context.Background(), "numba")
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), fake.URL) {
+				t.Fatalf("err = %v, want %q naming the URL", err, tt.wantErr)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 80<<20 {
+				t.Errorf("decoding allocated %d MB", alloc>>20)
+			}
+		})
 	}
 }

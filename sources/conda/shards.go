@@ -6,47 +6,49 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/vmihailenco/msgpack/v5"
 
+	"github.com/pinbot-dev/pinbot/internal/msgpack"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/web"
 )
 
-// maxDecoded bounds a decompressed index or shard (conda-forge's largest
-// index is a few MB; a shard, kilobytes to a few hundred).
-const maxDecoded = 256 << 20
+// maxDecoded bounds a decompressed index or shard: conda-forge's largest
+// index is a few MB, a shard kilobytes to a few MB. The decoder allocates at
+// most this much whatever a frame header declares.
+const maxDecoded = 64 << 20
+
+// maxShardNames bounds the packages of one index (conda-forge has some
+// 30,000 per subdir), and maxRecords the files of one shard (its largest
+// packages have a few thousand builds per subdir), so that a hostile
+// document cannot make pinbot hold more than some tens of megabytes.
+const (
+	maxShardNames = 500_000
+	maxRecords    = 200_000
+)
 
 var zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecoded), zstd.WithDecoderConcurrency(0))
 
 // shardIndex is repodata_shards.msgpack.zst.
 type shardIndex struct {
-	Version int            `msgpack:"version"`
-	Info    map[string]any `msgpack:"info"`
-	Shards  map[string][]byte
-	// base and shardsBase are Info's URLs resolved against the index URL.
+	Version int64
+	// Shards maps a package name to its shard's sha256.
+	Shards map[string][32]byte
+	// base and shardsBase are info.base_url and info.shards_base_url resolved
+	// against the index URL.
 	base, shardsBase *url.URL
 }
 
-// shard is one package's records in one subdir.
-type shard struct {
-	Packages      map[string]record `msgpack:"packages"`
-	PackagesConda map[string]record `msgpack:"packages.conda"`
-	Removed       []string          `msgpack:"removed"`
-}
-
-// record is a repodata record; hashes are raw bytes (CEP-16).
+// record is the part of a repodata record pinbot reads; the hash is raw
+// bytes (CEP-16) or, leniently, hex.
 type record struct {
-	Name      string `msgpack:"name"`
-	Version   string `msgpack:"version"`
-	Build     string `msgpack:"build"`
-	Subdir    string `msgpack:"subdir"`
-	SHA256    any    `msgpack:"sha256"`
-	Size      any    `msgpack:"size"`
-	Timestamp any    `msgpack:"timestamp"`
+	Version   string
+	Subdir    string
+	SHA256    []byte
+	Size      int64
+	Timestamp int64
 }
 
 // indexCell holds one subdir's index for the life of a Source.
@@ -99,8 +101,11 @@ func (s *Source) index(ctx context.Context, subdir string) (*shardIndex, error) 
 
 func unzstd(u string, body []byte) ([]byte, error) {
 	b, err := zstdDecoder.DecodeAll(body, nil)
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || err == nil && len(b) > maxDecoded {
+		return nil, fmt.Errorf("%s: decompresses to more than %d bytes", web.Redact(u), maxDecoded)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a zstd stream (truncated or corrupt response): %w", u, err)
+		return nil, fmt.Errorf("%s: not a zstd stream (truncated or corrupt response): %w", web.Redact(u), err)
 	}
 	return b, nil
 }
@@ -114,39 +119,98 @@ func decodeIndex(u string, body []byte) (*shardIndex, error) {
 	return decodeIndexMsgpack(u, raw)
 }
 
+// decodeIndexMsgpack reads a shard index: {version, info: {base_url,
+// shards_base_url}, shards: {NAME: SHA256}}. Entries whose hash is not 32
+// bytes are left out.
 func decodeIndexMsgpack(u string, raw []byte) (*shardIndex, error) {
-	var idx struct {
-		Version int            `msgpack:"version"`
-		Info    map[string]any `msgpack:"info"`
-		Shards  map[string]any `msgpack:"shards"`
+	shown := web.Redact(u)
+	out := &shardIndex{}
+	var baseURL, shardsBaseURL string
+	found := false
+	err := eachKey(msgpack.NewReader(raw), func(r *msgpack.Reader, key string) error {
+		var err error
+		switch key {
+		case "version":
+			out.Version, err = r.Int()
+		case "info":
+			err = eachKey(r, func(r *msgpack.Reader, key string) error {
+				switch key {
+				case "base_url":
+					baseURL, err = r.Str()
+				case "shards_base_url":
+					shardsBaseURL, err = r.Str()
+				default:
+					err = r.Skip()
+				}
+				return err
+			})
+		case "shards":
+			found = true
+			var n int
+			if n, err = r.MapLen(); err != nil {
+				return err
+			}
+			if n > maxShardNames {
+				return fmt.Errorf("%d packages (limit %d)", n, maxShardNames)
+			}
+			out.Shards = make(map[string][32]byte, min(n, 4096))
+			for range n {
+				name, err := r.Str()
+				if err != nil {
+					return err
+				}
+				h, err := r.Bytes()
+				if err != nil {
+					return err
+				}
+				if sum, ok := digest(h); ok {
+					out.Shards[name] = sum
+				}
+			}
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid shard index: %w", shown, err)
 	}
-	if err := msgpack.Unmarshal(raw, &idx); err != nil {
-		return nil, fmt.Errorf("%s: invalid shard index: %w", u, err)
+	if !found {
+		return nil, fmt.Errorf("%s: the shard index has no \"shards\" (is this CEP-16 repodata?)", shown)
 	}
-	if idx.Shards == nil {
-		return nil, fmt.Errorf("%s: the shard index has no \"shards\" (is this CEP-16 repodata?)", u)
-	}
-	if idx.Version > 1 {
-		return nil, fmt.Errorf("%s: shard index version %d is not supported (pinbot reads 1)", u, idx.Version)
+	if out.Version > 1 {
+		return nil, fmt.Errorf("%s: shard index version %d is not supported (pinbot reads 1)", shown, out.Version)
 	}
 	self, err := url.Parse(u)
 	if err != nil {
 		return nil, err
 	}
-	out := &shardIndex{Version: idx.Version, Info: idx.Info, Shards: make(map[string][]byte, len(idx.Shards))}
-	for name, h := range idx.Shards {
-		if sum, ok := digest(h); ok {
-			out.Shards[name] = sum
-		}
+	if out.base, err = self.Parse(dir(baseURL, "./")); err != nil {
+		return nil, fmt.Errorf("%s: info.base_url: %w", shown, err)
 	}
-	str := func(k string) string { s, _ := idx.Info[k].(string); return s }
-	if out.base, err = self.Parse(dir(str("base_url"), "./")); err != nil {
-		return nil, fmt.Errorf("%s: info.base_url: %w", u, err)
-	}
-	if out.shardsBase, err = self.Parse(dir(str("shards_base_url"), "./shards/")); err != nil {
-		return nil, fmt.Errorf("%s: info.shards_base_url: %w", u, err)
+	if out.shardsBase, err = self.Parse(dir(shardsBaseURL, "./shards/")); err != nil {
+		return nil, fmt.Errorf("%s: info.shards_base_url: %w", shown, err)
 	}
 	return out, nil
+}
+
+// eachKey reads a map (nil is empty) and calls fn for each string key, with
+// r positioned at the key's value; fn must read or skip it.
+func eachKey(r *msgpack.Reader, fn func(r *msgpack.Reader, key string) error) error {
+	n, err := r.MapLen()
+	if err != nil {
+		return err
+	}
+	for range n {
+		key, err := r.Str()
+		if err != nil {
+			return err
+		}
+		if err := fn(r, key); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dir returns u (or def when empty) ending in "/", so it resolves as a directory.
@@ -161,21 +225,17 @@ func dir(u, def string) string {
 }
 
 // digest reads a sha256 stored as 32 raw bytes (CEP-16) or, leniently, as hex.
-func digest(v any) ([]byte, bool) {
-	switch h := v.(type) {
-	case []byte:
-		if len(h) == 32 {
-			return h, true
-		}
-		if b, err := hex.DecodeString(string(h)); err == nil && len(b) == 32 {
-			return b, true
-		}
-	case string:
-		if b, err := hex.DecodeString(h); err == nil && len(b) == 32 {
-			return b, true
+func digest(h []byte) (sum [32]byte, ok bool) {
+	switch len(h) {
+	case 32:
+		copy(sum[:], h)
+		return sum, true
+	case 64:
+		if _, err := hex.Decode(sum[:], h); err == nil {
+			return sum, true
 		}
 	}
-	return nil, false
+	return sum, false
 }
 
 func (s *Source) fromShards(ctx context.Context, pkg string) ([]sources.Release, error) {
@@ -195,7 +255,7 @@ func (s *Source) fromShards(ctx context.Context, pkg string) ([]sources.Release,
 			continue
 		}
 		found = true
-		su, err := idx.shardsBase.Parse(hex.EncodeToString(sum) + ".msgpack.zst")
+		su, err := idx.shardsBase.Parse(hex.EncodeToString(sum[:]) + ".msgpack.zst")
 		if err != nil {
 			return nil, err
 		}
@@ -225,69 +285,85 @@ func decodeShard(u string, body []byte, subdir string, base *url.URL) ([]sources
 	return decodeShardMsgpack(u, raw, subdir, base)
 }
 
+// decodeShardMsgpack reads a shard: {packages: {FILENAME: record},
+// packages.conda: {...}, removed: [FILENAME]}.
 func decodeShardMsgpack(u string, raw []byte, subdir string, base *url.URL) ([]sources.File, []string, error) {
-	var sh shard
-	if err := msgpack.Unmarshal(raw, &sh); err != nil {
-		return nil, nil, fmt.Errorf("%s: invalid shard: %w", u, err)
-	}
 	var files []sources.File
 	var vers []string
-	add := func(fn string, r record) {
-		f := sources.File{Name: fn, Kind: sources.KindConda, Subdir: subdir, Size: toInt(r.Size), Time: millis(toInt(r.Timestamp))}
-		if sum, ok := digest(r.SHA256); ok {
-			f.SHA256 = hex.EncodeToString(sum)
+	add := func(f sources.File, version string) error {
+		if len(files) >= maxRecords {
+			return fmt.Errorf("more than %d files (limit)", maxRecords)
 		}
-		if r.Subdir != "" {
-			f.Subdir = r.Subdir
-		}
-		if pu, err := base.Parse(url.PathEscape(fn)); err == nil {
+		if pu, err := base.Parse(url.PathEscape(f.Name)); err == nil {
 			f.URL = pu.String()
 		}
-		files, vers = append(files, f), append(vers, r.Version)
+		files, vers = append(files, f), append(vers, version)
+		return nil
 	}
-	for _, m := range []map[string]record{sh.Packages, sh.PackagesConda} {
-		for fn, r := range m {
-			add(fn, r)
-		}
-	}
-	for _, fn := range sh.Removed {
-		if _, v, _, ok := splitFilename(fn); ok {
-			f := sources.File{Name: fn, Kind: sources.KindConda, Subdir: subdir, Yanked: true}
-			if pu, err := base.Parse(url.PathEscape(fn)); err == nil {
-				f.URL = pu.String()
+	err := eachKey(msgpack.NewReader(raw), func(r *msgpack.Reader, key string) error {
+		switch key {
+		case "packages", "packages.conda":
+			return eachKey(r, func(r *msgpack.Reader, fn string) error {
+				rec, err := readRecord(r)
+				if err != nil {
+					return err
+				}
+				f := sources.File{Name: fn, Kind: sources.KindConda, Subdir: subdir, Size: max(rec.Size, 0), Time: millis(rec.Timestamp)}
+				if sum, ok := digest(rec.SHA256); ok {
+					f.SHA256 = hex.EncodeToString(sum[:])
+				}
+				if rec.Subdir != "" {
+					f.Subdir = rec.Subdir
+				}
+				return add(f, rec.Version)
+			})
+		case "removed":
+			n, err := r.ArrayLen()
+			if err != nil {
+				return err
 			}
-			files, vers = append(files, f), append(vers, v)
+			for range n {
+				fn, err := r.Str()
+				if err != nil {
+					return err
+				}
+				if _, v, _, ok := splitFilename(fn); ok {
+					if err := add(sources.File{Name: fn, Kind: sources.KindConda, Subdir: subdir, Yanked: true}, v); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
 		}
+		return r.Skip()
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: invalid shard: %w", web.Redact(u), err)
 	}
 	return files, vers, nil
 }
 
-// toInt reads a msgpack number of any width, a float, or a numeric string.
-func toInt(v any) int64 {
-	switch n := v.(type) {
-	case int8:
-		return int64(n)
-	case int16:
-		return int64(n)
-	case int32:
-		return int64(n)
-	case int64:
-		return n
-	case uint8:
-		return int64(n)
-	case uint16:
-		return int64(n)
-	case uint32:
-		return int64(n)
-	case uint64:
-		return int64(min(n, 1<<62))
-	case float32:
-		return int64(n)
-	case float64:
-		return int64(n)
-	case string:
-		i, _ := strconv.ParseInt(n, 10, 64)
-		return i
-	}
-	return 0
+// readRecord reads the fields of a repodata record pinbot uses and skips the
+// rest (depends, constrains, license, ...).
+func readRecord(r *msgpack.Reader) (record, error) {
+	var rec record
+	err := eachKey(r, func(r *msgpack.Reader, key string) error {
+		var err error
+		switch key {
+		case "version":
+			rec.Version, err = r.Str()
+		case "subdir":
+			rec.Subdir, err = r.Str()
+		case "sha256":
+			rec.SHA256, err = r.Bytes()
+		case "size":
+			rec.Size, err = r.Int()
+		case "timestamp":
+			rec.Timestamp, err = r.Int()
+		default:
+			err = r.Skip()
+		}
+		return err
+	})
+	return rec, err
 }
