@@ -24,6 +24,14 @@ type Source interface {
 // have (HTTP 404 and 410), so callers can test errors.Is(err, ErrNotFound).
 var ErrNotFound = fs.ErrNotExist
 
+// MaxReleases is the most releases (or listed versions) a source accepts in
+// one registry document: far above any real package, it bounds what a hostile
+// index can make pinbot hold.
+const MaxReleases = 100_000
+
+// MaxFiles is the most files a source accepts in one registry document.
+const MaxFiles = 500_000
+
 // A Release is one version of a package in a registry.
 type Release struct {
 	// Version is the version as the registry spells it ("0.67.0", "v1.2.3").

@@ -17,7 +17,7 @@ import (
 // skipped, as the go command does; duplicates are dropped.
 func decodeList(u string, body []byte) ([]string, error) {
 	if t := bytes.TrimSpace(body); len(t) > 0 && (t[0] == '<' || t[0] == '{') {
-		return nil, fmt.Errorf("%s: expected a version list, got: %s", u, web.Sanitize(t[:min(len(t), 120)]))
+		return nil, fmt.Errorf("%s: expected a version list, got: %s", web.Redact(u), web.RedactText(web.Sanitize(t[:min(len(t), 120)])))
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -47,7 +47,7 @@ func decodeInfo(u, version string, body []byte) (time.Time, error) {
 		return time.Time{}, err
 	}
 	if info.Version != version {
-		return time.Time{}, fmt.Errorf("%s: the proxy answered for version %q", u, info.Version)
+		return time.Time{}, fmt.Errorf("%s: the proxy answered for version %q", web.Redact(u), info.Version)
 	}
 	return info.Time, nil
 }

@@ -123,7 +123,7 @@ func parseList(list string) ([]proxy, error) {
 			}
 			u, err := url.Parse(entry)
 			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				return nil, fmt.Errorf("GOPROXY: %q is not an http(s) proxy URL, direct or off", entry)
+				return nil, fmt.Errorf("GOPROXY: %q is not an http(s) proxy URL, direct or off", web.Redact(entry))
 			}
 			entry = strings.TrimRight(entry, "/")
 		}
@@ -216,6 +216,11 @@ func (s *Source) fromProxy(ctx context.Context, base, path, esc string) ([]sourc
 
 // times fetches the .info of the newest releases (rs is sorted ascending).
 func (s *Source) times(ctx context.Context, base, esc string, rs []sources.Release) error {
+	// The first failure stops the rest: a proxy that hangs costs one
+	// request's time, not one per version.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	outer := ctx
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -246,14 +251,15 @@ func (s *Source) times(ctx context.Context, base, esc string, rs []sources.Relea
 			defer mu.Unlock()
 			if firstErr == nil {
 				firstErr = err
+				cancel()
 			}
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
+	if firstErr != nil {
+		return firstErr
 	}
-	return firstErr
+	return outer.Err()
 }
 
 // retractions reads the retract directives of the latest version's go.mod (the
@@ -276,7 +282,7 @@ func (s *Source) retractions(ctx context.Context, base, path, esc string, rs []s
 	if err != nil {
 		return fmt.Errorf("reading retractions: %w", err)
 	}
-	f, err := modfile.ParseLax(web.Redact(mustParse(u)), body, nil)
+	f, err := modfile.ParseLax(web.Redact(u), body, nil)
 	if err != nil {
 		return fmt.Errorf("reading retractions: %w", err)
 	}
@@ -294,12 +300,4 @@ func (s *Source) retractions(ctx context.Context, base, path, esc string, rs []s
 		}
 	}
 	return nil
-}
-
-func mustParse(u string) *url.URL {
-	p, err := url.Parse(u)
-	if err != nil {
-		return &url.URL{Opaque: "(invalid URL)"}
-	}
-	return p
 }

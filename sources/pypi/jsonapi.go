@@ -49,7 +49,10 @@ func decodeProject(u string, body []byte) ([]sources.Release, error) {
 		if p.Info.Name != "" {
 			return nil, errNoReleases
 		}
-		return nil, fmt.Errorf("%s: the response has no \"releases\" (is this a PyPI JSON API?)", u)
+		return nil, fmt.Errorf("%s: the response has no \"releases\" (is this a PyPI JSON API?)", web.Redact(u))
+	}
+	if len(p.Releases) > sources.MaxReleases {
+		return nil, fmt.Errorf("%s: %d releases (limit %d)", web.Redact(u), len(p.Releases), sources.MaxReleases)
 	}
 	out := make([]sources.Release, 0, len(p.Releases))
 	for v, files := range p.Releases {
@@ -68,7 +71,7 @@ func decodeVersion(u, version string, body []byte) (sources.Release, error) {
 		return sources.Release{}, err
 	}
 	if p.Info.Version == "" || p.URLs == nil {
-		return sources.Release{}, fmt.Errorf("%s: the response has no \"info.version\" or \"urls\" (is this a PyPI JSON API?)", u)
+		return sources.Release{}, fmt.Errorf("%s: the response has no \"info.version\" or \"urls\" (is this a PyPI JSON API?)", web.Redact(u))
 	}
 	r := release(p.Info.Version, p.URLs)
 	if p.Info.Yanked {

@@ -115,7 +115,7 @@ func (s *Source) Release(ctx context.Context, pkg, version string) (sources.Rele
 				return r, nil
 			}
 		}
-		return sources.Release{}, fmt.Errorf("%s %s: no such version on %s: %w", pkg, version, s.base, sources.ErrNotFound)
+		return sources.Release{}, fmt.Errorf("%s %s: no such version on %s: %w", pkg, version, web.Redact(s.base), sources.ErrNotFound)
 	}
 	u := s.base + "/pypi/" + url.PathEscape(pep503.Normalize(pkg)) + "/" + url.PathEscape(version) + "/json"
 	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})

@@ -69,7 +69,7 @@ func (y *yanked) UnmarshalJSON(b []byte) error {
 	default:
 		var v bool
 		if err := json.Unmarshal(b, &v); err != nil {
-			return fmt.Errorf("yanked: expected a bool or a string, found %s", b)
+			return fmt.Errorf("yanked: expected a bool or a string, found %.40q", b)
 		}
 		*y = yanked{Yanked: v}
 	}
@@ -84,7 +84,7 @@ func (s *Source) simple(ctx context.Context, pkg string) ([]sources.Release, err
 		return nil, err
 	}
 	page := resp.Request.URL // after redirects: file URLs are relative to it
-	shown := web.Redact(page)
+	shown := web.RedactURL(page)
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case simpleJSONType, simpleLatestJSON:
@@ -97,12 +97,12 @@ func (s *Source) simple(ctx context.Context, pkg string) ([]sources.Release, err
 	case "application/json":
 		return nil, fmt.Errorf("%s: the index answered plain JSON, not the simple API (is sources.pypi.url the JSON API's host? then use api: json)", shown)
 	}
-	return nil, fmt.Errorf("%s: unexpected content type %q for the simple API", shown, mt)
+	return nil, fmt.Errorf("%s: unexpected content type %.60q for the simple API", shown, mt)
 }
 
 // decodeSimple reads a PEP 691 JSON project page fetched from page.
 func decodeSimple(page *url.URL, project string, body []byte) ([]sources.Release, error) {
-	shown := web.Redact(page)
+	shown := web.RedactURL(page)
 	var p simpleProject
 	if err := web.DecodeJSON(shown, body, &p); err != nil {
 		return nil, err
@@ -111,7 +111,10 @@ func decodeSimple(page *url.URL, project string, body []byte) ([]sources.Release
 		return nil, fmt.Errorf("%s: the response has no \"meta.api-version\" or \"files\" (is this a PEP 691 simple API?)", shown)
 	}
 	if major, _, _ := strings.Cut(p.Meta.APIVersion, "."); major != "1" {
-		return nil, fmt.Errorf("%s: simple API version %s is not supported (pinbot reads 1.x)", shown, p.Meta.APIVersion)
+		return nil, fmt.Errorf("%s: simple API version %.40s is not supported (pinbot reads 1.x)", shown, p.Meta.APIVersion)
+	}
+	if len(p.Versions) > sources.MaxReleases {
+		return nil, fmt.Errorf("%s: %d versions (limit %d)", shown, len(p.Versions), sources.MaxReleases)
 	}
 	byV := map[string][]sources.File{}
 	reasons := map[string]string{}
@@ -172,15 +175,21 @@ var (
 // hash in the URL fragment, data-requires-python and data-yanked attributes.
 // It carries no upload times and lists no versions without files.
 func decodeSimpleHTML(page *url.URL, project string, body []byte) ([]sources.Release, error) {
-	anchors := anchorRE.FindAllSubmatch(body, -1)
-	lower := bytes.ToLower(body)
-	if len(anchors) == 0 && !bytes.Contains(lower, []byte("pypi:repository-version")) && !bytes.Contains(lower, []byte("links for")) {
-		return nil, fmt.Errorf("%s: expected a simple API page, got: %s", web.Redact(page), web.Sanitize(body[:min(len(body), 120)]))
+	anchors := anchorRE.FindAllSubmatchIndex(body, sources.MaxFiles+1)
+	if len(anchors) > sources.MaxFiles {
+		return nil, fmt.Errorf("%s: more than %d links", web.RedactURL(page), sources.MaxFiles)
+	}
+	if len(anchors) == 0 {
+		lower := bytes.ToLower(body)
+		if !bytes.Contains(lower, []byte("pypi:repository-version")) && !bytes.Contains(lower, []byte("links for")) {
+			return nil, fmt.Errorf("%s: expected a simple API page, got: %s", web.RedactURL(page), web.RedactText(web.Sanitize(body[:min(len(body), 120)])))
+		}
 	}
 	byV := map[string][]sources.File{}
 	reasons := map[string]string{}
 	var order []string
-	for _, m := range anchors {
+	for _, ix := range anchors {
+		m := [3][]byte{nil, body[ix[2]:ix[3]], body[ix[4]:ix[5]]}
 		attrs := map[string]string{}
 		for _, a := range attrRE.FindAllSubmatch(m[1], -1) {
 			attrs[strings.ToLower(string(a[1]))] = html.UnescapeString(string(a[2]) + string(a[3]) + string(a[4]))
