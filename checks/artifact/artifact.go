@@ -2,6 +2,14 @@
 // into a store keyed by their sha256 digest, verifying the digest the index
 // published before any file is used: new release code is untrusted, and a
 // digest mismatch is a compromised mirror as often as a broken download.
+//
+// Downloads are bounded: a body stops at the size the index declared for the
+// file (PyPI's JSON size, PEP 700's size, conda's size) or at Store.MaxSize,
+// whichever is smaller, and a longer or endless one is an error whose partial
+// file is removed. Only http and https URLs are followed. A file on another
+// host than the index (PyPI serves files from a CDN) gets none of the index's
+// credentials: its URL carries none, and web.Transport drops them on a
+// redirect to another origin.
 package artifact
 
 import (
@@ -28,12 +36,23 @@ import (
 // digest the index published, or that have none.
 var ErrDigest = errors.New("sha256 digest")
 
+// DefaultMaxSize is the default Store.MaxSize: 2 GiB, above the largest
+// wheels on PyPI (CUDA builds of a few hundred MB to about 1 GB).
+const DefaultMaxSize = 2 << 30
+
+// ErrTooLarge is wrapped by errors for downloads longer than the size the
+// index declared or than Store.MaxSize.
+var ErrTooLarge = errors.New("download too large")
+
 // A Store keeps verified artifacts under Dir/sha256/XX/DIGEST/NAME. It is safe
 // for concurrent use: files appear by atomic rename, only once verified.
 type Store struct {
 	Dir  string
 	HTTP *http.Client
 	Log  *slog.Logger
+	// MaxSize bounds one download whatever the index declares
+	// (DefaultMaxSize when 0).
+	MaxSize int64
 }
 
 var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -77,7 +96,11 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 }
 
 func (s *Store) download(ctx context.Context, f sources.File, dst string) error {
-	body, err := s.open(ctx, f)
+	limit, why := s.maxSize(), "the limit of"
+	if f.Size > 0 && f.Size < limit {
+		limit, why = f.Size, "the size the index declared,"
+	}
+	body, err := s.open(ctx, f, limit, why)
 	if err != nil {
 		return err
 	}
@@ -86,35 +109,49 @@ func (s *Store) download(ctx context.Context, f sources.File, dst string) error 
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer os.Remove(tmp.Name()) // a partial or refused download leaves nothing
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), body)
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, limit+1))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("%s: downloading: %w", f.Name, err)
+		return fmt.Errorf("%s: downloading from %s: %w", f.Name, web.Redact(f.URL), err)
+	}
+	if n > limit {
+		return fmt.Errorf("%s: %w: the download from %s goes on past %s %d bytes; stopped and removed", f.Name, ErrTooLarge, web.Redact(f.URL), why, limit)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != strings.ToLower(f.SHA256) {
-		return fmt.Errorf("%s: %w mismatch: the index says %s, the %d bytes downloaded hash to %s", f.Name, ErrDigest, f.SHA256, n, got)
+		size := ""
+		if f.Size > 0 && n != f.Size {
+			size = fmt.Sprintf(" (the index declared %d bytes)", f.Size)
+		}
+		return fmt.Errorf("%s: %w mismatch: the index says %s, the %d bytes downloaded%s hash to %s", f.Name, ErrDigest, f.SHA256, n, size, got)
 	}
 	s.log().Info("fetched artifact", "file", f.Name, "bytes", n)
 	return os.Rename(tmp.Name(), dst)
 }
 
-// open returns the content of f: a streamed HTTP download, or a local file for
-// file:// URLs (a local wheel directory).
-func (s *Store) open(ctx context.Context, f sources.File) (io.ReadCloser, error) {
+func (s *Store) maxSize() int64 {
+	if s.MaxSize > 0 {
+		return s.MaxSize
+	}
+	return DefaultMaxSize
+}
+
+// open returns the content of f, streamed over http or https; a response that
+// announces more than limit bytes is refused before its body is read.
+func (s *Store) open(ctx context.Context, f sources.File, limit int64, why string) (io.ReadCloser, error) {
 	u, err := url.Parse(f.URL)
 	if err != nil || !u.IsAbs() {
-		return nil, fmt.Errorf("%s: no absolute URL to download it from (%q)", f.Name, f.URL)
+		return nil, fmt.Errorf("%s: no absolute URL to download it from (%q)", f.Name, web.Redact(f.URL))
 	}
-	if u.Scheme == "file" {
-		return os.Open(u.Path)
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return nil, fmt.Errorf("%s: refusing to download from a %.20q URL (%s): only http and https are followed", f.Name, u.Scheme, web.Redact(f.URL))
 	}
 	req, err := http.NewRequestWithContext(web.WithStreaming(ctx), http.MethodGet, f.URL, nil)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %s", f.Name, web.RedactText(err.Error()))
 	}
 	resp, err := s.HTTP.Do(req)
 	if err != nil {
@@ -122,12 +159,16 @@ func (s *Store) open(ctx context.Context, f sources.File) (io.ReadCloser, error)
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("%s: %w", f.Name, err)
+		return nil, fmt.Errorf("%s: %s", f.Name, web.RedactText(err.Error()))
 	}
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()
 		return nil, fmt.Errorf("%s: %w", f.Name, web.CheckStatus(req, resp, b))
+	}
+	if resp.ContentLength > limit {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s: %w: %s announces %d bytes, more than %s %d; not downloaded", f.Name, ErrTooLarge, web.Redact(f.URL), resp.ContentLength, why, limit)
 	}
 	return resp.Body, nil
 }

@@ -75,12 +75,17 @@ func TestFetchRefusesBadDigests(t *testing.T) {
 	})
 }
 
+// serve answers every path with data.
+func serve(t *testing.T, data []byte) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(data) }))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 func TestFetchNameAndSources(t *testing.T) {
-	dir := t.TempDir()
-	local := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
-	os.WriteFile(local, []byte("local wheel"), 0o644)
+	srv := serve(t, []byte("local wheel"))
 	s := store(t)
-	p, err := s.Fetch(context.Background(), sources.File{Name: "../../etc/passwd", URL: "file://" + local, SHA256: digest([]byte("local wheel"))})
+	p, err := s.Fetch(context.Background(), sources.File{Name: "../../etc/passwd", URL: srv.URL + "/w.whl", SHA256: digest([]byte("local wheel"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,18 +95,103 @@ func TestFetchNameAndSources(t *testing.T) {
 	if _, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: "/relative/a.whl", SHA256: digest(nil)}); err == nil {
 		t.Error("relative URL: want an error")
 	}
-	srv := httptest.NewServer(http.NotFoundHandler())
-	defer srv.Close()
-	if _, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: srv.URL + "/a.whl", SHA256: digest(nil)}); err == nil || !strings.Contains(err.Error(), "404") {
+	nf := httptest.NewServer(http.NotFoundHandler())
+	defer nf.Close()
+	if _, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: nf.URL + "/a.whl", SHA256: digest(nil)}); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("404: err = %v", err)
 	}
+}
+
+// TestFetchRefusesOtherSchemes: an index listing a file:// (or ftp://, or
+// data:) URL gets nothing read, whatever is at the path.
+func TestFetchRefusesOtherSchemes(t *testing.T) {
+	local := writeTemp(t, []byte("secret"))
+	s := store(t)
+	for _, u := range []string{"file://" + local, "ftp://example.com/a.whl", "data:,secret", "gopher://example.com/a"} {
+		_, err := s.Fetch(context.Background(), sources.File{Name: "a.whl", URL: u, SHA256: digest([]byte("secret"))})
+		if err == nil || !strings.Contains(err.Error(), "only http and https") && !strings.Contains(err.Error(), "no absolute URL") {
+			t.Errorf("%s: err = %v, want a refusal", u, err)
+		}
+	}
+	leftovers(t, s.Dir)
+}
+
+// TestFetchBounds: a download stops at the size the index declared, or at
+// MaxSize when it declared none; longer, announced-longer and endless bodies
+// are errors naming the file, and nothing is left in the store.
+func TestFetchBounds(t *testing.T) {
+	wheel := []byte(strings.Repeat("w", 1000))
+	endless := func(w http.ResponseWriter, r *http.Request) {
+		w.Write(wheel)
+		for i := 0; i < 1<<14; i++ { // 16 MB, then give up
+			if _, err := w.Write(make([]byte, 1024)); err != nil {
+				return
+			}
+		}
+	}
+	longer := func(w http.ResponseWriter, r *http.Request) { // chunked: no Content-Length to refuse it by
+		w.Write(wheel)
+		w.(http.Flusher).Flush()
+		w.Write([]byte("more"))
+	}
+	announced := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "5000000")
+		w.Write(wheel)
+	}
+	tests := []struct {
+		name     string
+		handler  http.HandlerFunc
+		declared int64
+		max      int64
+		wantErr  string
+	}{
+		{"endless body, size declared", endless, 1000, 0, "goes on past the size the index declared, 1000 bytes"},
+		{"endless body, no size declared", endless, 0, 4096, "goes on past the limit of 4096 bytes"},
+		{"body longer than declared", longer, 1000, 0, "goes on past the size the index declared, 1000 bytes"},
+		{"Content-Length beyond the declared size", announced, 1000, 0, "announces 5000000 bytes"},
+		{"declared size beyond the cap", endless, 1 << 40, 2000, "goes on past the limit of 2000 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(tt.handler)
+			defer srv.Close()
+			s := store(t)
+			s.MaxSize = tt.max
+			f := sources.File{Name: "numba-0.67.0-py3-none-any.whl", URL: srv.URL + "/n.whl?token=qsecret", SHA256: digest(wheel), Size: tt.declared}
+			_, err := s.Fetch(context.Background(), f)
+			if !errors.Is(err, artifact.ErrTooLarge) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), f.Name) {
+				t.Fatalf("err = %v, want ErrTooLarge: %q naming the file", err, tt.wantErr)
+			}
+			if strings.Contains(err.Error(), "qsecret") {
+				t.Errorf("the query reached the error: %v", err)
+			}
+			leftovers(t, s.Dir)
+		})
+	}
+	// The declared size is a bound, not a requirement: a shorter body with
+	// the right digest is the file.
+	srv := serve(t, wheel)
+	if _, err := store(t).Fetch(context.Background(), sources.File{Name: "w.whl", URL: srv.URL, SHA256: digest(wheel), Size: 1200}); err != nil {
+		t.Errorf("shorter than declared, right digest: %v", err)
+	}
+}
+
+// leftovers fails for any file under dir: a refused download leaves none.
+func leftovers(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("left behind: %s", p)
+		}
+		return nil
+	})
 }
 
 func TestPrune(t *testing.T) {
 	s := store(t)
 	now := time.Now()
 	put := func(data []byte, used time.Time) string {
-		p, err := s.Fetch(context.Background(), sources.File{Name: "w.whl", URL: "file://" + writeTemp(t, data), SHA256: digest(data)})
+		p, err := s.Fetch(context.Background(), sources.File{Name: "w.whl", URL: serve(t, data).URL + "/w.whl", SHA256: digest(data)})
 		if err != nil {
 			t.Fatal(err)
 		}
