@@ -52,6 +52,8 @@ type Config struct {
 	GitHub       GitHub       `yaml:"github"`
 	PullRequests PullRequests `yaml:"pull-requests"`
 	Notify       Notify       `yaml:"notify"`
+	// Network bounds the cost of requests (config/network.go).
+	Network Network `yaml:"network"`
 }
 
 // Default returns the configuration used when there is no file.

@@ -85,7 +85,7 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		store = tmp
 	}
 	v := &bot.Verifier{
-		Artifacts: &artifact.Store{Dir: filepath.Join(store, artifactsDir), HTTP: hc, Log: f.Log},
+		Artifacts: &artifact.Store{Dir: filepath.Join(store, artifactsDir), HTTP: hc, Log: f.Log, MaxSize: int64(cfg.Network.MaxArtifactSize)},
 		Releases:  srcs[pypi.Name].Releases,
 		Root:      dir,
 		Python:    pf.Python, NoInstall: pf.NoInstall, Static: pf.Static, Timeout: pf.Timeout,

@@ -38,6 +38,9 @@ type Factory struct {
 	UserCacheDir func() (string, error)
 	// Now is the clock min-age gates use.
 	Now func() time.Time
+	// Network is the configuration's network section, once loaded: the
+	// default HTTPClient's timeouts.
+	Network config.Network
 
 	LogFormat string
 	Verbose   bool
@@ -48,10 +51,22 @@ func newFactory(stdout, stderr io.Writer, getenv func(string) string) *Factory {
 	f := &Factory{Stdout: stdout, Stderr: stderr, Getenv: getenv, Log: slog.New(slog.DiscardHandler),
 		UserCacheDir: os.UserCacheDir, Now: time.Now}
 	f.HTTPClient = func() *http.Client {
-		rt := web.NewTransport(nil, web.DefaultPolicy, web.UserAgent(versionString()), f.Log)
+		rt := web.NewTransport(nil, f.policy(), web.UserAgent(versionString()), f.Log)
 		return &http.Client{Transport: f.cache(rt)}
 	}
 	return f
+}
+
+// policy is web.DefaultPolicy with the configuration's network settings.
+func (f *Factory) policy() web.Policy {
+	p := web.DefaultPolicy
+	if d := time.Duration(f.Network.AttemptTimeout); d > 0 {
+		p.Timeout = d
+	}
+	if d := time.Duration(f.Network.RequestTimeout); d > 0 {
+		p.Budget = d
+	}
+	return p
 }
 
 // cacheDir returns the HTTP cache directory: --cache-dir, else
@@ -158,6 +173,7 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 			return nil, &usageError{fmt.Errorf("%s: files: %w", cfg.File, err)}
 		}
 	}
+	f.Network = cfg.Network
 	return cfg, nil
 }
 
