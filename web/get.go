@@ -68,15 +68,17 @@ func DecodeJSON(url string, body []byte, v any) error {
 // for small objects, arrays and values: "{}," in a list of files becomes a
 // whole file record, `"1",` a string header and its bytes. A document within
 // the size cap may still hold more of them than any index writes; counting
-// them first bounds what decoding can build. PyPI's JSON API spends about 400
-// bytes on each object or array and 20 on each value, PEP 691 about 130 and
-// 20, so a document that fills the 64 MiB cap holds fewer than half of each.
+// them first bounds what decoding can build. A file costs PyPI's JSON API
+// about 2 objects and 40 values, PEP 691 about 4 and 25, so the caps admit
+// some 60,000 files (large projects have a few thousand), and decoding a
+// document made of nothing but empty objects or one-byte values stays
+// within about 150 MB.
 const (
 	// MaxJSONContainers is the most objects and arrays DecodeJSON decodes.
-	MaxJSONContainers = 500_000
+	MaxJSONContainers = 250_000
 	// MaxJSONValues is the most values (members and elements) DecodeJSON
 	// decodes.
-	MaxJSONValues = 5_000_000
+	MaxJSONValues = 2_500_000
 )
 
 // checkCounts counts the objects, arrays and values of a JSON document (a

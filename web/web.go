@@ -206,7 +206,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if giveUp {
 			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w (after %d attempts in %s)", req.Method, ShownURL(req), redactedError{err}, attempt, spent.Round(time.Millisecond))
+				return nil, fmt.Errorf("%s %s: %w (%d attempts in %s; limits: %s an attempt, %s a request)", req.Method, ShownURL(req),
+					redactedError{err}, attempt, spent.Round(time.Millisecond), p.Timeout, p.Budget)
 			}
 			return resp, nil
 		}
@@ -293,7 +294,7 @@ func (t *Transport) once(req *http.Request, attempt int, timeout time.Duration) 
 		}
 		cancel()
 		if err != nil && ctx.Err() == context.DeadlineExceeded && req.Context().Err() == nil {
-			err = &timeoutError{d: timeout, err: err}
+			err = &timeoutError{d: timeout, budget: timeout < t.Policy.Timeout, err: err}
 		}
 	}()
 	r := req.Clone(ctx)
@@ -340,6 +341,9 @@ func (t *Transport) once(req *http.Request, attempt int, timeout time.Duration) 
 // Transport asked for gzip and got it, after decompression.
 func (t *Transport) readBody(resp *http.Response, gz bool) (body []byte, wire int64, err error) {
 	max := t.Policy.MaxBody
+	if resp.Body == http.NoBody { // HEAD, 204, 304
+		return nil, 0, nil
+	}
 	if resp.ContentLength > max {
 		return nil, 0, &tooLargeError{max: max, what: fmt.Sprintf("the server announces %d bytes", resp.ContentLength)}
 	}
@@ -356,20 +360,69 @@ func (t *Transport) readBody(resp *http.Response, gz bool) (body []byte, wire in
 		resp.Header.Del("Content-Length")
 		resp.Uncompressed = true
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 && !resp.Uncompressed {
-		buf.Grow(int(resp.ContentLength) + 1)
+	hint := resp.ContentLength
+	if resp.Uncompressed {
+		hint = -1
 	}
-	_, err = buf.ReadFrom(io.LimitReader(src, max+1))
+	body, n, err := readCapped(src, max, hint)
 	switch {
 	case cr.n > max:
 		return nil, cr.n, &tooLargeError{max: max, what: "on the wire"}
-	case int64(buf.Len()) > max:
+	case n > max:
 		return nil, cr.n, &tooLargeError{max: max, what: "decompressed"}
 	case err != nil:
 		return nil, cr.n, &truncatedError{err: err}
 	}
-	return buf.Bytes(), cr.n, nil
+	return body, cr.n, nil
+}
+
+// readCapped reads r to its end, or until it has given more than max bytes
+// (then n > max and body is nil). A known length (hint >= 0) is read into one
+// allocation; otherwise the bytes are gathered in chunks and joined at the
+// end, so a body refused at the cap costs the cap, not the doubling buffer
+// growth of io.ReadAll.
+func readCapped(r io.Reader, max, hint int64) (body []byte, n int64, err error) {
+	if hint >= 0 && hint <= max {
+		body = make([]byte, hint)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return nil, 0, err
+		}
+		var one [1]byte
+		if k, err := r.Read(one[:]); k > 0 || err != nil && err != io.EOF {
+			return nil, hint + int64(k), cmpErr(err, errors.New("body longer than its Content-Length"))
+		}
+		return body, hint, nil
+	}
+	var chunks [][]byte
+	size := 32 << 10
+	for {
+		chunk := make([]byte, size)
+		k, err := io.ReadFull(r, chunk)
+		chunks, n = append(chunks, chunk[:k]), n+int64(k)
+		if n > max {
+			return nil, n, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, n, err
+		}
+		size = min(size*2, 1<<20)
+	}
+	body = make([]byte, 0, n)
+	for _, c := range chunks {
+		body = append(body, c...)
+	}
+	return body, n, nil
+}
+
+// cmpErr returns err, or def when err is nil or io.EOF.
+func cmpErr(err, def error) error {
+	if err == nil || err == io.EOF {
+		return def
+	}
+	return err
 }
 
 type countingReader struct {
@@ -481,13 +534,18 @@ type truncatedError struct{ err error }
 func (e *truncatedError) Error() string { return "response body truncated: " + e.err.Error() }
 func (e *truncatedError) Unwrap() error { return e.err }
 
-// A timeoutError is an attempt that did not complete within its deadline.
+// A timeoutError is an attempt that did not complete within its deadline:
+// Policy.Timeout, or what was left of the budget.
 type timeoutError struct {
-	d   time.Duration
-	err error
+	d      time.Duration
+	budget bool
+	err    error
 }
 
 func (e *timeoutError) Error() string {
+	if e.budget {
+		return fmt.Sprintf("no complete response in the %s left of the request's time", e.d.Round(time.Millisecond))
+	}
 	return fmt.Sprintf("no complete response within %s", e.d.Round(time.Millisecond))
 }
 func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }

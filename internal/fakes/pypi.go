@@ -31,6 +31,25 @@ type Fault struct {
 	Truncate bool
 	// Hang waits this long (or until the client gives up) before answering.
 	Hang time.Duration
+
+	// The hostile behaviours below are for tests of what pinbot bounds.
+
+	// Redirect answers 302 Found to this URL or path instead.
+	Redirect string
+	// Drip sends the body one byte at a time, this long apart, without
+	// Content-Length.
+	Drip time.Duration
+	// Pad sends the body padded with spaces to this many bytes (still valid
+	// JSON for a JSON body), written as it goes; with NoLength, without
+	// Content-Length.
+	Pad      int64
+	NoLength bool
+	// GzipBomb sends the body padded with spaces to this many bytes, gzip
+	// compressed (Content-Encoding: gzip), compressed as it goes.
+	GzipBomb int64
+	// Endless sends the body, then zeros until the client goes away, without
+	// Content-Length.
+	Endless bool
 }
 
 // A Release is one version of a fake project.
@@ -72,6 +91,18 @@ type PyPI struct {
 	// SimpleAPIVersion is the simple API's meta.api-version (default "1.1");
 	// "1.0" leaves out PEP 700's versions, size and upload-time.
 	SimpleAPIVersion string
+	// FilesURL, when set, is where file URLs point instead of this server,
+	// as PyPI serves files from another host (files.pythonhosted.org): a
+	// second fake with the same projects serves them there.
+	FilesURL string
+}
+
+// filesBase is the base of file URLs.
+func (p *PyPI) filesBase() string {
+	if p.FilesURL != "" {
+		return p.FilesURL
+	}
+	return p.URL
 }
 
 var normRE = regexp.MustCompile(`[-_.]+`)
@@ -151,7 +182,7 @@ func (p *PyPI) answer(r *http.Request) reply {
 		if !ok {
 			return notFoundJSON()
 		}
-		return reply{header: jsonHeader, body: projectJSON(m[1], rs, p.URL)}
+		return reply{header: jsonHeader, body: projectJSON(m[1], rs, p.filesBase())}
 	}
 	if m := versionPath.FindStringSubmatch(r.URL.Path); m != nil {
 		if n := norm(m[1]); n != m[1] {
@@ -160,7 +191,7 @@ func (p *PyPI) answer(r *http.Request) reply {
 		rs, _ := p.project(m[1])
 		for _, rel := range rs {
 			if rel.Version == m[2] {
-				return reply{header: jsonHeader, body: versionJSON(m[1], rel, p.URL)}
+				return reply{header: jsonHeader, body: versionJSON(m[1], rel, p.filesBase())}
 			}
 		}
 		return notFoundJSON()
@@ -181,7 +212,7 @@ func (p *PyPI) answer(r *http.Request) reply {
 			return reply{header: http.Header{"Content-Type": {"application/vnd.pypi.simple.v1+json"}, "X-Pypi-Last-Serial": {"22406780"}},
 				body: p.simpleJSON(m[1], rs)}
 		case wantHTML || p.HTMLOnly:
-			return reply{header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, body: simpleHTML(m[1], rs, p.URL)}
+			return reply{header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, body: simpleHTML(m[1], rs, p.filesBase())}
 		default:
 			return reply{status: http.StatusNotAcceptable, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("406 Not Acceptable"), noETag: true}
 		}
@@ -333,7 +364,7 @@ func (p *PyPI) simpleJSON(name string, rs []Release) []byte {
 	var versions []string
 	for _, r := range rs {
 		versions = append(versions, r.Version)
-		for _, f := range files(name, r, p.URL) {
+		for _, f := range files(name, r, p.filesBase()) {
 			var yanked any = f.Yanked
 			if f.Yanked && f.YankedReason != nil {
 				yanked = *f.YankedReason
@@ -348,6 +379,9 @@ func (p *PyPI) simpleJSON(name string, rs []Release) []byte {
 				// No PEP 714 metadata file for sdists, nor for real
 				// artifacts, whose .metadata this fake does not serve.
 				sf.CoreMetadata, sf.DistInfo = false, false
+			}
+			if p.FilesURL != "" {
+				sf.URL = f.URL // absolute, on the other host
 			}
 			if api != "1.0" {
 				size := f.Size

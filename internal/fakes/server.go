@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -22,6 +23,9 @@ type Request struct {
 	Status      int // 0 while the request is in progress
 	// Bytes counts the body bytes sent, after compression.
 	Bytes int64
+	// Auth is set when the request carried an Authorization header (basic
+	// auth from the URL included).
+	Auth bool
 }
 
 // recorder is what every fake shares: queued faults per path, a request log,
@@ -125,7 +129,7 @@ func (rec *recorder) serve(w http.ResponseWriter, r *http.Request, answer func(*
 	// and size are filled in at the end.
 	i := len(rec.log)
 	rec.log = append(rec.log, Request{
-		Path: r.URL.Path, Accept: r.Header.Get("Accept"),
+		Path: r.URL.Path, Accept: r.Header.Get("Accept"), Auth: r.Header.Get("Authorization") != "",
 		Conditional: r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "",
 	})
 	rec.mu.Unlock()
@@ -190,6 +194,58 @@ func applyFault(w *countingWriter, raw http.ResponseWriter, r *http.Request, f *
 		w.Header().Set(k, v)
 	}
 	switch {
+	case f.Redirect != "":
+		http.Redirect(w, r, f.Redirect, http.StatusFound)
+		return true
+	case f.Drip > 0:
+		w.Header().Del("Content-Length")
+		w.WriteHeader(max(f.Status, http.StatusOK))
+		for i := range body {
+			if _, err := w.Write(body[i : i+1]); err != nil {
+				return true
+			}
+			http.NewResponseController(raw).Flush()
+			select {
+			case <-time.After(f.Drip):
+			case <-r.Context().Done():
+				return true
+			}
+		}
+		return true
+	case f.Pad > 0:
+		w.Header().Del("Content-Encoding")
+		if !f.NoLength {
+			w.Header().Set("Content-Length", fmt.Sprint(max(f.Pad, int64(len(body)))))
+		}
+		w.WriteHeader(http.StatusOK)
+		if f.NoLength {
+			http.NewResponseController(raw).Flush() // chunked, even for a short body
+		}
+		writePadded(w, body, f.Pad)
+		return true
+	case f.GzipBomb > 0:
+		w.Header().Del("Content-Length")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.WriteHeader(http.StatusOK)
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+		if writePadded(zw, body, f.GzipBomb) == nil {
+			zw.Close()
+		}
+		return true
+	case f.Endless:
+		w.Header().Del("Content-Length")
+		w.Header().Del("Content-Encoding")
+		w.WriteHeader(http.StatusOK)
+		if _, err := w.Write(body); err != nil {
+			return true
+		}
+		zeros := make([]byte, 32<<10)
+		for r.Context().Err() == nil {
+			if _, err := w.Write(zeros); err != nil {
+				return true
+			}
+		}
+		return true
 	case f.Truncate:
 		w.Header().Del("Content-Encoding")
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
@@ -210,4 +266,19 @@ func applyFault(w *countingWriter, raw http.ResponseWriter, r *http.Request, f *
 		return true
 	}
 	return f.Hang > 0 && r.Context().Err() != nil
+}
+
+// writePadded writes body, then spaces up to size bytes in all, stopping at
+// the first error (the client went away).
+func writePadded(w io.Writer, body []byte, size int64) error {
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	pad := bytes.Repeat([]byte(" "), 64<<10)
+	for left := size - int64(len(body)); left > 0; left -= int64(len(pad)) {
+		if _, err := w.Write(pad[:min(left, int64(len(pad)))]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

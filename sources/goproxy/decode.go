@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 
+	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/web"
 )
 
@@ -21,18 +23,24 @@ func decodeList(u string, body []byte) ([]string, error) {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, line := range strings.Split(string(body), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
+	for line := range bytes.Lines(body) { // no slice of every line: a list may be 64 MB of newlines
+		line = bytes.TrimSpace(line)
+		if i := bytes.IndexFunc(line, unicode.IsSpace); i >= 0 {
+			line = line[:i] // the version; other fields may follow
+		}
+		if len(line) == 0 {
 			continue
 		}
-		v := f[0]
+		v := string(line)
 		if !semver.IsValid(v) || semver.Canonical(v) != strings.TrimSuffix(v, "+incompatible") && semver.Canonical(v)+"+incompatible" != v ||
 			module.IsPseudoVersion(v) || seen[v] {
 			continue
 		}
 		seen[v] = true
 		out = append(out, v)
+		if len(out) > sources.MaxReleases {
+			return nil, fmt.Errorf("%s: more than %d versions", web.Redact(u), sources.MaxReleases)
+		}
 	}
 	return out, nil
 }

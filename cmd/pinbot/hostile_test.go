@@ -1,0 +1,399 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+// The hostile-index scenarios run `pinbot check` against a fake PyPI reached
+// through a URL with credentials, which answers one package's lookups with a
+// fault (HTML, bad JSON, errors, redirect loops, a redirect to another host,
+// hangs, drips, huge and endless bodies, gzip bombs) while another package is
+// served normally. Each asserts the error, that the other package was still
+// planned, the bound that held, and that no output (the report in every
+// format, debug logs on stderr) shows a credential.
+
+const (
+	indexUser  = "pinbot-ci"
+	indexPass  = "hunter2-index-pw"
+	queryToken = "qtok-5ecret"
+)
+
+// secrets are the strings no output may contain.
+var secrets = []string{indexUser, indexPass, queryToken, base64.StdEncoding.EncodeToString([]byte(indexUser + ":" + indexPass))}
+
+// hostileConfig watches numba (the package the faults hit) and llvmlite
+// (served normally), with network limits short enough for tests.
+const hostileConfig = "packages:\n  numba: {}\n  llvmlite: {}\nnetwork:\n  attempt-timeout: 300ms\n  request-timeout: 1s\n"
+
+type hostile struct {
+	*env
+	index string // the fake PyPI's URL with credentials
+}
+
+func newHostile(t *testing.T, config string) *hostile {
+	e := newEnv(t)
+	h := &hostile{env: e, index: strings.Replace(e.pypi.URL, "http://", "http://"+indexUser+":"+indexPass+"@", 1)}
+	e.vars["PINBOT_PYPI_URL"] = h.index
+	e.file("pyproject.toml", []byte("[project]\nname = \"demo\"\ndependencies = [\"numba>=0.58,<=0.66.0\", \"llvmlite<=0.48.0\"]\n"))
+	e.file(".pinbot.yml", []byte(config))
+	return h
+}
+
+// check runs `pinbot check -v` with the real factory's HTTP client, so that
+// the configuration's network limits apply, and fails the test when any
+// output shows a credential.
+func (h *hostile) check(args ...string) (int, string, string) {
+	h.t.Helper()
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr, func(k string) string { return h.vars[k] })
+	f.Now = func() time.Time { return clock }
+	f.UserCacheDir = func() (string, error) { return "", errors.New("no user cache directory in tests") }
+	code := run(context.Background(), append([]string{"check", "-v", "--dir", h.dir}, args...), f)
+	out, errOut := stdout.String(), stderr.String()
+	for _, s := range secrets {
+		if strings.Contains(out, s) || strings.Contains(errOut, s) {
+			h.t.Errorf("a credential (%q) reached the output\nstdout:\n%s\nstderr:\n%s", s, out, errOut)
+		}
+	}
+	if !strings.Contains(errOut, "level=DEBUG") {
+		h.t.Errorf("no debug logs to search:\n%s", errOut)
+	}
+	return code, out, errOut
+}
+
+type hostileReport struct {
+	Packages []struct {
+		Name, Status, Newest, Error string
+	}
+}
+
+func (h *hostile) packages(out string) map[string]struct{ Status, Error string } {
+	h.t.Helper()
+	var rep hostileReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		h.t.Fatalf("%v\n%s", err, out)
+	}
+	m := map[string]struct{ Status, Error string }{}
+	for _, p := range rep.Packages {
+		m[p.Name] = struct{ Status, Error string }{p.Status, p.Error}
+	}
+	return m
+}
+
+func repeat(f fakes.Fault, n int) []fakes.Fault {
+	out := make([]fakes.Fault, n)
+	for i := range out {
+		out[i] = f
+	}
+	return out
+}
+
+// TestHostileIndex feeds each kind of failure to numba's lookup through a
+// credentialed index URL: numba's result is an error that says what went
+// wrong, llvmlite is still planned, and no output carries a credential.
+func TestHostileIndex(t *testing.T) {
+	const numba = "/pypi/numba/json"
+	tests := []struct {
+		name    string
+		faults  []fakes.Fault
+		other   bool // redirect to another host, which must see no credential
+		wantErr string
+		// maxRequests bounds the requests numba's lookup made.
+		maxRequests int
+	}{
+		{name: "HTML instead of JSON", faults: repeat(fakes.Fault{Body: "<!DOCTYPE html><html><body>Please sign in</body></html>"}, 8),
+			wantErr: "expected JSON, got an HTML or XML page", maxRequests: 1},
+		{name: "bad JSON", faults: repeat(fakes.Fault{Body: `{"info": {"name": "numba", "version": `}, 8),
+			wantErr: "invalid JSON", maxRequests: 1},
+		{name: "401", faults: repeat(fakes.Fault{Status: 401, Body: "Unauthorized"}, 8), wantErr: "401 Unauthorized", maxRequests: 1},
+		{name: "500 every time", faults: repeat(fakes.Fault{Status: 500, Body: "Internal Server Error"}, 8), wantErr: "500 Internal Server Error", maxRequests: 4},
+		{name: "redirect loop", faults: repeat(fakes.Fault{Redirect: numba + "?token=" + queryToken}, 8), wantErr: "redirect loop", maxRequests: 2},
+		{name: "redirect to another host", other: true, wantErr: "404 Not Found", maxRequests: 1},
+		{name: "hang", faults: repeat(fakes.Fault{Hang: time.Minute}, 8), wantErr: "limits: 300ms an attempt, 1s a request", maxRequests: 4},
+		{name: "drip", faults: repeat(fakes.Fault{Drip: 100 * time.Millisecond}, 8), wantErr: "limits: 300ms an attempt, 1s a request", maxRequests: 4},
+		{name: "Retry-After beyond the maximum", faults: repeat(fakes.Fault{Status: 429, Header: map[string]string{"Retry-After": "3600"}}, 8),
+			wantErr: "the server asks to wait 1h0m0s, longer than pinbot waits (2m0s)", maxRequests: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHostile(t, hostileConfig)
+			var other *fakes.PyPI
+			if tt.other {
+				other = fakes.NewPyPI(t)
+				tt.faults = []fakes.Fault{{Redirect: other.URL + numba + "?X-Amz-Signature=" + queryToken}}
+			}
+			h.pypi.Fail(numba, tt.faults...)
+			code, out, _ := h.check("--format", "json")
+			if code != exitFailure {
+				t.Errorf("exit %d, want 1", code)
+			}
+			pkgs := h.packages(out)
+			if p := pkgs["numba"]; p.Status != "error" || !strings.Contains(p.Error, tt.wantErr) || !strings.Contains(p.Error, "/pypi/numba/json") {
+				t.Errorf("numba = %+v, want an error naming the URL and %q", p, tt.wantErr)
+			}
+			if p := pkgs["llvmlite"]; p.Status != "bump" {
+				t.Errorf("llvmlite = %+v, want it planned", p)
+			}
+			n := 0
+			for _, r := range h.pypi.Log() {
+				if r.Path == numba {
+					n++
+					if !r.Auth {
+						t.Errorf("the index got a request without its credentials")
+					}
+				}
+			}
+			if n == 0 || n > tt.maxRequests {
+				t.Errorf("%d requests for numba, want 1 to %d", n, tt.maxRequests)
+			}
+			if other != nil {
+				log := other.Log()
+				if len(log) != 1 || log[0].Auth {
+					t.Errorf("the other host got %+v: want one request without credentials", log)
+				}
+			}
+			// The text and Markdown reports carry the same error, redacted.
+			for _, format := range []string{"text", "markdown"} {
+				h.pypi.Fail(numba, tt.faults...)
+				if _, out, _ := h.check("--format", format); !strings.Contains(out, tt.wantErr) {
+					t.Errorf("%s report lacks %q:\n%s", format, tt.wantErr, out)
+				}
+			}
+		})
+	}
+}
+
+// peakHeap samples the heap while fn runs and returns the largest
+// HeapAlloc seen.
+func peakHeap(fn func()) uint64 {
+	runtime.GC()
+	var peak uint64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			mu.Lock()
+			peak = max(peak, ms.HeapAlloc)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	})
+	fn()
+	close(done)
+	wg.Wait()
+	return peak
+}
+
+// TestHostileIndexMemory: a 500 MB JSON document (announced, or streamed
+// without a length) and a gzip bomb are errors once the 64 MiB cap is
+// reached, on the wire or after decompression; the heap stays well under
+// 400 MB and little more than the cap crosses the wire.
+func TestHostileIndexMemory(t *testing.T) {
+	const numba = "/pypi/numba/json"
+	tests := []struct {
+		name    string
+		fault   fakes.Fault
+		wantErr string
+	}{
+		{"500 MB announced", fakes.Fault{Pad: 500 << 20}, "the server announces 524288000 bytes"},
+		{"500 MB without a length", fakes.Fault{Pad: 500 << 20, NoLength: true}, "larger than 67108864 bytes (on the wire)"},
+		{"gzip bomb of 1 GB", fakes.Fault{GzipBomb: 1 << 30}, "larger than 67108864 bytes (decompressed)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The default limits: 64 MB takes a while to cross a busy
+			// machine's loopback.
+			h := newHostile(t, "packages:\n  numba: {}\n  llvmlite: {}\n")
+			h.pypi.Fail(numba, repeat(tt.fault, 4)...)
+			var out string
+			peak := peakHeap(func() { _, out, _ = h.check("--format", "json") })
+			if p := h.packages(out)["numba"]; p.Status != "error" || !strings.Contains(p.Error, tt.wantErr) {
+				t.Errorf("numba = %+v, want %q", p, tt.wantErr)
+			}
+			if p := h.packages(out)["llvmlite"]; p.Status != "bump" {
+				t.Errorf("llvmlite = %+v, want it planned", p)
+			}
+			if peak > 250<<20 {
+				t.Errorf("peak heap %d MB, want well under 400 MB", peak>>20)
+			}
+			var sent int64
+			for _, r := range h.pypi.Log() {
+				if r.Path == numba {
+					sent += r.Bytes
+				}
+			}
+			if sent > 80<<20 {
+				t.Errorf("%d MB crossed the wire for a 64 MiB cap", sent>>20)
+			}
+			t.Logf("peak heap %d MB, %d MB sent", peak>>20, sent>>20)
+		})
+	}
+}
+
+// artifactPath is where the fake PyPI serves a release's only artifact.
+func artifactPath(r fakes.Release) (string, []byte) {
+	for fn, data := range r.Artifacts {
+		sum := sha256.Sum256(data)
+		return "/packages/" + hex.EncodeToString(sum[:])[:4] + "/" + fn, data
+	}
+	panic("no artifact")
+}
+
+// probedConfig has numba's static probe read the wheels the index lists.
+const probedConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n  llvmlite: {}\nnetwork:\n  attempt-timeout: 2s\n  request-timeout: 4s\n  max-artifact-size: 64MiB\n"
+
+// TestHostileArtifacts: the wheel a check downloads stops at the size the
+// index declared; a longer, endless or announced-too-long body is an error
+// naming the file, and nothing is left in the store. A file:// URL is
+// refused. Files on another host (a CDN) are fetched without the index's
+// credentials.
+func TestHostileArtifacts(t *testing.T) {
+	candidate := numbaRelease("0.67.0", false)
+	path, data := artifactPath(candidate)
+	fn := filepath.Base(path)
+	setup := func(t *testing.T) (*hostile, string) {
+		h := newHostile(t, probedConfig)
+		h.pypi.Add("numba", numbaRelease("0.66.0", false), candidate)
+		cache := t.TempDir()
+		h.vars["PINBOT_CACHE_DIR"] = cache
+		return h, cache
+	}
+	tests := []struct {
+		name    string
+		fault   fakes.Fault
+		wantErr string
+	}{
+		{"endless body", fakes.Fault{Endless: true}, "goes on past the size the index declared"},
+		{"announced beyond the declared size", fakes.Fault{Pad: int64(len(data)) + 100<<20}, "announces"},
+		{"longer than declared, no length", fakes.Fault{Pad: int64(len(data)) + 1, NoLength: true}, "goes on past the size the index declared"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, cache := setup(t)
+			h.pypi.Fail(path, tt.fault)
+			code, out, _ := h.check("--format", "json", "--static")
+			if code != exitFailure {
+				t.Errorf("exit %d, want 1", code)
+			}
+			pkgs := h.packages(out)
+			if p := pkgs["numba"]; p.Status != "error" || !strings.Contains(p.Error, tt.wantErr) || !strings.Contains(p.Error, fn) {
+				t.Errorf("numba = %+v, want %q naming %s", p, tt.wantErr, fn)
+			}
+			if pkgs["llvmlite"].Status != "bump" {
+				t.Errorf("llvmlite = %+v", pkgs["llvmlite"])
+			}
+			var sent int64
+			for _, r := range h.pypi.Log() {
+				if r.Path == path {
+					sent += r.Bytes
+				}
+			}
+			if sent > int64(len(data))+8<<20 {
+				t.Errorf("%d bytes sent for a file of %d", sent, len(data))
+			}
+			filepath.WalkDir(filepath.Join(cache, "artifacts"), func(p string, d os.DirEntry, err error) error {
+				if err == nil && strings.HasPrefix(d.Name(), ".download-") || err == nil && d.Name() == fn {
+					t.Errorf("left in the store: %s", p)
+				}
+				return nil
+			})
+		})
+	}
+
+	t.Run("file URL", func(t *testing.T) {
+		h, _ := setup(t)
+		resp, err := http.Get(h.pypi.URL + "/pypi/numba/json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		secret := filepath.Join(t.TempDir(), fn)
+		os.WriteFile(secret, data, 0o644)
+		doc = bytes.ReplaceAll(doc, []byte(h.pypi.URL+path), []byte("file://"+secret))
+		h.pypi.Fail("/pypi/numba/json", fakes.Fault{Body: string(doc)})
+		_, out, _ := h.check("--format", "json", "--static")
+		if p := h.packages(out)["numba"]; p.Status != "error" || !strings.Contains(p.Error, "only http and https") {
+			t.Errorf("numba = %+v, want the file URL refused", p)
+		}
+	})
+
+	t.Run("files on another host", func(t *testing.T) {
+		h, _ := setup(t)
+		cdn := fakes.NewPyPI(t)
+		cdn.Add("numba", numbaRelease("0.66.0", false), candidate)
+		h.pypi.FilesURL = cdn.URL
+		code, out, _ := h.check("--format", "json", "--static")
+		if p := h.packages(out)["numba"]; code != exitOK || p.Status != "bump" {
+			t.Fatalf("exit %d, numba = %+v", code, p)
+		}
+		downloads := 0
+		for _, r := range cdn.Log() {
+			downloads++
+			if r.Auth {
+				t.Errorf("the CDN got the index's credentials for %s", r.Path)
+			}
+		}
+		if downloads != 2 {
+			t.Errorf("%d downloads from the CDN, want the baseline and the candidate", downloads)
+		}
+		for _, r := range h.pypi.Log() {
+			if !r.Auth {
+				t.Errorf("the index got %s without its credentials", r.Path)
+			}
+		}
+	})
+}
+
+// TestHungIndexTiming measures how long `pinbot check` takes when the index
+// hangs on one package, with the default network settings: the package
+// fails and the other is planned in well under a minute. It takes about 45
+// seconds, so it runs only with PINBOT_SLOW=1:
+//
+//	PINBOT_SLOW=1 go test ./cmd/pinbot -run TestHungIndexTiming -v
+func TestHungIndexTiming(t *testing.T) {
+	if os.Getenv("PINBOT_SLOW") == "" {
+		t.Skip("takes about 45 s: set PINBOT_SLOW=1")
+	}
+	for name, fault := range map[string]fakes.Fault{"hang": {Hang: 10 * time.Minute}, "drip": {Drip: 5 * time.Second}} {
+		t.Run(name, func(t *testing.T) {
+			h := newHostile(t, "packages:\n  numba: {}\n  llvmlite: {}\n")
+			h.pypi.Fail("/pypi/numba/json", repeat(fault, 10)...)
+			start := time.Now()
+			code, out, _ := h.check("--format", "json")
+			took := time.Since(start)
+			pkgs := h.packages(out)
+			if code != exitFailure || pkgs["numba"].Status != "error" || pkgs["llvmlite"].Status != "bump" {
+				t.Fatalf("exit %d, %+v", code, pkgs)
+			}
+			if took > time.Minute {
+				t.Errorf("a hung index took %s to fail", took)
+			}
+			t.Logf("%s: numba failed after %s: %s", name, took.Round(100*time.Millisecond), pkgs["numba"].Error)
+		})
+	}
+}
