@@ -16,6 +16,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/web"
 )
 
 // A PullRequester opens or updates the pull request of one package;
@@ -192,7 +193,7 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, p report.Package,
 	cfg := r.Checker.Config
 	urls := map[string]string{}
 	if u := cfg.Sources.PyPI.URL; u != "" && u != config.DefaultPyPIURL {
-		urls["pypi"] = u
+		urls["pypi"] = web.Redact(u) // a private index URL may carry credentials
 	}
 	d := github.Describe{Package: p, Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls}
 	ch := github.Change{

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,6 +17,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pinbot-dev/pinbot/web"
 )
 
 //go:embed probe.py
@@ -663,30 +664,15 @@ func normName(s string) string {
 	return b.String()
 }
 
-// redactURL hides the password of a URL (an index URL may carry credentials).
+// redactURL shows an index URL, or NAME=URL, through web.Redact (an index
+// URL may carry credentials).
 func redactURL(s string) string {
 	prefix := ""
 	if k, v, ok := strings.Cut(s, "="); ok && !strings.Contains(k, "/") && strings.ToUpper(k) == k {
 		prefix, s = k+"=", v
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return prefix + s
-	}
-	return prefix + u.Redacted()
+	return prefix + web.Redact(s)
 }
 
-// redactText hides user:password@ parts of URLs in installer output.
-func redactText(s string) string {
-	var b strings.Builder
-	for _, f := range strings.SplitAfter(s, " ") {
-		if strings.Contains(f, "://") && strings.Contains(f, "@") {
-			i := strings.Index(f, "://") + 3
-			if j := strings.Index(f[i:], "@"); j >= 0 {
-				f = f[:i] + "xxxxx" + f[i+j:]
-			}
-		}
-		b.WriteString(f)
-	}
-	return b.String()
-}
+// redactText redacts the URLs in installer output through web.RedactText.
+func redactText(s string) string { return web.RedactText(s) }

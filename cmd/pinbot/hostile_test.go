@@ -397,3 +397,49 @@ func TestHungIndexTiming(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileIndexRun: with a credentialed index URL, `pinbot run` shows no
+// credential in the pull request body (whose release links point at the
+// index), the Slack message, or its output; nor when the index fails a
+// package with a redirect loop whose URL carries a token.
+func TestHostileIndexRun(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	e.vars["PINBOT_PYPI_URL"] = strings.Replace(e.pypi.URL, "http://", "http://"+indexUser+":"+indexPass+"@", 1)
+	check := func(what string, texts ...string) {
+		t.Helper()
+		for _, text := range texts {
+			for _, s := range secrets {
+				if strings.Contains(text, s) {
+					t.Errorf("%s shows a credential (%q):\n%s", what, s, text)
+				}
+			}
+		}
+	}
+	code, out, stderr := e.run()
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	pulls := e.gh.Pulls(testRepo)
+	if len(pulls) != 1 || !strings.Contains(pulls[0].Body, e.pypi.URL+"/project/numba/0.67.0/") {
+		t.Fatalf("pull requests %+v: want one linking the release on the index, without credentials", pulls)
+	}
+	check("the pull request body", pulls[0].Body)
+	for _, m := range e.slack.Messages() {
+		check("the Slack message", string(m))
+	}
+	check("the output", out, stderr)
+
+	// The index now loops on numba: the error reaches the comment and Slack.
+	e.pypi.Fail("/pypi/numba/json", repeat(fakes.Fault{Redirect: "/pypi/numba/json?token=" + queryToken}, 10)...)
+	code, out, stderr = e.run()
+	if code != exitFailure || !strings.Contains(out+stderr, "redirect loop") {
+		t.Errorf("exit %d, want 1 with the loop reported\n%s\n%s", code, out, stderr)
+	}
+	check("the output", out, stderr)
+	for _, m := range e.slack.Messages() {
+		check("the Slack message", string(m))
+	}
+	for _, c := range e.gh.Comments(testRepo, pulls[0].Number) {
+		check("a comment", c)
+	}
+}
