@@ -37,6 +37,10 @@ import (
 // Name is the source's identifier.
 const Name = "goproxy"
 
+// maxGoMod bounds a go.mod read for retractions: real ones are kilobytes, and
+// parsing costs a few hundred bytes a line.
+const maxGoMod = 4 << 20
+
 // Scheme is the version scheme of Go modules.
 const Scheme = "semver"
 
@@ -281,6 +285,9 @@ func (s *Source) retractions(ctx context.Context, base, path, esc string, rs []s
 	}
 	if err != nil {
 		return fmt.Errorf("reading retractions: %w", err)
+	}
+	if len(body) > maxGoMod {
+		return fmt.Errorf("reading retractions: %s: a go.mod of %d bytes (limit %d)", web.Redact(u), len(body), maxGoMod)
 	}
 	f, err := modfile.ParseLax(web.Redact(u), body, nil)
 	if err != nil {

@@ -173,6 +173,9 @@ func TestFaults(t *testing.T) {
 		{name: "HTML list with 200", path: list, faults: []fakes.Fault{{Body: "<html><body>Bad gateway</body></html>"}}, wantErr: "expected a version list"},
 		{name: "truncated JSON info with 200", path: info, faults: []fakes.Fault{{Body: `{"Version":"v3.4.0","Ti`}}, wantErr: "invalid JSON"},
 		{name: "info for another version", path: info, faults: []fakes.Fault{{Body: `{"Version":"v3.3.1","Time":"2024-11-19T00:00:00Z"}`}}, wantErr: `answered for version "v3.3.1"`},
+		{name: "a list padded to 60 MB", path: list, faults: []fakes.Fault{{Pad: 60 << 20}}},
+		{name: "a go.mod padded to 5 MB", path: strings.Replace(info, ".info", ".mod", 1), faults: []fakes.Fault{{Pad: 5 << 20}}, wantErr: "a go.mod of 5242880 bytes"},
+		{name: "GOPROXY with credentials in an error", path: list, faults: []fakes.Fault{{Body: "<html>https://user:pw@proxy.example/x?token=t</html>"}}, wantErr: "https://proxy.example/x</html>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
