@@ -71,8 +71,8 @@ func DecodeJSON(url string, body []byte, v any) error {
 // them first bounds what decoding can build. A file costs PyPI's JSON API
 // about 2 objects and 40 values, PEP 691 about 4 and 25, so the caps admit
 // some 60,000 files (large projects have a few thousand), and decoding a
-// document made of nothing but empty objects or one-byte values stays
-// within about 150 MB.
+// document made of nothing but small objects or one-byte values stays
+// under 200 MB.
 const (
 	// MaxJSONContainers is the most objects and arrays DecodeJSON decodes.
 	MaxJSONContainers = 250_000
