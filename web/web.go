@@ -201,8 +201,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.Log.Warn("giving up: "+msg, "url", ShownURL(req), "status", resp.StatusCode)
 			resp.Header.Set(GaveUpHeader, msg)
 			return resp, nil
-		case !server && p.Budget > 0 && spent+wait+p.Timeout/10 > p.Budget:
-			giveUp = true
+		case p.Budget > 0 && spent+backoffOnly(wait, server)+p.Timeout/10 > p.Budget:
+			giveUp = true // no time left for another attempt
 		}
 		if giveUp {
 			if err != nil {
@@ -223,6 +223,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
+// backoffOnly returns wait when it counts against the budget: a backoff, not
+// a wait the server asked for.
+func backoffOnly(wait time.Duration, server bool) time.Duration {
+	if server {
+		return 0
+	}
+	return wait
+}
+
 // redirectHop applies the redirect rules to req when it follows a redirect
 // (http.Client sets req.Response): at most MaxRedirects hops, no URL twice,
 // and no credential sent to an origin other than the first request's.
@@ -236,7 +245,7 @@ func (t *Transport) redirectHop(req *http.Request) (*http.Request, error) {
 		hops++
 		first = prev
 		if prev.Method == req.Method && prev.URL.String() == req.URL.String() {
-			return nil, fmt.Errorf("%s %s: redirect loop: %s is redirected back to after %d hops", req.Method, ShownURL(first), ShownURL(req), hops)
+			return nil, fmt.Errorf("%s %s: redirect loop: back to %s after %d redirects", req.Method, ShownURL(first), ShownURL(req), hops)
 		}
 	}
 	if hops > t.Policy.MaxRedirects {
