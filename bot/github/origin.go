@@ -56,7 +56,7 @@ func checkRedirect(api *url.URL) func(*http.Request, []*http.Request) error {
 		if !sameOrigin(req.URL, api) {
 			first := via[0]
 			return fmt.Errorf("%s %s was redirected to %s: refused, the GitHub credentials go to %s only",
-				first.Method, web.Redact(first.URL), origin(req.URL), origin(api))
+				first.Method, web.RedactURL(first.URL), origin(req.URL), origin(api))
 		}
 		return nil
 	}

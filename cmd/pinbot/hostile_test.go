@@ -263,8 +263,8 @@ func artifactPath(r fakes.Release) (string, []byte) {
 	panic("no artifact")
 }
 
-// probedConfig has numba's static probe read the wheels the index lists.
-const probedConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n  llvmlite: {}\nnetwork:\n  attempt-timeout: 2s\n  request-timeout: 4s\n  max-artifact-size: 64MiB\n"
+// hostileProbeConfig has numba's static probe read the wheels the index lists.
+const hostileProbeConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n  llvmlite: {}\nnetwork:\n  attempt-timeout: 2s\n  request-timeout: 4s\n  max-artifact-size: 64MiB\n"
 
 // TestHostileArtifacts: the wheel a check downloads stops at the size the
 // index declared; a longer, endless or announced-too-long body is an error
@@ -276,7 +276,7 @@ func TestHostileArtifacts(t *testing.T) {
 	path, data := artifactPath(candidate)
 	fn := filepath.Base(path)
 	setup := func(t *testing.T) (*hostile, string) {
-		h := newHostile(t, probedConfig)
+		h := newHostile(t, hostileProbeConfig)
 		h.pypi.Add("numba", numbaRelease("0.66.0", false), candidate)
 		cache := t.TempDir()
 		h.vars["PINBOT_CACHE_DIR"] = cache
