@@ -10,11 +10,12 @@
 // asks for gzip and decompresses itself, so that both sizes are counted, and
 // sends a descriptive User-Agent.
 //
-// Redirects are followed at most Policy.MaxRedirects hops, a loop is an error,
-// and a hop to another origin (scheme, host and port) goes without the
-// credentials of the first: the Authorization header (whoever set it: Go's
-// client strips only the headers set on the original request, and only for
-// another host name), cookies and the URL's user information.
+// Redirects are followed at most Policy.MaxRedirects hops (the error names a
+// loop when a URL came back), and a hop to another origin (scheme, host and
+// port) goes without the credentials of the first: the Authorization header
+// (whoever set it: Go's client strips only the headers set on the original
+// request, and only for another host name), cookies and the URL's user
+// information.
 //
 // Every URL that reaches a log line or an error passes through Redact
 // (redact.go), which removes user information, query and fragment.
@@ -233,22 +234,25 @@ func backoffOnly(wait time.Duration, server bool) time.Duration {
 }
 
 // redirectHop applies the redirect rules to req when it follows a redirect
-// (http.Client sets req.Response): at most MaxRedirects hops, no URL twice,
-// and no credential sent to an origin other than the first request's.
+// (http.Client sets req.Response): at most MaxRedirects hops, and no
+// credential sent to an origin other than the first request's.
 func (t *Transport) redirectHop(req *http.Request) (*http.Request, error) {
 	if req.Response == nil {
 		return req, nil
 	}
-	first, hops := req, 0
+	first, hops, loop := req, 0, false
 	for r := req; r.Response != nil && r.Response.Request != nil && hops <= 100; r = r.Response.Request {
 		prev := r.Response.Request
 		hops++
 		first = prev
-		if prev.Method == req.Method && prev.URL.String() == req.URL.String() {
-			return nil, fmt.Errorf("%s %s: redirect loop: back to %s after %d redirects", req.Method, ShownURL(first), ShownURL(req), hops)
-		}
+		loop = loop || prev.Method == req.Method && prev.URL.String() == req.URL.String()
 	}
 	if hops > t.Policy.MaxRedirects {
+		// A URL may redirect to itself once (setting a cookie, a moment's
+		// fault); past the limit, a repeated URL says why it never ends.
+		if loop {
+			return nil, fmt.Errorf("%s %s: redirect loop: stopped after %d redirects, back to %s", req.Method, ShownURL(first), t.Policy.MaxRedirects, ShownURL(req))
+		}
 		return nil, fmt.Errorf("%s %s: stopped after %d redirects (the last to %s)", req.Method, ShownURL(first), t.Policy.MaxRedirects, ShownURL(req))
 	}
 	if sameOrigin(first.URL, req.URL) {

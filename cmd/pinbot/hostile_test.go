@@ -124,7 +124,7 @@ func TestHostileIndex(t *testing.T) {
 			wantErr: "invalid JSON", maxRequests: 1},
 		{name: "401", faults: repeat(fakes.Fault{Status: 401, Body: "Unauthorized"}, 8), wantErr: "401 Unauthorized", maxRequests: 1},
 		{name: "500 every time", faults: repeat(fakes.Fault{Status: 500, Body: "Internal Server Error"}, 8), wantErr: "500 Internal Server Error", maxRequests: 4},
-		{name: "redirect loop", faults: repeat(fakes.Fault{Redirect: numba + "?token=" + queryToken}, 8), wantErr: "redirect loop", maxRequests: 2},
+		{name: "redirect loop", faults: repeat(fakes.Fault{Redirect: numba + "?token=" + queryToken}, 8), wantErr: "redirect loop: stopped after 5 redirects", maxRequests: 6},
 		{name: "redirect to another host", other: true, wantErr: "404 Not Found", maxRequests: 1},
 		{name: "hang", faults: repeat(fakes.Fault{Hang: time.Minute}, 8), wantErr: "limits: 300ms an attempt, 1s a request", maxRequests: 4},
 		{name: "drip", faults: repeat(fakes.Fault{Drip: 100 * time.Millisecond}, 8), wantErr: "limits: 300ms an attempt, 1s a request", maxRequests: 4},
