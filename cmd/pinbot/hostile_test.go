@@ -324,6 +324,15 @@ func TestHostileArtifacts(t *testing.T) {
 		})
 	}
 
+	t.Run("the configured cap", func(t *testing.T) {
+		h, _ := setup(t)
+		h.file(".pinbot.yml", []byte(strings.Replace(hostileProbeConfig, "max-artifact-size: 64MiB", "max-artifact-size: 1KB", 1)))
+		_, out, _ := h.check("--format", "json", "--static")
+		if p := h.packages(out)["numba"]; p.Status != "error" || !strings.Contains(p.Error, "more than the limit of 1000") {
+			t.Errorf("numba = %+v, want the 1KB cap applied", p)
+		}
+	})
+
 	t.Run("file URL", func(t *testing.T) {
 		h, _ := setup(t)
 		resp, err := http.Get(h.pypi.URL + "/pypi/numba/json")
