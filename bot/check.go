@@ -92,6 +92,10 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	formats := map[string]pins.Format{}
 	byPkg := map[string][]pins.Pin{}
 	read := map[string]string{} // the file each path leads to -> the path read for it
+	// The pins of symbol scans' against packages the run does not watch:
+	// they say which version of such a package the project installs.
+	against := againstPackages(watched)
+	otherPins := map[string][]pins.Pin{}
 	for _, f := range files {
 		b, err := c.readPinFile(repo, log, f.Path, read)
 		if err != nil {
@@ -109,10 +113,14 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		data[f.Path], formats[f.Path] = b, f.Format
 		n := 0
 		for _, p := range ps {
-			if _, ok := watched[config.Key(p.Package)]; ok {
-				p.Package = config.Key(p.Package)
+			key := config.Key(p.Package)
+			if _, ok := watched[key]; ok {
+				p.Package = key
 				byPkg[p.Package] = append(byPkg[p.Package], p)
 				n++
+			} else if against[key] {
+				p.Package = key
+				otherPins[key] = append(otherPins[key], p)
 			}
 		}
 		log.Debug("read pin file", "file", f.Path, "format", f.Format.Name(), "requirements", len(ps), "watched", n)
@@ -131,7 +139,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 			plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
 		}
 	}
-	checks := c.verifyAll(ctx, plans, pkgs, byPkg, lookups, watched)
+	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched)
 	c.hashPins(ctx, log, plans)
 	for _, p := range plans {
 		rp := toReport(p)

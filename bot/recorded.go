@@ -38,7 +38,7 @@ type verified struct {
 // judge decides one candidate: from the recorded verdicts when there are
 // some, else by running its checks.
 func (v *Verifier) judge(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
-	settings *config.Package, planned map[string]string) ([]report.Check, bool, error) {
+	settings *config.Package, planned *installed) ([]report.Check, bool, error) {
 	if v.Recorded != nil {
 		return v.Recorded.Verdict(name, versionOf(baseline), cand.Version)
 	}

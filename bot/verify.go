@@ -7,19 +7,19 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/checks/probe"
-	"github.com/pinbot-dev/pinbot/checks/symbols"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/wheel"
 	"github.com/pinbot-dev/pinbot/versions"
 	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
@@ -56,22 +56,28 @@ type Verifier struct {
 	// checks: the verdicts of a check job's report (recorded.go).
 	Recorded Recorded
 	Log      *slog.Logger
+	// Wheel is what wheels are chosen for when a package's symbols.wheel
+	// does not say: this machine's platform, and a Python version that,
+	// when empty, is asked of the probe interpreter (Python, else python3
+	// on PATH) once per run.
+	Wheel wheel.Target
+
+	pyOnce    sync.Once
+	pyVersion string
 }
 
 // verifyAll runs the checks of every package that moves a cap and asks for
 // them, turning its plan blocked (or an error) as the results say. It returns
 // each package's check results and verdicts.
-func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg map[string][]pins.Pin,
+func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg, otherPins map[string][]pins.Pin,
 	lookups map[string][]plan.Lookup, settings map[string]*config.Package) map[string]verified {
 	out := map[string]verified{}
 	if c.Verifier == nil {
 		return out
 	}
-	planned := map[string]string{}
-	for _, p := range plans {
-		if p.Target != "" {
-			planned[p.Name] = p.Target
-		}
+	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes}
+	for i := range plans {
+		planned.plans[plans[i].Name] = &plans[i]
 	}
 	for i := range plans {
 		p := &plans[i]
@@ -93,7 +99,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 // verify checks p's target and, when it fails, older candidates, and updates p.
 // It returns the target's check results and the verdict on each candidate.
 func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg plan.Package, ps []pins.Pin,
-	lookups []plan.Lookup, settings *config.Package, planned map[string]string) ([]report.Check, []report.Verdict, error) {
+	lookups []plan.Lookup, settings *config.Package, planned *installed) ([]report.Check, []report.Verdict, error) {
 	log := v.log().With("package", p.Name)
 	rs, err := v.pypiReleases(ctx, p.Name, lookups)
 	if err != nil {
@@ -101,7 +107,7 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 	}
 	scheme := pep440.Scheme{}
 	accepted := acceptable(scheme, rs, pkg.Prereleases)
-	baseline := currentRelease(scheme, accepted, ps)
+	baseline := currentRelease(c.Schemes, accepted, ps)
 	target, ok := findRelease(scheme, accepted, p.Target)
 	if !ok {
 		return nil, nil, fmt.Errorf("%s %s is not an installable release on PyPI, where the checks get it", p.Name, p.Target)
@@ -166,9 +172,9 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 // run runs the checks of one candidate against the baseline; blocked reports
 // whether a check failed that passed at the baseline.
 func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
-	settings *config.Package, planned map[string]string) (checks []report.Check, blocked bool, err error) {
+	settings *config.Package, planned *installed) (checks []report.Check, blocked bool, err error) {
 	if len(settings.Probes) > 0 {
-		pc, b, err := v.probe(ctx, name, baseline, cand, settings.Probes)
+		pc, b, err := v.probe(ctx, name, baseline, cand, settings)
 		if err != nil {
 			return nil, false, err
 		}
@@ -184,23 +190,26 @@ func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Relea
 	return checks, blocked, nil
 }
 
-func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, specs []probe.Spec) ([]report.Check, bool, error) {
+func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package) ([]report.Check, bool, error) {
 	opts := probe.Options{
-		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: specs,
+		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes,
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
 	}
+	var wheelChecks []report.Check
 	if !v.Dynamic() {
-		// Static probing reads the wheels, which come verified from the store.
-		w, err := v.wheel(ctx, cand, pureFirst)
-		if err != nil {
+		// Static probing reads the wheels pip would install, verified
+		// from the store.
+		var err error
+		if opts.CandidateWheel, wheelChecks, err = v.probeWheel(ctx, cand, settings); err != nil {
 			return nil, false, err
 		}
-		opts.CandidateWheel = w
 		if baseline != nil {
-			if opts.BaselineWheel, err = v.wheel(ctx, *baseline, pureFirst); err != nil {
+			var more []report.Check
+			if opts.BaselineWheel, more, err = v.probeWheel(ctx, *baseline, settings); err != nil {
 				return nil, false, err
 			}
+			wheelChecks = append(wheelChecks, more...)
 		}
 	}
 	rep, err := probe.Run(ctx, opts)
@@ -222,117 +231,11 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 	var out []report.Check
 	for _, r := range rep.Results {
 		e := r.Check()
-		out = append(out, report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate, Detail: e.Detail, Verdict: string(r.Verdict)})
+		out = append(out, report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate,
+			Detail: e.Detail + wheelsRead(opts), Verdict: string(r.Verdict)})
 	}
-	return out, rep.Verdict == probe.Blocked, nil
+	return append(out, wheelChecks...), rep.Verdict == probe.Blocked, nil
 }
-
-func (v *Verifier) scan(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
-	spec symbols.Spec, planned map[string]string) (report.Check, bool, error) {
-	spec, err := spec.Resolve()
-	if err != nil {
-		return report.Check{}, false, err
-	}
-	pick := func(f sources.File) bool { return spec.Wheel.Match(f.Name) }
-	candWheel, err := v.wheel(ctx, cand, pick)
-	if err != nil {
-		return report.Check{}, false, err
-	}
-	var against, host []string
-	for _, a := range spec.Against {
-		p, err := v.againstWheel(ctx, a, planned, pick)
-		if err != nil {
-			return report.Check{}, false, err
-		}
-		against = append(against, p)
-	}
-	for _, g := range spec.Host {
-		matches, err := filepath.Glob(filepath.Join(v.Root, filepath.FromSlash(g)))
-		if err != nil {
-			return report.Check{}, false, fmt.Errorf("symbols.host: %q: %w", g, err)
-		}
-		host = append(host, matches...)
-	}
-	opts := symbols.Options{Forbid: spec.Forbid, Against: against, Host: host, TempDir: v.TempDir}
-	candRes, err := symbols.Scan(ctx, []string{candWheel.Path}, opts)
-	if err != nil {
-		return report.Check{}, false, err
-	}
-	var baseRes *symbols.Result
-	if baseline != nil {
-		baseWheel, err := v.wheel(ctx, *baseline, pick)
-		if err != nil {
-			return report.Check{}, false, err
-		}
-		if baseRes, err = symbols.Scan(ctx, []string{baseWheel.Path}, opts); err != nil {
-			return report.Check{}, false, err
-		}
-	}
-	verdict := symbols.Compare(baseRes, candRes)
-	e := symbols.CheckEntry(cmp.Or(spec.Preset, "symbols"), baseRes, candRes)
-	check := report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate, Detail: e.Detail, Verdict: "ok"}
-	switch {
-	case !verdict.OK:
-		check.Verdict = string(probe.Blocked)
-	case len(verdict.Existing) > 0:
-		check.Verdict = string(probe.Warning)
-	}
-	return check, !verdict.OK, nil
-}
-
-// againstWheel returns another package's wheel at the version this run plans
-// for it, or at its newest release on PyPI.
-func (v *Verifier) againstWheel(ctx context.Context, pkg string, planned map[string]string, pick func(sources.File) bool) (string, error) {
-	if v.Releases == nil {
-		return "", fmt.Errorf("symbols.against: %s: no PyPI source to find its wheels", pkg)
-	}
-	rs, err := v.Releases(ctx, pkg)
-	if err != nil {
-		return "", fmt.Errorf("symbols.against: %s: %w", pkg, err)
-	}
-	scheme := pep440.Scheme{}
-	accepted := acceptable(scheme, rs, false)
-	r, ok := findRelease(scheme, accepted, planned[config.Key(pkg)])
-	if !ok && len(accepted) > 0 {
-		r, ok = accepted[0], true
-	}
-	if !ok {
-		return "", fmt.Errorf("symbols.against: %s has no installable release on PyPI", pkg)
-	}
-	w, err := v.wheel(ctx, r, pick)
-	return w.Path, err
-}
-
-// wheel fetches (or finds in the store) the release's first wheel that pick
-// accepts, preferring earlier files.
-func (v *Verifier) wheel(ctx context.Context, r sources.Release, pick func(sources.File) bool) (probe.Wheel, error) {
-	files := slices.Clone(r.Files)
-	slices.SortStableFunc(files, func(a, b sources.File) int { return cmp.Compare(rank(a), rank(b)) })
-	for _, f := range files {
-		if f.Yanked || !strings.HasSuffix(f.Name, ".whl") || !pick(f) {
-			continue
-		}
-		p, err := v.Artifacts.Fetch(ctx, f)
-		if err != nil {
-			return probe.Wheel{}, err
-		}
-		return probe.Wheel{Path: p, Name: f.Name}, nil
-	}
-	return probe.Wheel{}, fmt.Errorf("%s has no wheel the checks can use among its %d files", r.Version, len(r.Files))
-}
-
-// rank orders wheels for static probing: pure Python first, then Linux x86-64.
-func rank(f sources.File) int {
-	switch {
-	case strings.HasSuffix(f.Name, "-none-any.whl"):
-		return 0
-	case strings.Contains(f.Name, "x86_64"):
-		return 1
-	}
-	return 2
-}
-
-func pureFirst(sources.File) bool { return true }
 
 // pypiReleases returns the package's PyPI releases from this run's lookups, or
 // asks for them when no pin follows PyPI.
@@ -369,28 +272,17 @@ func findRelease(s versions.Scheme, rs []sources.Release, v string) (sources.Rel
 	return sources.Release{}, false
 }
 
-// currentRelease returns the newest release every PEP 440 pin admits as written
+// currentRelease returns the newest release every pin admits as written
 // now: the baseline the checks compare with (nil when none does).
-func currentRelease(s versions.Scheme, accepted []sources.Release, ps []pins.Pin) *sources.Release {
-	var cs []versions.Constraint
+func currentRelease(schemes map[string]versions.Scheme, accepted []sources.Release, ps []pins.Pin) *sources.Release {
+	var cs []admitter
 	for _, p := range ps {
-		if p.Scheme != pep440.Name || p.Skip != "" {
-			continue
-		}
-		if c, err := s.ParseConstraint(p.Constraint); err == nil {
-			cs = append(cs, c)
+		if p.Skip == "" {
+			cs = append(cs, admitter{pin: p, constraint: p.Constraint})
 		}
 	}
-	for _, r := range accepted {
-		admitted := true
-		for _, c := range cs {
-			admitted = admitted && s.Match(r.Version, c)
-		}
-		if admitted {
-			return &r
-		}
-	}
-	return nil
+	r, _, _ := newestAdmitted(schemes, accepted, cs)
+	return r
 }
 
 // capLookups returns lookups without the releases newer than max, so that a

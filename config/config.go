@@ -54,6 +54,10 @@ type Config struct {
 	Notify       Notify       `yaml:"notify"`
 	// Network bounds the cost of requests (config/network.go).
 	Network Network `yaml:"network"`
+
+	// pos is where each key path was written, for errors found after
+	// decoding (see Pos).
+	pos map[string][2]int
 }
 
 // Default returns the configuration used when there is no file.
@@ -129,8 +133,9 @@ func Parse(file string, data []byte) (*Config, error) {
 		if err := checkAliases(file, doc.Content[0]); err != nil {
 			return nil, err
 		}
-		d := &decoder{file: file}
+		d := &decoder{file: file, pos: map[string][2]int{}}
 		d.decode(doc.Content[0], reflect.ValueOf(c).Elem(), "")
+		c.pos = d.pos
 		if err := d.errs.Err(); err != nil {
 			return nil, err
 		}
@@ -156,6 +161,9 @@ func (c *Config) normalize() error {
 			return &diag.Error{File: c.File, Key: "packages." + name, Err: fmt.Errorf("names the same package as another entry (%s)", n)}
 		}
 		norm[n] = c.Packages[name]
+		if norm[n] != nil {
+			norm[n].key = "packages." + name
+		}
 	}
 	c.Packages = norm
 	return nil
@@ -171,6 +179,30 @@ func Key(name string) string {
 		return name
 	}
 	return pep503.Normalize(name)
+}
+
+// Pos returns where the key path (as written: "packages.Numba.symbols.host[0]")
+// is in the configuration file, or where the nearest enclosing key is;
+// zeros when unknown (the defaults, an alias's contents).
+func (c *Config) Pos(key string) (line, col int) {
+	for key != "" {
+		if p, ok := c.pos[key]; ok {
+			return p[0], p[1]
+		}
+		i := strings.LastIndexAny(key, ".[")
+		if i < 0 {
+			break
+		}
+		key = key[:i]
+	}
+	return 0, 0
+}
+
+// Errorf returns an error at the place key was written in the configuration
+// file: "file:line:col: key: message".
+func (c *Config) Errorf(key, format string, args ...any) *diag.Error {
+	line, col := c.Pos(key)
+	return diag.Errorf(c.File, line, col, key, format, args...)
 }
 
 // Watched returns the normalised names of the watched packages, sorted.

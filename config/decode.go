@@ -24,6 +24,10 @@ type decoder struct {
 	file  string
 	errs  diag.List
 	depth int
+	// pos records where each key path was written (an alias's own place
+	// for everything under it), for errors found after decoding.
+	pos     map[string][2]int
+	inAlias int
 }
 
 // maxDepth bounds nesting, which also stops alias cycles (&a [*a]).
@@ -130,8 +134,13 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, key string) {
 		d.errorf(n, key, "nested too deeply")
 		return
 	}
+	if d.pos != nil && d.inAlias == 0 {
+		d.pos[key] = [2]int{n.Line, n.Column}
+	}
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
+		d.inAlias++
+		defer func() { d.inAlias-- }()
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // an empty value keeps the default

@@ -101,6 +101,19 @@ type Package struct {
 	// Symbols configures the ELF symbol scan of a candidate's wheels
 	// (checks/symbols).
 	Symbols *symbols.Spec `yaml:"symbols"`
+
+	// key is the package's key path as written ("packages.Numba"), for
+	// errors found after decoding.
+	key string
+}
+
+// KeyPath returns the package's key path as written in the configuration
+// ("packages.Numba"); "" for a package the file does not name.
+func (p *Package) KeyPath() string {
+	if p == nil {
+		return ""
+	}
+	return p.key
 }
 
 // HasChecks reports whether the package asks for probes or a symbol scan.

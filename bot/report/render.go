@@ -55,10 +55,7 @@ func Text(w io.Writer, r *Report) error {
 			tw.Flush()
 		}
 		for _, c := range p.Checks {
-			mark := "ok"
-			if !c.OK {
-				mark = "FAIL"
-			}
+			mark, _ := checkMark(c)
 			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
 		}
 	}
@@ -129,10 +126,7 @@ func Markdown(w io.Writer, r *Report) error {
 		if len(p.Checks) > 0 {
 			ew.printf("| Check | Result | Baseline | Candidate | Detail |\n|---|---|---|---|---|\n")
 			for _, c := range p.Checks {
-				mark := "✅ ok"
-				if !c.OK {
-					mark = "❌ failed"
-				}
+				_, mark := checkMark(c)
 				ew.printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
 			}
 			ew.printf("\n")
@@ -173,6 +167,21 @@ func (e *errWriter) Write(b []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
+
+// checkMark is how a check's verdict reads in text and in Markdown: a
+// warning (undecided, already broken, could not see all it needed) is
+// neither a pass nor a failure.
+func checkMark(c Check) (text, md string) {
+	switch {
+	case c.Verdict == "warning":
+		return "WARNING", "⚠️ warning"
+	case c.Verdict == "upstream-fixed":
+		return "upstream fixed", "🎉 upstream fixed"
+	case c.Verdict == "blocked" || !c.OK:
+		return "FAIL", "❌ failed"
+	}
+	return "ok", "✅ ok"
+}
 
 // markerNote describes a drift group's environment marker.
 func markerNote(m string) string {

@@ -49,7 +49,8 @@ type Verdict struct {
 // forbid pattern matched by a target library's exports (identified by
 // library key and pattern), a clash whose copies have different bodies and
 // can meet (exposure other than symbolic; identified by name and version),
-// or an unreadable input or library. A nil baseline has no problems, so all
+// or an unreadable target input or library. An unreadable against or host
+// library is no problem of the release: Judge makes it a warning. A nil baseline has no problems, so all
 // of the candidate's are new.
 func Compare(baseline, candidate *Result) Verdict {
 	var v Verdict
@@ -83,7 +84,9 @@ func Problems(r *Result) []Problem {
 	}
 	var out []Problem
 	for _, e := range r.Errors {
-		out = append(out, Problem{Kind: "error", Library: inputKey(e.Path), Detail: e.Path + ": " + e.Error})
+		if e.Role == RoleTarget || e.Role == "" {
+			out = append(out, Problem{Kind: "error", Library: inputKey(e.Path), Detail: e.Path + ": " + e.Error})
+		}
 	}
 	for _, l := range r.Libraries {
 		if l.Error != "" && l.Role == RoleTarget {
@@ -178,6 +181,8 @@ type Check struct {
 	Baseline  string `json:"baseline"`
 	Candidate string `json:"candidate"`
 	Detail    string `json:"detail"`
+	// Verdict is set by Judge: ok, blocked or warning.
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // CheckEntry returns the report entry of the symbols check called name:

@@ -1,5 +1,7 @@
 package symbols
 
+import "slices"
+
 // A Role says why a library was scanned.
 type Role string
 
@@ -168,6 +170,8 @@ type Copy struct {
 type InputError struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
+	// Role is the role of the input: a target, against or host path.
+	Role Role `json:"role"`
 }
 
 // Stats are counts over the whole scan.
@@ -199,6 +203,30 @@ func (r *Result) Failed() []Library {
 		}
 	}
 	return out
+}
+
+// Unreadable returns every input and library of any role that could not be
+// read, as input errors.
+func (r *Result) Unreadable() []InputError {
+	out := slices.Clone(r.Errors)
+	for _, l := range r.Libraries {
+		if l.Error != "" {
+			out = append(out, InputError{Path: l.Path, Error: l.Error, Role: l.Role})
+		}
+	}
+	return out
+}
+
+// Targets counts the target libraries found, readable or not: zero means the
+// release yields no ELF shared object to scan.
+func (r *Result) Targets() int {
+	n := 0
+	for _, l := range r.Libraries {
+		if l.Role == RoleTarget {
+			n++
+		}
+	}
+	return n
 }
 
 // Demangle fills in Clash.Demangled where Scan left it empty, using several

@@ -60,13 +60,32 @@ type scanner struct {
 	inputs  []InputError
 	closers []interface{ Close() error }
 	seen    map[string]bool // paths of sources, scanned once
+	// files are the files added so far, by size: a file reached through
+	// several names (a symbolic link, a path given twice) is one library.
+	files map[int64][]os.FileInfo
+	role  Role // the role of the input being added, for its errors
 
 	mu    sync.Mutex
 	temps []string
 }
 
 func (s *scanner) inputError(p string, err error) {
-	s.inputs = append(s.inputs, InputError{Path: p, Error: err.Error()})
+	s.inputs = append(s.inputs, InputError{Path: p, Error: err.Error(), Role: s.role})
+}
+
+// sameFile reports whether the file st describes was added before, and
+// records it otherwise.
+func (s *scanner) sameFile(st os.FileInfo) bool {
+	if s.files == nil {
+		s.files = map[int64][]os.FileInfo{}
+	}
+	for _, prev := range s.files[st.Size()] {
+		if os.SameFile(prev, st) {
+			return true
+		}
+	}
+	s.files[st.Size()] = append(s.files[st.Size()], st)
+	return false
 }
 
 func (s *scanner) addTemp(name string) {
@@ -110,6 +129,7 @@ func Scan(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		paths []string
 		role  Role
 	}{{paths, RoleTarget}, {opts.Against, RoleAgainst}, {opts.Host, RoleHost}} {
+		s.role = in.role
 		for _, p := range in.paths {
 			s.addPath(p, in.role)
 		}
@@ -143,6 +163,8 @@ func (s *scanner) addPath(p string, role Role) {
 	switch {
 	case st.IsDir():
 		s.addDir(p, role)
+	case s.sameFile(st):
+		// The same file under another name, or given twice: one library.
 	case isWheelName(p) || hasZipMagic(p):
 		s.addWheel(p, role)
 	default:
@@ -176,6 +198,9 @@ func (s *scanner) addDir(dir string, role Role) {
 		if err != nil {
 			s.inputError(p, err)
 			return nil
+		}
+		if s.sameFile(info) {
+			return nil // also given by another name
 		}
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {

@@ -2,12 +2,9 @@ package symbols
 
 import (
 	"fmt"
-	"path"
-	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 )
 
@@ -23,19 +20,23 @@ type Spec struct {
 	// Against names the packages whose exports the candidate must not clash
 	// with. The caller resolves names to wheels (or takes them as paths).
 	Against []string `yaml:"against"`
-	// Host lists libraries of the environment, files or directories, such as
-	// "/usr/lib/x86_64-linux-gnu/libprotobuf.so.32".
+	// Host lists libraries of the environment: files, directories or globs,
+	// absolute ("/usr/lib/x86_64-linux-gnu/libprotobuf.so.32*") or relative
+	// to the repository root ("build/lib/*.so"); see ResolveHost.
 	Host []string `yaml:"host"`
 	// Wheel chooses which of a release's wheels is scanned.
 	Wheel WheelSpec `yaml:"wheel"`
 }
 
-// A WheelSpec chooses one wheel of a release by its tags (PEP 425).
+// A WheelSpec says which interpreter and platform a release's wheel is
+// chosen for, as pip chooses (sources/wheel.Choose).
 type WheelSpec struct {
-	// Platform is a platform tag such as "manylinux_2_17_x86_64"; empty means
-	// any Linux x86-64 wheel.
+	// Platform is a platform tag such as "manylinux_2_17_x86_64" (that glibc
+	// level or older), a family such as "manylinux_x86_64" (any level) or a
+	// conda platform such as "linux-64"; empty means this machine's.
 	Platform string `yaml:"platform"`
-	// Python is a Python tag such as "cp311"; empty means any.
+	// Python is a CPython version ("3.11") or tag ("cp311"); empty means
+	// the probe interpreter's version.
 	Python string `yaml:"python"`
 }
 
@@ -131,71 +132,39 @@ func dedup(list []string) []string {
 	return out
 }
 
-var (
-	platformTag = regexp.MustCompile(`^[a-z0-9_]+$`)
-	pythonTag   = regexp.MustCompile(`^[a-z]+[0-9_]*$`)
-)
-
-// Validate checks that the tags have the form of PEP 425 tags.
+// Validate checks that the platform and Python are ones sources/wheel reads.
 func (w *WheelSpec) Validate() error {
-	if w.Platform != "" && !platformTag.MatchString(w.Platform) && !wheel.KnownSubdir(w.Platform) {
-		return fmt.Errorf("platform: bad platform %q (expected a PEP 425 tag such as manylinux_2_17_x86_64, a family such as manylinux_x86_64 or macosx_arm64, or a conda platform such as linux-64)", w.Platform)
+	if w.Platform != "" {
+		if _, err := wheel.ParsePlatform(w.Platform); err != nil {
+			return fmt.Errorf("platform: %w", err)
+		}
 	}
-	if w.Python != "" && !pythonTag.MatchString(w.Python) && !pythonVersion.MatchString(w.Python) {
-		return fmt.Errorf("python: bad Python %q (expected a version such as 3.12 or a PEP 425 tag such as cp312)", w.Python)
+	if w.Python != "" {
+		if _, err := wheel.ParsePython(w.Python); err != nil {
+			return fmt.Errorf("python: %w", err)
+		}
 	}
 	return nil
 }
 
-var pythonVersion = regexp.MustCompile(`^3\.[0-9]{1,2}$`)
-
-// Match reports whether the wheel file name (PEP 427:
-// name-version[-build]-python-abi-platform.whl) carries the wanted tags.
-// Compressed tag sets ("manylinux_2_17_x86_64.manylinux2014_x86_64") match
-// if any member does. Python is a version ("3.12": a cp312, abi3 or py3
-// wheel serves it) or an exact tag ("cp312"). Platform is an exact tag, a
-// family without its glibc or macOS version ("manylinux_x86_64" matches
-// manylinux2014_x86_64 and manylinux_2_28_x86_64; also musllinux_ and
-// macosx_), or a conda platform ("linux-64"); "any" wheels always match.
-// With no platform given, only Linux x86-64 wheels (and "any") match.
-func (w WheelSpec) Match(filename string) bool {
-	name, err := wheel.Parse(path.Base(filename))
-	if err != nil {
-		return false
-	}
-	for _, t := range name.Tags {
-		if w.pythonMatches(t) && w.platformMatches(t.Platform) {
-			return true
+// Target returns the interpreter and platform wheels are chosen for
+// (wheel.Choose): the configured ones, else the defaults given (this
+// machine's platform and the probe interpreter's version, in pinbot check).
+func (w WheelSpec) Target(def wheel.Target) (wheel.Target, error) {
+	t := def
+	if w.Platform != "" {
+		p, err := wheel.ParsePlatform(w.Platform)
+		if err != nil {
+			return wheel.Target{}, fmt.Errorf("wheel.platform: %w", err)
 		}
+		t.Platform = p
 	}
-	return false
-}
-
-func (w WheelSpec) pythonMatches(t sources.Tag) bool {
-	switch {
-	case w.Python == "":
-		return true
-	case pythonVersion.MatchString(w.Python):
-		return wheel.PythonServes(t, w.Python)
-	}
-	return t.Python == w.Python
-}
-
-func (w WheelSpec) platformMatches(p string) bool {
-	plat := w.Platform
-	if plat == "" {
-		plat = "linux-64"
-	}
-	switch {
-	case p == "any" || p == plat:
-		return true
-	case wheel.KnownSubdir(plat):
-		return wheel.PlatformServes(p, plat)
-	}
-	for _, family := range []string{"manylinux_", "musllinux_", "macosx_"} {
-		if arch, ok := strings.CutPrefix(plat, family); ok && !strings.ContainsAny(arch[:1], "0123456789") {
-			return strings.HasPrefix(p, strings.TrimSuffix(family, "_")) && strings.HasSuffix(p, "_"+arch)
+	if w.Python != "" {
+		py, err := wheel.ParsePython(w.Python)
+		if err != nil {
+			return wheel.Target{}, fmt.Errorf("wheel.python: %w", err)
 		}
+		t.Python = py
 	}
-	return false
+	return t, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/sources/wheel"
 )
 
 func TestSpecValidate(t *testing.T) {
@@ -78,44 +79,33 @@ func TestSpecResolve(t *testing.T) {
 	}
 }
 
-func TestWheelSpecMatch(t *testing.T) {
-	const (
-		tf     = "tensorflow-2.20.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
-		tfMac  = "tensorflow-2.20.0-cp311-cp311-macosx_12_0_arm64.whl"
-		pure   = "protobuf-5.29.0-py3-none-any.whl"
-		build  = "numba-0.61.0-1-cp312-cp312-manylinux2014_x86_64.whl"
-		arm    = "numba-0.61.0-cp312-cp312-manylinux_2_28_aarch64.whl"
-		notWhl = "numba-0.61.0.tar.gz"
-	)
+// TestWheelSpecTarget: the configured platform and Python replace the
+// defaults (this machine's, the probe interpreter's) one by one; the choice
+// among wheels is sources/wheel.Choose's.
+func TestWheelSpecTarget(t *testing.T) {
+	def := wheel.Target{Python: "3.11", Platform: wheel.Platform{Family: "manylinux", Arch: "x86_64", Major: 2, Minor: 36}}
 	tests := []struct {
 		spec symbols.WheelSpec
-		file string
-		want bool
+		want string
 	}{
-		{symbols.WheelSpec{}, tf, true},
-		{symbols.WheelSpec{}, tfMac, false},
-		{symbols.WheelSpec{}, pure, true},
-		{symbols.WheelSpec{}, build, true},
-		{symbols.WheelSpec{}, arm, false},
-		{symbols.WheelSpec{}, notWhl, false},
-		{symbols.WheelSpec{Python: "cp311"}, tf, true},
-		{symbols.WheelSpec{Python: "cp312"}, tf, false},
-		{symbols.WheelSpec{Platform: "manylinux2014_x86_64"}, tf, true},
-		{symbols.WheelSpec{Platform: "manylinux_2_28_aarch64"}, arm, true},
-		{symbols.WheelSpec{Platform: "manylinux_2_28_aarch64"}, tf, false},
-		// The example: a platform family and a Python version.
-		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.11"}, tf, true},
-		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}, tf, false},
-		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}, pure, true},
-		{symbols.WheelSpec{Platform: "manylinux_x86_64"}, arm, false},
-		{symbols.WheelSpec{Platform: "manylinux_aarch64"}, arm, true},
-		{symbols.WheelSpec{Platform: "macosx_arm64"}, tfMac, true},
-		{symbols.WheelSpec{Platform: "osx-arm64", Python: "3.11"}, tfMac, true},
-		{symbols.WheelSpec{Platform: "linux-64"}, tfMac, false},
+		{symbols.WheelSpec{}, "manylinux_2_36_x86_64, CPython 3.11"},
+		{symbols.WheelSpec{Python: "cp312"}, "manylinux_2_36_x86_64, CPython 3.12"},
+		{symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}, "manylinux x86_64 (any glibc), CPython 3.12"},
+		{symbols.WheelSpec{Platform: "osx-arm64"}, "macosx arm64 (any macOS), CPython 3.11"},
+		{symbols.WheelSpec{Platform: "manylinux2014_aarch64"}, "manylinux_2_17_aarch64, CPython 3.11"},
 	}
 	for _, tt := range tests {
-		if got := tt.spec.Match(tt.file); got != tt.want {
-			t.Errorf("%+v.Match(%s) = %v, want %v", tt.spec, tt.file, got, tt.want)
+		got, err := tt.spec.Target(def)
+		if err != nil || got.String() != tt.want {
+			t.Errorf("%+v.Target = %v, %v; want %s", tt.spec, got, err, tt.want)
+		}
+	}
+	for _, bad := range []symbols.WheelSpec{{Platform: "Linux x86"}, {Python: "3"}, {Python: "pp310"}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v.Validate() succeeded", bad)
+		}
+		if _, err := bad.Target(def); err == nil {
+			t.Errorf("%+v.Target succeeded", bad)
 		}
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/checks/probe"
@@ -17,6 +20,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
+	"github.com/pinbot-dev/pinbot/sources/wheel"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
 
@@ -93,6 +97,9 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		TempDir:  tmp,
 		Log:      f.Log,
 	}
+	if hasChecks(cfg) {
+		v.Wheel.Platform = f.nativePlatform()
+	}
 	if src, ok := srcs[pypi.Name].(*pypi.Source); ok {
 		v.Index = src.IndexURL()
 	}
@@ -107,6 +114,8 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 const (
 	artifactsDir = "artifacts"
 	probeEnvsDir = "probe-envs"
+	// stateFile is what pinbot run remembers between runs (bot/state).
+	stateFile = "state.json"
 )
 
 // cacheMaxAge is how long cache entries stay unused before pruneCache removes
@@ -145,4 +154,35 @@ func runTemp() (string, func(), error) {
 		return "", nil, err
 	}
 	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// hasChecks reports whether any watched package asks for probes or a scan.
+func hasChecks(cfg *config.Config) bool {
+	for _, p := range cfg.Packages {
+		if p.HasChecks() {
+			return true
+		}
+	}
+	return false
+}
+
+// nativePlatform returns this machine's wheel platform (sources/wheel): Go's
+// GOOS and GOARCH, and on Linux the C library, from `getconf
+// GNU_LIBC_VERSION` ("glibc 2.36") or a musl loader. A system without
+// binary wheels gets manylinux x86_64, the most common.
+func (f *Factory) nativePlatform() wheel.Platform {
+	libc := ""
+	if runtime.GOOS == "linux" {
+		if musl, _ := filepath.Glob("/lib/ld-musl-*.so.1"); len(musl) > 0 {
+			libc = "musl"
+		} else if out, err := exec.Command("getconf", "GNU_LIBC_VERSION").Output(); err == nil {
+			libc = strings.TrimSpace(string(out))
+		}
+	}
+	p, ok := wheel.NativePlatform(runtime.GOOS, runtime.GOARCH, libc)
+	if !ok {
+		p = wheel.Platform{Family: "manylinux", Arch: "x86_64"}
+	}
+	f.Log.Debug("wheels are chosen for this machine", "platform", p.String())
+	return p
 }

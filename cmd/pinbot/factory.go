@@ -173,6 +173,9 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 			return nil, &usageError{fmt.Errorf("%s: files: %w", cfg.File, err)}
 		}
 	}
+	if err := cfg.CheckHosts(dir); err != nil {
+		return nil, &usageError{err}
+	}
 	f.Network = cfg.Network
 	return cfg, nil
 }

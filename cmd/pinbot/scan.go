@@ -79,14 +79,12 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 	return scanOutcome(opts.Factory.Stderr, r)
 }
 
-// scanOutcome maps a scan to the exit codes: unreadable inputs are failures
-// (1), problems found are a failed check (3).
+// scanOutcome maps a scan to the exit codes: unreadable inputs and libraries
+// of any role are failures (1), problems found are a failed check (3).
 func scanOutcome(stderr io.Writer, r *symbols.Result) error {
-	var unreadable, found int
+	unreadable, found := len(r.Unreadable()), 0
 	for _, p := range symbols.Problems(r) {
-		if p.Kind == "error" {
-			unreadable++
-		} else {
+		if p.Kind != "error" {
 			found++
 		}
 	}

@@ -1,0 +1,350 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/wheel"
+	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
+)
+
+// scan runs the symbols check of one candidate against the baseline: each
+// release's wheel as pip would install it for the package's wheel target,
+// against the against packages at the version the project installs and the
+// host libraries. blocked reports whether the candidate has a new problem.
+func (v *Verifier) scan(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
+	spec symbols.Spec, planned *installed) (report.Check, bool, error) {
+	spec, err := spec.Resolve()
+	if err != nil {
+		return report.Check{}, false, err
+	}
+	target, err := v.target(ctx, spec.Wheel)
+	if err != nil {
+		return report.Check{}, false, err
+	}
+	var env symbols.Env
+	candWheel, candSide, err := v.scanWheel(ctx, name, cand, target)
+	if err != nil {
+		return report.Check{}, false, err
+	}
+	var baseWheel string
+	var baseSide *symbols.Side
+	if baseline != nil {
+		var side symbols.Side
+		if baseWheel, side, err = v.scanWheel(ctx, name, *baseline, target); err != nil {
+			return report.Check{}, false, err
+		}
+		baseSide = &side
+	}
+	var against, host []string
+	for _, a := range spec.Against {
+		p, note, warning := v.againstWheel(ctx, a, planned, target)
+		if p != "" {
+			against = append(against, p)
+		}
+		if note != "" {
+			env.Notes = append(env.Notes, note)
+		}
+		if warning != "" {
+			env.Warnings = append(env.Warnings, warning)
+		}
+	}
+	for _, g := range spec.Host {
+		matches, err := symbols.ResolveHost(v.Root, g)
+		if err != nil {
+			env.Warnings = append(env.Warnings, "symbols.host: "+err.Error())
+			continue
+		}
+		host = append(host, matches...)
+	}
+	if len(spec.Host) > 0 {
+		env.Notes = append(env.Notes, "host "+strings.Join(host, ", "))
+	}
+	opts := symbols.Options{Forbid: spec.Forbid, Against: against, Host: host, TempDir: v.TempDir}
+	for _, s := range []struct {
+		path string
+		side *symbols.Side
+	}{{candWheel, &candSide}, {baseWheel, baseSide}} {
+		if s.path == "" || s.side == nil {
+			continue
+		}
+		if s.side.Result, err = symbols.Scan(ctx, []string{s.path}, opts); err != nil {
+			return report.Check{}, false, err
+		}
+	}
+	e := symbols.Judge(cmp.Or(spec.Preset, "symbols"), baseSide, candSide, env)
+	check := report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate, Detail: e.Detail, Verdict: e.Verdict}
+	return check, e.Verdict == symbols.VerdictBlocked, nil
+}
+
+// scanWheel fetches the wheel of r pip would install for target, and says
+// what the choice means for a scan (a release with binary wheels, none of
+// them for the target, warns). The path is "" when no wheel installs.
+func (v *Verifier) scanWheel(ctx context.Context, name string, r sources.Release, target wheel.Target) (string, symbols.Side, error) {
+	c := wheel.Choose(target, r.Files)
+	side := symbols.Side{Version: r.Version, Warning: c.Warning(name + " " + r.Version)}
+	if !c.Found {
+		return "", side, nil
+	}
+	p, err := v.Artifacts.Fetch(ctx, c.File)
+	if err != nil {
+		return "", side, err
+	}
+	side.File = c.File.Name
+	return p, side, nil
+}
+
+// againstWheel returns another package's wheel, chosen for target, at the
+// version the project installs (installed.version); note says which version
+// was read and why, warning what kept the check from reading it.
+func (v *Verifier) againstWheel(ctx context.Context, pkg string, planned *installed, target wheel.Target) (path, note, warning string) {
+	if v.Releases == nil {
+		return "", "", fmt.Sprintf("against %s: no PyPI source to find its wheels", pkg)
+	}
+	rs, err := v.Releases(ctx, pkg)
+	if err != nil {
+		return "", "", fmt.Sprintf("against %s: %v", pkg, err)
+	}
+	r, why, ok := planned.version(pkg, acceptable(pep440.Scheme{}, rs, false))
+	if !ok {
+		return "", "", fmt.Sprintf("against %s: no installable release on PyPI", pkg)
+	}
+	c := wheel.Choose(target, r.Files)
+	if w := c.Warning(pkg + " " + r.Version); w != "" {
+		warning = "against " + w
+	}
+	if !c.Found {
+		return "", "", warning
+	}
+	p, err := v.Artifacts.Fetch(ctx, c.File)
+	if err != nil {
+		return "", "", fmt.Sprintf("against %s %s: %v", pkg, r.Version, err)
+	}
+	return p, fmt.Sprintf("against %s %s (%s): %s", pkg, r.Version, c.File.Name, why), warning
+}
+
+// probeWheel returns the wheel of r static probes read: the one pip would
+// install for the package's wheel target. A release with binary wheels but
+// none for the target (and no pure one) is read from its first wheel
+// instead, with a warning entry saying so, since its Python files are most
+// likely the same.
+func (v *Verifier) probeWheel(ctx context.Context, r sources.Release, settings *config.Package) (probe.Wheel, []report.Check, error) {
+	var spec symbols.WheelSpec
+	if settings.Symbols != nil {
+		spec = settings.Symbols.Wheel
+	}
+	target, err := v.target(ctx, spec)
+	if err != nil {
+		return probe.Wheel{}, nil, err
+	}
+	c := wheel.Choose(target, r.Files)
+	var checks []report.Check
+	if w := c.Warning(r.Version); w != "" {
+		f, ok := firstWheel(r.Files)
+		if !c.Found && !ok {
+			return probe.Wheel{}, nil, fmt.Errorf("%s has no wheel the checks can use among its %d files", r.Version, len(r.Files))
+		}
+		if !c.Found {
+			c.File = f
+			w += "; static probes read " + f.Name
+		}
+		checks = append(checks, report.Check{Kind: probe.CheckKind, Name: "wheel " + r.Version, Candidate: "unknown", Detail: w, Verdict: string(probe.Warning)})
+	}
+	p, err := v.Artifacts.Fetch(ctx, c.File)
+	if err != nil {
+		return probe.Wheel{}, nil, err
+	}
+	return probe.Wheel{Path: p, Name: c.File.Name}, checks, nil
+}
+
+func firstWheel(files []sources.File) (sources.File, bool) {
+	for _, f := range files {
+		if !f.Yanked && strings.HasSuffix(f.Name, ".whl") {
+			if _, err := wheel.Parse(f.Name); err == nil {
+				return f, true
+			}
+		}
+	}
+	return sources.File{}, false
+}
+
+// wheelsRead names the wheels static probes read, for a check's detail.
+func wheelsRead(opts probe.Options) string {
+	if opts.CandidateWheel.Name == "" {
+		return ""
+	}
+	s := "; read " + opts.CandidateWheel.Name
+	if opts.BaselineWheel.Name != "" {
+		s += " (baseline " + opts.BaselineWheel.Name + ")"
+	}
+	return s
+}
+
+// target returns what wheels are chosen for: spec's platform and Python,
+// else the Verifier's defaults, the Python asked of the probe interpreter
+// when neither names one.
+func (v *Verifier) target(ctx context.Context, spec symbols.WheelSpec) (wheel.Target, error) {
+	def := v.Wheel
+	if def.Python == "" && spec.Python == "" {
+		def.Python = v.interpreterPython(ctx)
+	}
+	return spec.Target(def)
+}
+
+var pyVersionRE = regexp.MustCompile(`^3\.\d{1,2}$`)
+
+// interpreterPython returns the "3.N" version of the probe interpreter (the
+// Python flag, else python3 or python on PATH), asked once; "" when there is
+// none or it does not answer.
+func (v *Verifier) interpreterPython(ctx context.Context) string {
+	v.pyOnce.Do(func() {
+		py := v.Python
+		if py == "" {
+			for _, name := range []string{"python3", "python"} {
+				if p, err := exec.LookPath(name); err == nil {
+					py = p
+					break
+				}
+			}
+		}
+		if py == "" {
+			return
+		}
+		out, err := probe.ExecRunner{}.Run(ctx, &probe.Command{
+			Path: py, Args: []string{"-I", "-c", `import sys; print("%d.%d" % sys.version_info[:2])`},
+			Dir: os.TempDir(), Env: []string{"PATH=" + os.Getenv("PATH")}, Timeout: 30 * time.Second, MaxOutput: 1 << 10,
+		})
+		if err != nil || out.ExitCode != 0 {
+			v.log().Warn("cannot ask the probe interpreter its version; wheels are chosen for any CPython 3", "python", py, "err", err)
+			return
+		}
+		if s := strings.TrimSpace(string(out.Stdout)); pyVersionRE.MatchString(s) {
+			v.pyVersion = s
+		}
+	})
+	return v.pyVersion
+}
+
+// installed answers which version of a package the project installs: the
+// newest release every pin admits after this run's plan (its pins' new
+// constraints for a planned package, the pins as written for another), or
+// the newest release for a package the project does not pin.
+type installed struct {
+	plans   map[string]*plan.Plan
+	pins    map[string][]pins.Pin // pins of packages the run does not plan
+	schemes map[string]versions.Scheme
+}
+
+// version returns the release of pkg the project installs among accepted
+// (newest first), and why.
+func (in *installed) version(pkg string, accepted []sources.Release) (sources.Release, string, bool) {
+	if len(accepted) == 0 {
+		return sources.Release{}, "", false
+	}
+	key := config.Key(pkg)
+	var cs []admitter
+	planned := false
+	if p := in.plans[key]; p != nil {
+		for _, pp := range p.Pins {
+			cs = append(cs, admitter{pin: pp.Pin, constraint: pp.New})
+			planned = planned || pp.Changed
+		}
+	} else {
+		for _, p := range in.pins[key] {
+			cs = append(cs, admitter{pin: p, constraint: p.Constraint})
+		}
+	}
+	r, used, conflict := newestAdmitted(in.schemes, accepted, cs)
+	switch {
+	case len(used) == 0:
+		return accepted[0], "the project does not pin " + pkg + ": its newest release", true
+	case r == nil:
+		return accepted[0], fmt.Sprintf("no release admits every pin of %s (%s): its newest release", pkg, strings.Join(conflict, ", ")), true
+	}
+	why := "the newest release the project's pins admit"
+	if planned {
+		why += " once this run's caps move"
+	}
+	return *r, why + " (" + strings.Join(used, ", ") + ")", true
+}
+
+// An admitter is a pin with the constraint it has (as written, or planned).
+type admitter struct {
+	pin        pins.Pin
+	constraint string
+}
+
+// newestAdmitted returns the newest of accepted (newest first) that every
+// constraint admits, read in its pin's scheme, with the pins it used as
+// "file:line constraint"; nil when none admits all. Constraints that do not
+// parse, and go.mod minimums, are left out.
+func newestAdmitted(schemes map[string]versions.Scheme, accepted []sources.Release, cs []admitter) (*sources.Release, []string, []string) {
+	type parsed struct {
+		s versions.Scheme
+		c versions.Constraint
+	}
+	var ps []parsed
+	var used []string
+	for _, a := range cs {
+		s := schemes[a.pin.Scheme]
+		if s == nil || a.pin.Scheme == "semver" {
+			continue
+		}
+		c, err := s.ParseConstraint(a.constraint)
+		if err != nil {
+			continue
+		}
+		ps = append(ps, parsed{s, c})
+		desc := fmt.Sprintf("%s:%d %s", a.pin.File, a.pin.Line, cmp.Or(strings.TrimSpace(a.constraint), "any version"))
+		if !slices.Contains(used, desc) {
+			used = append(used, desc)
+		}
+	}
+	for _, r := range accepted {
+		ok := true
+		for _, p := range ps {
+			if !p.s.Valid(r.Version) || !p.s.Match(r.Version, p.c) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return &r, used, nil
+		}
+	}
+	return nil, used, used
+}
+
+// againstPackages returns the against packages of every watched package's
+// symbols check (presets included), by key.
+func againstPackages(watched map[string]*config.Package) map[string]bool {
+	out := map[string]bool{}
+	for _, settings := range watched {
+		if settings == nil || settings.Symbols == nil {
+			continue
+		}
+		spec, err := settings.Symbols.Resolve()
+		if err != nil {
+			continue // reported when the check runs
+		}
+		for _, a := range spec.Against {
+			out[config.Key(a)] = true
+		}
+	}
+	return out
+}

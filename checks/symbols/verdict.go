@@ -1,0 +1,156 @@
+package symbols
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// The verdicts of a symbols check, as the report spells them.
+const (
+	VerdictOK      = "ok"      // the candidate has no new problem and nothing hid one
+	VerdictBlocked = "blocked" // the candidate has a problem the baseline did not have
+	VerdictWarning = "warning" // problems both have, or the check could not see all it needed
+)
+
+// A Side is what a symbols check read of one release: the wheel and its
+// scan, or why there is none.
+type Side struct {
+	// Version is the release.
+	Version string
+	// File is the wheel scanned ("" when none was).
+	File string
+	// Result is the scan; nil when nothing was scanned.
+	Result *Result
+	// Warning says why the scan may not show what installs (the release has
+	// binary wheels, but none for the platform) or why there is no scan.
+	Warning string
+}
+
+// An Env is what else a symbols check read: the against packages and host
+// libraries, and what went wrong finding them.
+type Env struct {
+	// Notes say which version of each against package was read and why,
+	// and which host libraries.
+	Notes []string
+	// Warnings are what the check could not see: an against package with no
+	// wheel for the platform, say.
+	Warnings []string
+}
+
+// Judge returns the report entry of the symbols check called name, with a
+// verdict only new problems block (Compare), and that never passes what it
+// could not see:
+//
+//   - a candidate with no scan, or whose scan yields no ELF shared object,
+//     is a warning (nothing was checked);
+//   - a baseline likewise makes the candidate's problems a warning, since
+//     new cannot be told from old;
+//   - an against or host library that cannot be read as ELF, a side's
+//     Warning and env.Warnings make an otherwise passing check a warning;
+//   - problems both releases have are a warning; new ones block.
+//
+// The detail names the files read. A nil baseline means no release is
+// admitted now: every problem of the candidate is new.
+func Judge(name string, baseline *Side, candidate Side, env Env) Check {
+	var warnings []string
+	empty := func(s *Side, what string) bool {
+		switch {
+		case s.Result == nil:
+			if s.Warning == "" {
+				warnings = append(warnings, fmt.Sprintf("the %s %s was not scanned", what, s.Version))
+			}
+			return true
+		case s.Result.Targets() == 0 && !slices.ContainsFunc(s.Result.Errors, func(e InputError) bool { return e.Role == RoleTarget }):
+			warnings = append(warnings, fmt.Sprintf("the %s %s yields no ELF shared object (%s): nothing to scan", what, s.Version, path.Base(s.File)))
+			return true
+		}
+		return false
+	}
+	if candidate.Warning != "" {
+		warnings = append(warnings, "candidate "+candidate.Warning)
+	}
+	if baseline != nil && baseline.Warning != "" {
+		warnings = append(warnings, "baseline "+baseline.Warning)
+	}
+	candEmpty := empty(&candidate, "candidate")
+	baseEmpty := baseline != nil && empty(baseline, "baseline")
+	warnings = append(warnings, unreadableEnv(baseline, candidate)...)
+	warnings = append(warnings, env.Warnings...)
+
+	var baseRes *Result
+	if baseline != nil {
+		baseRes = baseline.Result
+	}
+	v := Compare(baseRes, candidate.Result)
+	c := Check{Kind: "symbols", Name: name, Candidate: sideSummary(&candidate)}
+	if baseline != nil {
+		c.Baseline = sideSummary(baseline)
+	} else {
+		c.Baseline = "no release admitted"
+	}
+	var parts []string
+	switch {
+	case candEmpty:
+		c.Verdict = VerdictWarning
+	case baseEmpty && !v.OK:
+		c.Verdict = VerdictWarning
+		parts = append(parts, "new cannot be told from old: "+v.Detail())
+	case !v.OK:
+		c.Verdict = VerdictBlocked
+		parts = append(parts, v.Detail())
+	case len(warnings) > 0 || len(v.Existing) > 0:
+		c.Verdict = VerdictWarning
+		parts = append(parts, v.Detail())
+	default:
+		c.Verdict = VerdictOK
+		parts = append(parts, v.Detail())
+	}
+	c.OK = c.Verdict == VerdictOK
+	if len(warnings) > 0 {
+		parts = append(parts, "warning: "+strings.Join(warnings, "; "))
+	}
+	read := "read " + orNone(candidate.File)
+	if baseline != nil {
+		read += " (baseline " + orNone(baseline.File) + ")"
+	}
+	parts = append(parts, read)
+	parts = append(parts, env.Notes...)
+	c.Detail = strings.Join(parts, "; ")
+	return c
+}
+
+// unreadableEnv lists the against and host libraries either scan could not
+// read, once each.
+func unreadableEnv(baseline *Side, candidate Side) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range []*Side{baseline, &candidate} {
+		if s == nil || s.Result == nil {
+			continue
+		}
+		for _, e := range s.Result.Unreadable() {
+			if e.Role == RoleTarget || e.Role == "" || seen[e.Path] {
+				continue
+			}
+			seen[e.Path] = true
+			out = append(out, fmt.Sprintf("%s library %s cannot be read as ELF, so nothing was compared with it: %s", e.Role, e.Path, e.Error))
+		}
+	}
+	return out
+}
+
+func sideSummary(s *Side) string {
+	if s.Result == nil {
+		return "not scanned"
+	}
+	return Summary(s.Result)
+}
+
+func orNone(file string) string {
+	if file == "" {
+		return "no wheel"
+	}
+	return path.Base(file)
+}
