@@ -364,7 +364,7 @@ func (c *Checker) readPinFile(repo *repofs.Root, log *slog.Logger, path string, 
 }
 
 func toReport(p plan.Plan) report.Package {
-	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason, Drift: reportDrift(p.Drift)}
+	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason, Drift: reportDrift(p.Drift), Hold: p.Hold}
 	if p.Err != nil {
 		rp.Error = p.Err.Error()
 	}
@@ -373,6 +373,7 @@ func toReport(p plan.Plan) report.Package {
 			File: pp.Pin.File, Line: pp.Pin.Line, Key: pp.Pin.Key,
 			Before: pp.Pin.Text, After: pp.Pin.With(pp.New),
 			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip, RaisesLower: pp.RaisesLower, Yanked: pp.Yanked,
+			Held: pp.Held, Fix: pp.Fix,
 		})
 	}
 	slices.SortStableFunc(rp.Pins, func(a, b report.Pin) int {

@@ -64,20 +64,15 @@ func (c *Checker) holdHashed(ctx context.Context, log *slog.Logger, p plan.Plan,
 func (c *Checker) hashPins(ctx context.Context, log *slog.Logger, plans []plan.Plan) {
 	for i := range plans {
 		p := &plans[i]
-		moved, reverted := false, false
 		for j := range p.Pins {
 			pp := &p.Pins[j]
 			if pp.Pin.HashText == "" || !pp.Changed {
-				moved = moved || pp.Changed
 				continue
 			}
 			version, digests, err := c.newHashes(ctx, log, pp.Pin, pp.New)
 			if err != nil {
-				pp.New, pp.Changed = pp.Pin.Constraint, false
-				pp.Narrows, pp.RaisesLower, pp.Lowers = false, false, false
 				pp.Pin.Skip = fmt.Sprintf("hash-locked: no new hashes for %s %s, so the pin stays: %v", p.Name, version, err)
-				pp.Reason = "not edited: " + pp.Pin.Skip
-				reverted = true
+				p.Revert(j, "not edited: "+pp.Pin.Skip)
 				continue
 			}
 			files := fmt.Sprintf("%d files", len(digests))
@@ -85,10 +80,6 @@ func (c *Checker) hashPins(ctx context.Context, log *slog.Logger, plans []plan.P
 				files = "1 file"
 			}
 			pp.Reason += fmt.Sprintf("; its --hash options become the sha256 hashes of %s %s on %s (%s)", p.Name, version, pp.Pin.Source, files)
-			moved = true
-		}
-		if reverted && !moved && p.Status == plan.Bump {
-			p.Status = plan.Current
 		}
 	}
 }

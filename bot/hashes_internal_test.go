@@ -27,7 +27,8 @@ func (h versionHasher) Hashes(_ context.Context, _, version string) ([]string, e
 
 // TestHashPinsAfterChecks covers a hash-locked pin that the checks moved to an
 // older release than the plan's target: it gets that release's hashes, or,
-// when they cannot be had, stays as written and the package is current.
+// when they cannot be had, stays as written and holds the package (status held:
+// the pin shuts out the release the checks chose).
 func TestHashPinsAfterChecks(t *testing.T) {
 	pin := pins.Pin{File: "requirements.txt", Line: 1, Package: "pkg", Text: "pkg==1.0.0", Constraint: "==1.0.0", Source: "pypi",
 		HashText: "--hash=sha256:" + strings.Repeat("0", 64)}
@@ -44,7 +45,7 @@ func TestHashPinsAfterChecks(t *testing.T) {
 	}
 	failed := moved("1.0.4")
 	c.hashPins(context.Background(), log, failed)
-	if pp := failed[0].Pins[0]; pp.Changed || pp.New != "==1.0.0" || pp.RaisesLower || failed[0].Status != plan.Current ||
+	if pp := failed[0].Pins[0]; pp.Changed || pp.New != "==1.0.0" || pp.RaisesLower || failed[0].Status != plan.Held ||
 		pp.Pin.Skip != "hash-locked: no new hashes for pkg 1.0.4, so the pin stays: no such version" || pp.Reason != "not edited: "+pp.Pin.Skip {
 		t.Errorf("1.0.4: %s %+v", failed[0].Status, pp)
 	}

@@ -102,7 +102,7 @@ func TestHashesRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.Written) != 0 || len(rep.Packages) != 1 || rep.Packages[0].Status != "current" {
+			if len(rep.Written) != 0 || len(rep.Packages) != 1 || rep.Packages[0].Status != "held" {
 				t.Fatalf("written %v, packages %+v", rep.Written, rep.Packages)
 			}
 			for _, pin := range rep.Packages[0].Pins {

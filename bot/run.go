@@ -8,11 +8,13 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/github"
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/bot/state"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
@@ -54,6 +56,10 @@ type Runner struct {
 	// seam for tests that put a package in a state (blocked, upstream fixed)
 	// without building the releases that would lead the checks there.
 	Adjust func(*report.Report)
+	// State remembers which packages were held at the last run, so that a
+	// package newly held is announced once; nil announces every held
+	// package. A dry run reads it but does not change it.
+	State *state.Store
 }
 
 // RunOptions are the per-run choices of Run.
@@ -100,8 +106,24 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	out := &Outcome{Report: rep}
 	cfg := r.Checker.Config
 	var items []slack.Item
+	scope := r.Repo + "@" + r.Base
+	heldBefore := map[string]string{}
+	if r.State != nil {
+		heldBefore = r.State.Held(scope)
+	}
+	heldNow := maps.Clone(heldBefore)
+	if len(opts.Packages) == 0 {
+		heldNow = map[string]string{} // every package was checked: the last run's list is replaced
+	}
 	for _, p := range rep.Packages {
 		status := plan.Status(p.Status)
+		delete(heldNow, p.Name)
+		if status == plan.Held {
+			heldNow[p.Name] = p.Newest
+			if heldBefore[p.Name] != p.Newest {
+				items = append(items, slack.Item{Kind: slack.KindHeld, Title: fmt.Sprintf("%s: held, %s is shut out", p.Name, p.Newest), Detail: p.Hold})
+			}
+		}
 		if status == plan.Error {
 			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": " + firstLine(p.Error)})
 			continue
@@ -168,6 +190,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	for _, e := range rep.Errors {
 		items = append(items, slack.Item{Kind: slack.KindError, Title: firstLine(e)})
 	}
+
 	items = slices.DeleteFunc(items, func(it slack.Item) bool { return !cfg.Notify.Wants(string(it.Kind)) })
 	if len(items) > 0 {
 		m := slack.Build(slack.Summary{Repo: r.Repo, RunURL: r.RunURL, Items: items})
@@ -176,6 +199,18 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			if out.NotifyErr = r.Slack.Post(ctx, m); out.NotifyErr != nil {
 				log.Error("slack message failed", "err", out.NotifyErr)
 			}
+		}
+	}
+	// Remember what is held, unless the message that announces it failed:
+	// the next run announces it again.
+	if r.State != nil && !r.DryRun && out.NotifyErr == nil {
+		now := time.Now()
+		if r.Checker.Now != nil {
+			now = r.Checker.Now()
+		}
+		r.State.SetHeld(scope, heldNow, now)
+		if err := r.State.Save(now); err != nil {
+			log.Warn("saving which packages are held failed; they may be announced again", "err", err)
 		}
 	}
 	return out, nil

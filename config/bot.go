@@ -195,10 +195,11 @@ const (
 	NotifyPR            = "pr"             // a pull request was opened or updated, or needs a human
 	NotifyUpstreamFixed = "upstream-fixed" // a canary says upstream fixed what a workaround covers
 	NotifyError         = "error"          // a package or the run failed
+	NotifyHeld          = "held"           // a package newly held (its target shut out, nothing moves)
 )
 
 // NotifyEvents are every event, the default of notify.on.
-var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, NotifyError}
+var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, NotifyError, NotifyHeld}
 
 // Notify configures the Slack message of `pinbot run`. The webhook URL is a
 // secret and comes only from SLACK_WEBHOOK_URL.

@@ -21,10 +21,14 @@ type Status string
 
 // The statuses of the report contract.
 const (
-	Current Status = "current" // every cap already admits the target
+	Current Status = "current" // every pin admits the target
 	Bump    Status = "bump"    // at least one cap moves
 	Blocked Status = "blocked" // a check failed against the target
 	Error   Status = "error"   // the target could not be determined
+	// Held: nothing moves, yet the target is shut out (a cap the strategy
+	// does not rewrite, an exclusion) or cannot be tried; Plan.Hold says
+	// why. It is a finding, not a failure.
+	Held Status = "held"
 )
 
 // A Package is what the planner needs to know about a watched package.
@@ -62,6 +66,9 @@ type Plan struct {
 	// (after the plan): one entry per range, with the pins that have it.
 	Drift []Drift
 	Err   error
+	// Hold says why the package is held (status held), and what would move
+	// it: each held pin with its reason, or another cause (see SetHeld).
+	Hold string
 }
 
 // A PinPlan is the decision for one pin.
@@ -75,6 +82,14 @@ type PinPlan struct {
 	// versions.Move; unify can set RaisesLower too.
 	Narrows, Conflict           bool
 	RaisesLower, Yanked, Lowers bool
+	// Held is set when the pin's new constraint (its constraint, when it
+	// does not move) shuts out the target; Fix names the configuration that
+	// would move it ("cap: preserve"), if any.
+	Held bool
+	Fix  string
+	// admitsBefore says whether the pin as written admits the target, so
+	// that a pin reverted after the plan is judged again (Revert).
+	admitsBefore bool
 }
 
 // Make plans pkg's pins (all of them of pkg) from what the sources said. schemes
@@ -118,6 +133,7 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 	if pkg.Unify && p.Status != Error {
 		p.unify(pkg, schemes)
 	}
+	p.holds(pkg, lookups, schemes)
 	p.Drift = drift(p.Pins, schemes)
 	return p
 }

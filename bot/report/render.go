@@ -37,6 +37,9 @@ func Text(w io.Writer, r *Report) error {
 		if p.Error != "" {
 			ew.printf("  error: %s\n", t(oneLine(p.Error)))
 		}
+		if p.Hold != "" {
+			ew.printf("  held: %s\n", t(oneLine(p.Hold)))
+		}
 		tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
 		for _, pin := range p.Pins {
 			change := t(pin.Before)
@@ -96,6 +99,9 @@ func Markdown(w io.Writer, r *Report) error {
 		}
 		if p.Error != "" {
 			ew.printf("> **Error:** %s\n\n", escape.Markdown(oneLine(p.Error)))
+		}
+		if p.Hold != "" {
+			ew.printf("> **Held:** %s\n\n", escape.Markdown(oneLine(p.Hold)))
 		}
 		if len(p.Pins) > 0 {
 			ew.printf("| File | Before | After | Why |\n|---|---|---|---|\n")

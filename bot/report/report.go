@@ -41,7 +41,9 @@ type Package struct {
 	Name string `json:"name"`
 	// Newest is the release the caps move to admit: the target.
 	Newest string `json:"newest"`
-	// Status is current, bump, blocked or error.
+	// Status is current (every pin admits the target), bump, blocked, held
+	// (nothing moves, yet the target is shut out or cannot be tried) or
+	// error.
 	Status string `json:"status"`
 	// Sources maps each source to its newest acceptable release.
 	Sources map[string]string `json:"sources"`
@@ -57,6 +59,9 @@ type Package struct {
 	// in the order tried; absent when no check ran. They are all that
 	// `pinbot run --verdicts` takes from a check job's report.
 	Verdicts []Verdict `json:"verdicts,omitempty"`
+	// Hold says why a held package is held and what would move it; "" for
+	// the other statuses.
+	Hold string `json:"hold"`
 }
 
 // A Verdict is the checks' decision on one candidate release: the target
@@ -112,6 +117,10 @@ type Pin struct {
 	RaisesLower bool `json:"raises_lower,omitempty"`
 	// Yanked is set when the pin's cap names a yanked release.
 	Yanked bool `json:"yanked,omitempty"`
+	// Held is set when the pin, after the plan, shuts out the target; Fix
+	// names the configuration that would move it ("cap: preserve").
+	Held bool   `json:"held,omitempty"`
+	Fix  string `json:"fix,omitempty"`
 }
 
 // A Check is the result of one check (an internal-API probe, a symbol scan)

@@ -40,6 +40,15 @@ func fixture() *report.Report {
 					Reason: "~=0.41.0 becomes ~=0.50.0 to admit 0.50.0 (cap: preserve keeps the operator); this raises the lower bound", RaisesLower: true}}},
 			{Name: "protobuf", Newest: "6.33.0", Status: "current", Sources: map[string]string{"pypi": "6.33.0"}, Reason: "pypi has 6.33.0",
 				Pins: []report.Pin{{File: "requirements.txt", Line: 11, Key: "line 11", Before: "protobuf>=5.29.3,<=6.33.0", After: "protobuf>=5.29.3,<=6.33.0", Reason: "cap <=6.33.0 already admits the newest release"}}},
+			{Name: "jax", Newest: "0.7.1", Status: "held", Sources: map[string]string{"pypi": "0.7.1"}, Reason: "pypi has 0.7.1",
+				Hold: "pyproject.toml:12 jax = \"^0.6.0\" shuts out 0.7.1: ^0.6.0 caps below 0.7.1; the inclusive strategy does not rewrite it (cap: preserve does)",
+				Pins: []report.Pin{{File: "pyproject.toml", Line: 12, Key: "tool.poetry.dependencies.jax", Before: `jax = "^0.6.0"`, After: `jax = "^0.6.0"`,
+					Reason: "^0.6.0 caps below 0.7.1; the inclusive strategy does not rewrite it (cap: preserve does)", Held: true, Fix: "cap: preserve"}},
+				Checks: []report.Check{
+					{Kind: "symbols", Name: "tensorflow-protobuf", Baseline: "1 library", Candidate: "not scanned", Detail: "warning: candidate jax 0.7.1 has no wheel for manylinux_2_36_x86_64, CPython 3.12", Verdict: "warning"},
+					{Kind: "probe", Name: "jax._src.core.Tracer", Baseline: "pass", Candidate: "fail", Detail: "blocked: missing", Verdict: "blocked"},
+					{Kind: "probe", Name: "live-operations canary", Baseline: "fail", Candidate: "pass", OK: true, Detail: "upstream-fixed: passes", Verdict: "upstream-fixed"},
+				}},
 			{Name: "tensorflow", Status: "error", Error: "pypi: https://pypi.org/pypi/tensorflow/json: 404 Not Found",
 				Pins: []report.Pin{{File: "pyproject.toml", Line: 60, Key: "project.dependencies[5]", Before: "tensorflow|x>=2", After: "tensorflow|x>=2"}}},
 		},
@@ -90,7 +99,7 @@ func TestJSONContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkg := doc["packages"].([]any)[0].(map[string]any)
-	for _, k := range []string{"name", "newest", "status", "sources", "pins", "checks", "error"} {
+	for _, k := range []string{"name", "newest", "status", "sources", "pins", "checks", "error", "drift", "hold"} {
 		if _, ok := pkg[k]; !ok {
 			t.Errorf("package key %q missing", k)
 		}

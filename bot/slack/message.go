@@ -25,10 +25,11 @@ const (
 	KindFailure       Kind = "failure"        // a check failed
 	KindUpstreamFixed Kind = "upstream-fixed" // a canary passes: upstream fixed what a workaround covers
 	KindError         Kind = "error"          // a package or the run failed
+	KindHeld          Kind = "held"           // a package newly held: its target is shut out and nothing moves
 )
 
 var kindMark = map[Kind]string{
-	KindPR: ":arrow_up:", KindFailure: ":x:", KindUpstreamFixed: ":tada:", KindError: ":warning:",
+	KindPR: ":arrow_up:", KindFailure: ":x:", KindUpstreamFixed: ":tada:", KindError: ":warning:", KindHeld: ":pause_button:",
 }
 
 // An Item is one piece of news.
@@ -117,6 +118,7 @@ func countLine(items []Item) string {
 	add(KindPR, "pull request", "pull requests")
 	add(KindFailure, "failed check", "failed checks")
 	add(KindUpstreamFixed, "upstream fix", "upstream fixes")
+	add(KindHeld, "package newly held", "packages newly held")
 	add(KindError, "error", "errors")
 	if len(parts) == 0 {
 		return "nothing to report"

@@ -172,7 +172,7 @@ func TestHashesWrite(t *testing.T) {
 
 // TestHashesUnavailable checks that a hash-locked pin whose new hashes cannot
 // be had stays as written, with the reason, while the package's other pins
-// move; with no other pin the package is current.
+// move; with no other pin the package is held (the pin shuts out 0.67.0).
 func TestHashesUnavailable(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -184,7 +184,7 @@ func TestHashesUnavailable(t *testing.T) {
 		{"no files", fakes.Fault{Body: `{"info": {"name": "numba", "version": "0.67.0", "yanked": false}, "urls": [], "vulnerabilities": []}`},
 			true, "bump", "pypi lists no files with sha256 hashes for numba 0.67.0"},
 		{"not found", fakes.Fault{Status: 404, Body: `{"message": "Not Found"}`},
-			false, "current", "404"},
+			false, "held", "404"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/bot/state"
 	"github.com/pinbot-dev/pinbot/bot/verdicts"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/escape"
@@ -177,6 +179,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		Checker: checker,
 		Repo:    env.repo, RunURL: env.runURL, DryRun: opts.DryRun, Log: f.Log, Adjust: runHooks.adjust,
 		WorkflowToken: workflowToken(opts.WorkflowToken, env, opts.TokenEnv, appID),
+	}
+	if dir := f.cacheDir(); dir != "" {
+		st, err := state.Open(filepath.Join(dir, stateFile))
+		if err != nil {
+			f.Log.Warn("reading what the last run held", "err", err)
+		}
+		runner.State = st
 	}
 	if opts.DryRun {
 		if base == "" {
@@ -362,6 +371,21 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	for _, e := range out.Report.Errors {
 		annotate("error", "pinbot", e)
 	}
+	var held []report.Package
+	for _, p := range out.Report.Packages {
+		if plan.Status(p.Status) != plan.Held {
+			continue
+		}
+		held = append(held, p)
+		a := gh.Annotation{Level: "warning", Title: escape.Text("pinbot: " + p.Name + " is held"), Text: escape.TextLines(p.Name + ": " + p.Hold)}
+		for _, pin := range p.Pins {
+			if pin.Held {
+				a.File, a.Line = pin.File, pin.Line
+				break
+			}
+		}
+		gh.Annotate(w, a)
+	}
 	for _, e := range out.Failures {
 		annotate("error", "pinbot: pull request", e)
 	}
@@ -378,6 +402,12 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 		var b strings.Builder
 		if err := report.Markdown(&b, out.Report); err != nil {
 			return err
+		}
+		if len(held) > 0 {
+			b.WriteString("\n### Held packages\n\n")
+			for _, p := range held {
+				fmt.Fprintf(&b, "- **%s** (%s is shut out): %s\n", escape.Markdown(p.Name), escape.Markdown(p.Newest), escape.Markdown(p.Hold))
+			}
 		}
 		if len(out.Pulls) > 0 {
 			b.WriteString("\n### Pull requests\n\n")

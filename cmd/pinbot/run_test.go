@@ -101,6 +101,8 @@ func newRunEnvFiles(t *testing.T, config string, extra map[string]string) *runTe
 	e.vars["GITHUB_API_URL"] = e.gh.URL
 	e.vars["GITHUB_TOKEN"] = testToken
 	e.vars["SLACK_WEBHOOK_URL"] = e.slack.URL
+	// Its own cache, and with it its own memory of held packages.
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
 	runHooks.clock = e.clock
 	runHooks.sleep = e.sleep
 	runHooks.adjust = nil
