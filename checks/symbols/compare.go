@@ -172,8 +172,8 @@ func (v Verdict) Detail() string {
 	return strings.Join(parts, "; ")
 }
 
-// A Check is the symbols check's entry in a pinbot check report; its fields
-// are those of report.Check, so it converts to it.
+// A Check is the symbols check's entry in a pinbot check report (Judge); its
+// fields are those of report.Check.
 type Check struct {
 	Kind      string `json:"kind"`
 	Name      string `json:"name"`
@@ -183,17 +183,6 @@ type Check struct {
 	Detail    string `json:"detail"`
 	// Verdict is set by Judge: ok, blocked or warning.
 	Verdict string `json:"verdict,omitempty"`
-}
-
-// CheckEntry returns the report entry of the symbols check called name:
-// kind "symbols", the verdict, a one-line summary of each scan and the
-// verdict's detail.
-func CheckEntry(name string, baseline, candidate *Result) Check {
-	v := Compare(baseline, candidate)
-	return Check{
-		Kind: "symbols", Name: name, OK: v.OK,
-		Baseline: Summary(baseline), Candidate: Summary(candidate), Detail: v.Detail(),
-	}
 }
 
 // Summary describes a scan in one line: "3 libraries; 1,234 forbidden

@@ -116,15 +116,17 @@ func TestVerdictDetail(t *testing.T) {
 		t.Errorf("forbidden problem = %+v", forbidden)
 	}
 
-	e := symbols.CheckEntry("tensorflow", base, cand)
+	e := symbols.Judge("tensorflow", &symbols.Side{Version: "2.19.0", File: "tf-2.19.0.whl", Result: base},
+		symbols.Side{Version: "2.20.0", File: "tf-2.20.0.whl", Result: cand}, symbols.Env{})
 	wantEntry := symbols.Check{
 		Kind: "symbols", Name: "tensorflow", OK: false,
 		Baseline:  "1 library; 2 forbidden exports in 1; 0 clashes, 0 with different bodies",
 		Candidate: "2 libraries; 1,236 forbidden exports in 2; 3 clashes, 3 with different bodies",
-		Detail:    want,
+		Detail:    want + "; read tf-2.20.0.whl (baseline tf-2.19.0.whl)",
+		Verdict:   "blocked",
 	}
 	if e != wantEntry {
-		t.Errorf("CheckEntry =\n%+v\nwant\n%+v", e, wantEntry)
+		t.Errorf("Judge =\n%+v\nwant\n%+v", e, wantEntry)
 	}
 	if got := symbols.Summary(nil); got != "not scanned" {
 		t.Errorf("Summary(nil) = %q", got)

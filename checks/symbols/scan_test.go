@@ -149,9 +149,9 @@ func TestTensorFlowUpgrade(t *testing.T) {
 	if back := symbols.Compare(cand, base); !back.OK || len(back.Fixed) == 0 {
 		t.Errorf("Compare(2.20, 2.19) = %+v, want OK with fixed problems", back)
 	}
-	entry := symbols.CheckEntry("tensorflow", base, cand)
-	if entry.Kind != "symbols" || entry.OK || !strings.Contains(entry.Detail, "new") || !strings.Contains(entry.Candidate, "forbidden export") {
-		t.Errorf("CheckEntry = %+v", entry)
+	entry := symbols.Judge("tensorflow", &symbols.Side{Version: "2.19", Result: base}, symbols.Side{Version: "2.20", Result: cand}, symbols.Env{})
+	if entry.Kind != "symbols" || entry.OK || entry.Verdict != "blocked" || !strings.Contains(entry.Detail, "new") || !strings.Contains(entry.Candidate, "forbidden export") {
+		t.Errorf("Judge = %+v", entry)
 	}
 }
 
