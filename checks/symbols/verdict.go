@@ -45,8 +45,11 @@ type Env struct {
 //
 //   - a candidate with no scan, or whose scan yields no ELF shared object,
 //     is a warning (nothing was checked);
-//   - a baseline likewise makes the candidate's problems a warning, since
-//     new cannot be told from old;
+//   - a baseline that was not scanned, or was read from a wheel pip would
+//     not install (its Warning), makes the candidate's problems a warning,
+//     since new cannot be told from old; a baseline that was read from the
+//     right wheel and ships no shared object had no exports at all, so the
+//     candidate's problems are new and block;
 //   - an against or host library that cannot be read as ELF, a side's
 //     Warning and env.Warnings make an otherwise passing check a warning;
 //   - problems both releases have are a warning; new ones block.
@@ -94,6 +97,11 @@ func Judge(name string, baseline *Side, candidate Side, env Env) Check {
 	switch {
 	case candEmpty:
 		c.Verdict = VerdictWarning
+	case baseEmpty && !v.OK && baseline.Result != nil && baseline.Warning == "":
+		// The baseline is what pip installs and it holds no library: nothing
+		// it exported can explain the candidate's problems.
+		c.Verdict = VerdictBlocked
+		parts = append(parts, "the baseline ships no shared object, so every problem is new: "+v.Detail())
 	case baseEmpty && !v.OK:
 		c.Verdict = VerdictWarning
 		parts = append(parts, "new cannot be told from old: "+v.Detail())
