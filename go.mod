@@ -3,7 +3,6 @@ module github.com/pinbot-dev/pinbot
 go 1.26.0
 
 require (
-	github.com/aquasecurity/go-pep440-version v0.0.2-0.20260224065243-f9bba28c51a4
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-github/v60 v60.0.0
@@ -21,9 +20,8 @@ require (
 )
 
 require (
-	github.com/aquasecurity/go-version v0.0.1 // indirect
 	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/stretchr/testify v1.10.0 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
-	golang.org/x/xerrors v0.0.0-20231012003039-104605ab7028 // indirect
 )

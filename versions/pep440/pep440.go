@@ -1,16 +1,21 @@
 // Package pep440 implements the version scheme of Python packages, PEP 440
-// (https://packaging.python.org/en/latest/specifications/version-specifiers/).
+// (https://packaging.python.org/en/latest/specifications/version-specifiers/),
+// written from the specification and held to the test vectors of pypa/packaging,
+// the implementation pip uses (see the README's "Version semantics").
 //
-// Ordering and specifier matching come from github.com/aquasecurity/go-pep440-version.
-// This package adds what pinbot needs on top: specifier sets parsed with byte spans,
-// and refusal of the library's non-PEP "||" extension.
+// Parse reads a version in any spelling the specification normalises;
+// Version.Compare orders versions. A Specifier is one clause (">=0.58",
+// "==2.16.*", "~=2.16", "===foo") and a SpecifierSet a comma-separated list of
+// them; Contains and Filter follow packaging, pre-release policy included.
+// Scheme is the versions.Scheme over these: it parses specifier sets with the
+// byte span of every clause and matches with pre-releases admitted (callers
+// drop them first unless a package opts in).
+//
+// The specification has no "or": "||" is refused. Empty items between commas
+// are skipped, as packaging's SpecifierSet (and so pip) skips them.
 package pep440
 
 import (
-	"strings"
-
-	pep440 "github.com/aquasecurity/go-pep440-version"
-
 	"github.com/pinbot-dev/pinbot/versions"
 )
 
@@ -27,14 +32,14 @@ func (Scheme) Name() string { return Name }
 
 // Valid reports whether v is a PEP 440 version.
 func (Scheme) Valid(v string) bool {
-	_, err := pep440.Parse(v)
+	_, err := Parse(v)
 	return err == nil
 }
 
 // Compare orders a and b by PEP 440; invalid versions sort lowest.
 func (Scheme) Compare(a, b string) int {
-	va, erra := pep440.Parse(a)
-	vb, errb := pep440.Parse(b)
+	va, erra := Parse(a)
+	vb, errb := Parse(b)
 	switch {
 	case erra != nil && errb != nil:
 		return 0
@@ -48,107 +53,30 @@ func (Scheme) Compare(a, b string) int {
 
 // Prerelease reports whether v is an alpha, beta, release candidate or dev release.
 func (Scheme) Prerelease(v string) bool {
-	pv, err := pep440.Parse(v)
-	return err == nil && pv.IsPreRelease()
+	pv, err := Parse(v)
+	return err == nil && pv.IsPrerelease()
 }
 
-// operators in the order a scanner must try them (longest first).
-var operators = []versions.Op{versions.Arbitrary, versions.Compatible, versions.EQ, versions.NE, versions.LE, versions.GE, versions.LT, versions.GT}
-
-// ParseConstraint parses a PEP 440 specifier set such as ">=0.58, <=0.66.0".
-// The empty string is the empty set (any version).
+// ParseConstraint parses a PEP 440 specifier set such as ">=0.58, <=0.66.0"
+// into its clauses with their spans. The empty string is the empty set (any
+// version).
 func (Scheme) ParseConstraint(text string) (versions.Constraint, error) {
-	c := versions.Constraint{Text: text}
-	if strings.TrimSpace(text) == "" {
-		return c, nil
-	}
-	fail := func(off int, msg string) (versions.Constraint, error) {
-		return versions.Constraint{}, &versions.SyntaxError{Text: text, Offset: off, Msg: msg}
-	}
-	pos := 0
-	for {
-		for pos < len(text) && isSpace(text[pos]) {
-			pos++
-		}
-		start := pos
-		var op versions.Op
-		for _, o := range operators {
-			if strings.HasPrefix(text[pos:], string(o)) {
-				op = o
-				break
-			}
-		}
-		if op == "" {
-			return fail(pos, "expected an operator (==, !=, <=, >=, <, >, ~=, ===)")
-		}
-		pos += len(op)
-		for pos < len(text) && isSpace(text[pos]) {
-			pos++
-		}
-		vstart := pos
-		for pos < len(text) && text[pos] != ',' && !isSpace(text[pos]) {
-			pos++
-		}
-		v := text[vstart:pos]
-		if v == "" {
-			return fail(vstart, "expected a version after "+string(op))
-		}
-		if err := validateClause(op, v); err != "" {
-			return fail(vstart, err)
-		}
-		c.Clauses = append(c.Clauses, versions.Clause{Op: op, Version: v, Start: start, End: pos, VersionStart: vstart})
-		for pos < len(text) && isSpace(text[pos]) {
-			pos++
-		}
-		if pos == len(text) {
-			return c, nil
-		}
-		if text[pos] != ',' {
-			return fail(pos, "expected ',' between clauses")
-		}
-		pos++
-	}
+	return parseSet(text)
 }
 
-func validateClause(op versions.Op, v string) string {
-	if op == versions.Arbitrary {
-		return ""
-	}
-	if strings.ContainsAny(v[:1], "<>=!~") {
-		return "expected a version after " + string(op) + ", found " + v
-	}
-	if _, err := pep440.NewSpecifiers(string(op) + v); err != nil {
-		return err.Error()
-	}
-	if strings.HasSuffix(v, ".*") && op != versions.EQ && op != versions.NE {
-		return "a wildcard is allowed only with == and !="
-	}
-	if strings.Contains(v, "+") && op != versions.EQ && op != versions.NE {
-		return "a local version is allowed only with == and !="
-	}
-	return ""
-}
-
-// Match reports whether v satisfies every clause of c. Pre-releases are matched by
-// the clauses alone: callers drop them first unless a package opts in.
+// Match reports whether the version v satisfies every clause of c, with
+// pre-releases admitted: packaging's SpecifierSet.contains(v, prereleases=True).
+// A string that is not a PEP 440 version matches nothing, not even "===" of
+// itself: pinbot only ever asks about released versions.
 func (Scheme) Match(v string, c versions.Constraint) bool {
-	pv, err := pep440.Parse(v)
-	if err != nil {
+	if _, err := Parse(v); err != nil {
 		return false
 	}
 	for _, cl := range c.Clauses {
-		if cl.Op == versions.Arbitrary {
-			if !strings.EqualFold(v, cl.Version) {
-				return false
-			}
-			continue
-		}
-		spec, err := pep440.NewSpecifiers(string(cl.Op) + cl.Version)
-		if err != nil || !spec.Check(pv) {
+		sp := Specifier{Op: cl.Op, Version: cl.Version}
+		if sp.check() != "" || !sp.Contains(v, PreInclude) {
 			return false
 		}
 	}
 	return true
 }
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' }

@@ -74,6 +74,14 @@ func TestParseConstraint(t *testing.T) {
 			{Op: ">=", Version: "3.20", Start: 0, End: 6, VersionStart: 2},
 			{Op: "!=", Version: "4.21.0", Start: 7, End: 15, VersionStart: 9},
 			{Op: "<", Version: "6", Start: 16, End: 18, VersionStart: 17}}},
+		// Empty items are skipped, as packaging's SpecifierSet (and pip) skip
+		// them; a cap added to ">=1.0," lands before the comma.
+		{">=1.0,", []versions.Clause{{Op: ">=", Version: "1.0", Start: 0, End: 5, VersionStart: 2}}},
+		{">=1.0, ,<2", []versions.Clause{
+			{Op: ">=", Version: "1.0", Start: 0, End: 5, VersionStart: 2},
+			{Op: "<", Version: "2", Start: 8, End: 10, VersionStart: 9}}},
+		{"=== foo", []versions.Clause{{Op: "===", Version: "foo", Start: 0, End: 7, VersionStart: 4}}},
+		{"\u00a0==1.0\t", []versions.Clause{{Op: "==", Version: "1.0", Start: 2, End: 7, VersionStart: 4}}},
 	}
 	for _, tt := range tests {
 		c, err := s.ParseConstraint(tt.in)
@@ -96,7 +104,8 @@ func TestParseConstraint(t *testing.T) {
 func TestParseConstraintErrors(t *testing.T) {
 	for _, in := range []string{
 		">=1.0 || <0.5", // the library's non-PEP OR
-		">=1.0;<2", "> =1.0", "latest", "~=2", "<2.0+cu118", ">=", ">=1.0,", "1.0", ">=1.0 <2", ">=1.*",
+		">=1.0;<2", "> =1.0", "latest", "~=2", "<2.0+cu118", ">=", "1.0", ">=1.0 <2", ">=1.*",
+		"==1.0 .*", "===a b", "===a;b", "==1.0+\u0130",
 	} {
 		if c, err := s.ParseConstraint(in); err == nil {
 			t.Errorf("ParseConstraint(%q) = %+v, want an error", in, c.Clauses)
@@ -150,4 +159,47 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 		s.Match("1.0", c) // must not panic
 	})
+}
+
+// TestNewUpperEmptyItems checks that a cap added to a set with a trailing
+// comma lands before the comma, and that the result still parses.
+func TestNewUpperEmptyItems(t *testing.T) {
+	p := versions.Policy{Strategy: versions.Inclusive, AddCap: true}
+	for _, tt := range []struct{ in, want string }{
+		{">=0.58,", ">=0.58,<=0.67.0,"},
+		{">=0.58, ,", ">=0.58, <=0.67.0, ,"},
+		{">=0.58,<=0.66.0,", ">=0.58,<=0.67.0,"},
+	} {
+		c, err := s.ParseConstraint(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := versions.NewUpper(s, c, "0.67.0", p)
+		if err != nil || m.Text != tt.want {
+			t.Errorf("NewUpper(%q) = %q, %v; want %q", tt.in, m.Text, err, tt.want)
+		}
+	}
+}
+
+// TestMatchSpecification checks the cases the aquasecurity library pinbot
+// used to wrap got wrong (issue 22): zero padding of prefix matches from the
+// right operand, and a pre-release kept in the prefix of ~=.
+func TestMatchSpecification(t *testing.T) {
+	for _, tt := range []struct {
+		v, c string
+		want bool
+	}{
+		{"2", "==2.0.*", true},
+		{"2rc1", "==2.0.*", true},
+		{"2rc1", "!=2.0.*", false},
+		{"1.1", "~=1.0a1", true},
+		{"2!1.0.0", "==2!1.0.0.0.*", true},
+		{"1.2.3b2", ">=1.2.3-beta.2", true},
+		{"2.0", "===2.0", true},
+		{"2.0", "===", false},
+	} {
+		if got := match(t, tt.v, tt.c); got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tt.v, tt.c, got, tt.want)
+		}
+	}
 }
