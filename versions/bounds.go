@@ -19,7 +19,7 @@ func (b Bound) String() string {
 // one-clause ranges: ^0.56.0 is >=0.56.0 and <0.57, ~=2.16 is >=2.16 and <3,
 // ==0.61.* is >=0.61 and <0.62, ==1.2.3 is >=1.2.3 and <=1.2.3. With several
 // lower (upper) bounds the strictest counts. ok is false for constraints with
-// alternatives or clauses whose bounds it cannot tell (===).
+// alternatives or clauses whose bounds it cannot tell (===, patterns).
 func Bounds(s Scheme, c Constraint) (lower, upper Bound, ok bool) {
 	if c.Or {
 		return Bound{}, Bound{}, false
@@ -35,6 +35,9 @@ func Bounds(s Scheme, c Constraint) (lower, upper Bound, ok bool) {
 		}
 	}
 	for _, cl := range c.Clauses {
+		if cl.Pattern {
+			return Bound{}, Bound{}, false
+		}
 		v := cl.Version
 		switch cl.Op {
 		case GE, GT:

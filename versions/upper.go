@@ -182,6 +182,12 @@ func (u *mover) plan() (Move, bool) {
 // exact pins, prefix matches, ~=, ^ and ~.
 func (u *mover) implied(cl Clause) (Move, bool) {
 	admits := u.admits(cl)
+	if cl.Pattern {
+		if admits {
+			return u.stop("%s admits %s", u.text(cl), u.t)
+		}
+		return u.conflict("%s is a pattern that excludes %s; pinbot does not rewrite patterns", u.text(cl), u.t)
+	}
 	exact := !cl.Wildcard() && (cl.Op == EQ || cl.Op == Exact || cl.Op == Arbitrary)
 	if exact {
 		switch {

@@ -59,6 +59,11 @@ type Clause struct {
 	// Start and End are the byte span of the clause (operator through version)
 	// within Constraint.Text; VersionStart is where Version begins.
 	Start, End, VersionStart int
+	// Pattern is set when the clause matches by a pattern rather than by
+	// version order: a conda regular expression (^1\.7\..*$), a glob inside a
+	// version (1.*.1) or an exact string (1.0@x). Its bounds are unknown and
+	// pinbot never rewrites it.
+	Pattern bool
 }
 
 // Wildcard reports whether the clause is a prefix match (==0.61.*, 0.47*).
