@@ -8,20 +8,22 @@
 // # Versions
 //
 // A version is [epoch "!"] release ["+" local], made of the characters
-// [0-9A-Za-z._+!-]. It is lower-cased; "-" becomes "_" when there is no "_".
-// Release and local part split into components at "." and "_", and each
-// component into runs of digits (integers) and non-digits (strings). Components
-// compare atom by atom: integers numerically, strings lexically, every string
-// below every integer, "dev" below every other string, "post" above everything;
-// a component that starts with a letter gets a 0 first (1.1.a1 == 1.1.0a1), and a
-// missing atom counts as 0 (0.4 == 0.4.0, 1.1 == 1.1.0). The local part is
-// compared only when the rest is equal. A trailing "_" stays on the last
-// component (conda's openssl work-around: 1.0.1_ < 1.0.1a).
+// [0-9A-Za-z._+!*-], with surrounding white space stripped. It is lower-cased;
+// "-" becomes "_" when there is no "_". Release and local part split into
+// components at "." and "_", and each component into runs of digits
+// (integers), of "*" and of other characters (strings). Components compare
+// atom by atom: integers numerically, strings lexically, every string below
+// every integer, "*" below "dev" below every other string, "post" above
+// everything; a component that starts with a non-digit gets a 0 first
+// (1.1.a1 == 1.1.0a1), and a missing atom counts as 0 (0.4 == 0.4.0, 1.1 ==
+// 1.1.0). The local part is compared only when the rest is equal. A trailing
+// "_" stays on the last component (conda's openssl work-around: 1.0.1_ <
+// 1.0.1a). So 0.5* is a version, below 0.5a1, as in conda's own tests.
 //
 // conda's docstring also lists 0.4 < 0.4.0; its code, which this package follows,
 // makes them equal. Where conda and PEP 440 disagree (2.1.0+cu118 < 2.1.0,
 // 1.0.dev3 > 1.0a1, 1.0-1 == 1.0.1, 1.0alpha1 > 1.0a1), this package agrees with
-// conda. A version with "*" is refused here, although VersionOrder accepts it.
+// conda.
 //
 // # Constraints
 //
@@ -31,27 +33,35 @@
 //	constraint = [ or ]
 //	or         = and { "|" and }        // any alternative matches
 //	and        = term { "," term }      // "," binds tighter than "|"
-//	term       = "(" or ")" | clause
-//	clause     = [ op ] version [ ".*" | "*" ] | "*"
+//	term       = "(" or ")" | regex | clause
+//	regex      = "^" ... "$"             // to the first "$"; "(", "|" and "," are its own
+//	clause     = [ op ] version | "*"
 //	op         = ">=" | "<=" | ">" | "<" | "==" | "!=" | "~=" | "="
 //
-// Space is allowed around ",", "|" and parentheses, but not between an operator
-// and its version ("<= 1.2" is an error, as in conda's VersionSpec; conda's
-// MatchSpec parser deletes every space of the version part first, so conda
-// itself accepts the MatchSpec "numba >= 0.59", which this package refuses). A bare
-// version is an exact match by VersionOrder (0.61 matches 0.61.0); a bare
-// version ending in ".*" or "*" (0.47.*, 0.47*) is a prefix match by
-// VersionOrder.startswith (0.47.* matches 0.47.2, not 0.470), as is "=0.61"
-// (Fuzzy, also written =0.61.* or =0.61*). "!=X.*" excludes a prefix; ">=X.*" is
-// ">=X". "~=1.4.5" is ">=1.4.5" with prefix 1.4. "*" alone matches every
-// version. Pre-releases get no special treatment: "<0.62" admits 0.62.0rc1,
-// which sorts below 0.62.
+// Space is allowed around terms, but not between an operator and its version
+// ("<= 1.2" is an error, as in conda's VersionSpec; conda's MatchSpec parser
+// deletes every space of the version part first, so conda itself accepts the
+// MatchSpec "numba >= 0.59", which this package refuses). A bare version is an
+// exact match by VersionOrder (0.61 matches 0.61.0); a bare version ending in
+// ".*" or "*" (0.47.*, 0.47*) is a prefix match by VersionOrder.startswith
+// (0.47.* matches 0.47.2, not 0.470), as is "=0.61" (Fuzzy, also written
+// =0.61.* or =0.61*, read as the MatchSpec reads it). "!=X.*" excludes a
+// prefix; ">=X.*" is ">=X". After any other operator a "*" is a version
+// character (>1.0.0* admits 1.0.0). "~=1.4.5" is ">=1.4.5" with prefix 1.4.
+// "*" alone matches every version. Pre-releases get no special treatment:
+// "<0.62" admits 0.62.0rc1, which sorts below 0.62.
 //
-// Refused, with a *versions.SyntaxError: regular expressions (^…$); a "*"
-// anywhere but at the end; ".*" after <, <=, > and ~= (conda ignores it there
-// with a deprecation warning, or refuses it); ".*" after ==, which conda reads
+// Patterns (versions.Clause.Pattern) match the version as written, not by
+// VersionOrder: a regular expression (^1\.7\.[0-9]+$, in Go's RE2 syntax; one
+// that needs Python-only syntax such as look-behind is refused), a bare
+// version with "*" inside (1.*.1, conda's glob: "." and "+" literal, "*" any
+// run) and a bare version with "@" (that string exactly).
+//
+// Refused, with a *versions.SyntaxError: ".*" after <, <=, > (conda ignores it
+// there with a deprecation warning) and ~=; ".*" after ==, which conda reads
 // two ways (the MatchSpec numba==1.2.* is the prefix 1.2.*, the version spec
-// ==1.2.* is ==1.2); and "*" without "." after an operator other than "=".
+// ==1.2.* is ==1.2); and terms side by side without "," or "|" (1.5 (1.6),
+// ^1.7$x), of which conda keeps the first and drops the rest.
 package conda
 
 import (

@@ -1,6 +1,7 @@
 package conda
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -122,8 +123,19 @@ func (p *parser) parseTerm() (*node, error) {
 		return n, nil
 	}
 	start := p.pos
+	// A regular expression runs from "^" to the first "$", parentheses, "|"
+	// and "," included, as conda's tokenizer reads it.
 	if start < len(p.text) && p.text[start] == '^' {
-		return nil, p.fail(start, "regular-expression version specs (^…$) are not supported")
+		if i := strings.IndexByte(p.text[start:], '$'); i >= 0 {
+			end := start + i + 1
+			p.pos = end
+			re := p.text[start:end]
+			if _, err := regexp.Compile(re); err != nil {
+				return nil, p.fail(start, "regular expression "+strconv.Quote(re)+" does not compile: "+err.Error())
+			}
+			p.clauses = append(p.clauses, versions.Clause{Op: versions.Exact, Version: re, Start: start, End: end, VersionStart: start, Pattern: true})
+			return &node{clause: len(p.clauses) - 1}, nil
+		}
 	}
 	for p.pos < len(p.text) && !strings.ContainsRune("(),|", rune(p.text[p.pos])) {
 		p.pos++
@@ -149,8 +161,8 @@ var operators = []versions.Op{versions.GE, versions.LE, versions.EQ, versions.NE
 // parseClause parses the clause text[start:end], which has no surrounding space.
 func (p *parser) parseClause(start, end int) (versions.Clause, error) {
 	s := p.text[start:end]
-	if i := strings.IndexByte(s, '$'); i >= 0 {
-		return versions.Clause{}, p.fail(start+i, "regular-expression version specs (^…$) are not supported")
+	if s[0] == '^' || s[len(s)-1] == '$' {
+		return versions.Clause{}, p.fail(start, "a regular expression must start with '^' and end with '$'")
 	}
 	op := versions.Exact
 	for _, o := range operators {
@@ -171,13 +183,17 @@ func (p *parser) parseClause(start, end int) (versions.Clause, error) {
 		return versions.Clause{}, p.fail(vs, "no space is allowed between an operator and its version")
 	}
 	v := p.text[vs:end]
-	if i := strings.IndexAny(v, " \t"); i >= 0 {
+	if i := strings.IndexFunc(v, isPySpace); i >= 0 {
 		return versions.Clause{}, p.fail(vs+i, "unexpected space in a version")
 	}
-	if msg := checkVersion(op, v); msg != "" {
+	cl := versions.Clause{Op: op, Version: v, Start: start, End: end, VersionStart: vs}
+	if op == versions.Exact && v != "*" && (strings.Contains(strings.TrimRight(v, "*"), "*") || strings.Contains(v, "@")) {
+		cl.Pattern = true
+	}
+	if msg := checkClause(cl); msg != "" {
 		return versions.Clause{}, p.fail(vs, msg)
 	}
-	return versions.Clause{Op: op, Version: v, Start: start, End: end, VersionStart: vs}, nil
+	return cl, nil
 }
 
 // splitWildcard splits a trailing ".*" or "*" off v.
@@ -191,29 +207,65 @@ func splitWildcard(v string) (core, wild string) {
 	return v, ""
 }
 
-// checkVersion validates the version of a clause with operator op, returning
-// an error message or "".
-func checkVersion(op versions.Op, v string) string {
-	if v == "*" {
-		if op == versions.Exact || op == versions.Fuzzy {
+// prefixCore returns the version a bare prefix match v ("0.47.*", "0.47*")
+// compares with, as conda's VersionSpec computes it.
+func prefixCore(v string) string {
+	if !strings.HasSuffix(v, ".*") {
+		v = v[:len(v)-1] + ".*"
+	}
+	return strings.TrimRight(strings.TrimRight(v, "*"), ".")
+}
+
+// globRegexp is conda's translation of a version with "*" inside (1.*.1):
+// "." and "+" are escaped, "*" matches anything, the whole string must match.
+func globRegexp(v string) (*regexp.Regexp, error) {
+	return regexp.Compile(`^(?:` + strings.NewReplacer(".", `\.`, "+", `\+`, "*", ".*").Replace(v) + `)$`)
+}
+
+// checkClause validates a clause, returning an error message or "".
+func checkClause(cl versions.Clause) string {
+	op, v := cl.Op, cl.Version
+	if cl.Pattern {
+		switch {
+		case strings.HasPrefix(v, "^"):
+			if _, err := regexp.Compile(v); err != nil {
+				return "regular expression does not compile: " + err.Error()
+			}
+		case strings.Contains(v, "*"):
+			if _, err := globRegexp(v); err != nil {
+				return "version pattern does not compile: " + err.Error()
+			}
+		}
+		return ""
+	}
+	if op == versions.Exact {
+		if v == "*" {
 			return ""
 		}
-		return "\"*\" is allowed only alone or after ="
+		core := v
+		if strings.HasSuffix(v, "*") {
+			core = prefixCore(v)
+		}
+		if _, ok := parseVersion(core); !ok {
+			return "invalid conda version " + strconv.Quote(core)
+		}
+		return ""
 	}
 	core, wild := splitWildcard(v)
-	if strings.Contains(core, "*") {
-		return "\"*\" is allowed only at the end of a version"
-	}
 	switch {
-	case wild == "":
-	case op == versions.Exact || op == versions.Fuzzy:
-	case wild == ".*" && (op == versions.GE || op == versions.NE):
-	case wild == ".*" && op == versions.EQ:
+	case op == versions.Fuzzy:
+		if v == "*" {
+			return ""
+		}
+	case wild != ".*":
+		core = v // after an operator a "*" without "." is part of the version
+	case op == versions.GE || op == versions.NE:
+	case op == versions.EQ:
 		return "\".*\" after == is ambiguous in conda (the MatchSpec name==1.2.* is the prefix 1.2.*, the version spec ==1.2.* is ==1.2): write 1.2.* or =1.2"
-	case wild == ".*":
-		return "\".*\" is not allowed after " + string(op) + " (conda ignores it there, or refuses it)"
+	case op == versions.Compatible:
+		return "\".*\" is not allowed after ~="
 	default:
-		return "\"*\" after " + string(op) + " needs a \".\" before it"
+		return "\".*\" is not allowed after " + string(op) + " (conda ignores it there, with a deprecation warning)"
 	}
 	pv, ok := parseVersion(core)
 	if !ok {
@@ -248,7 +300,7 @@ func (Scheme) Match(v string, c versions.Constraint) bool {
 	}
 	if !c.Or {
 		for _, cl := range c.Clauses {
-			if !matchClause(pv, cl) {
+			if !matchClause(v, pv, cl) {
 				return false
 			}
 		}
@@ -258,39 +310,58 @@ func (Scheme) Match(v string, c versions.Constraint) bool {
 	if err != nil {
 		return false
 	}
-	return eval(pv, n, tc.Clauses)
+	return eval(v, pv, n, tc.Clauses)
 }
 
-func eval(v version, n *node, clauses []versions.Clause) bool {
+func eval(raw string, v version, n *node, clauses []versions.Clause) bool {
 	switch n.op {
 	case ',':
 		for _, k := range n.kids {
-			if !eval(v, k, clauses) {
+			if !eval(raw, v, k, clauses) {
 				return false
 			}
 		}
 		return true
 	case '|':
 		for _, k := range n.kids {
-			if eval(v, k, clauses) {
+			if eval(raw, v, k, clauses) {
 				return true
 			}
 		}
 		return false
 	}
-	return matchClause(v, clauses[n.clause])
+	return matchClause(raw, v, clauses[n.clause])
 }
 
-// matchClause reports whether v satisfies one clause; a clause that does not
-// validate matches nothing.
-func matchClause(v version, cl versions.Clause) bool {
-	if checkVersion(cl.Op, cl.Version) != "" {
+// matchClause reports whether v (raw as written, parsed v) satisfies one
+// clause; a clause that does not validate matches nothing. Patterns match the
+// version as written, as conda's do.
+func matchClause(raw string, v version, cl versions.Clause) bool {
+	if checkClause(cl) != "" {
 		return false
 	}
-	if cl.Version == "*" {
+	if cl.Pattern {
+		switch {
+		case strings.HasPrefix(cl.Version, "^"):
+			re, err := regexp.Compile(cl.Version)
+			return err == nil && re.MatchString(raw)
+		case strings.Contains(cl.Version, "*"):
+			re, err := globRegexp(cl.Version)
+			return err == nil && re.MatchString(raw)
+		}
+		return raw == cl.Version // a version with "@": the string itself
+	}
+	if cl.Version == "*" && (cl.Op == versions.Exact || cl.Op == versions.Fuzzy) {
 		return true
 	}
 	core, wild := splitWildcard(cl.Version)
+	switch {
+	case cl.Op == versions.Exact && wild != "":
+		core = prefixCore(cl.Version)
+	case cl.Op == versions.Fuzzy:
+	case wild != ".*":
+		core, wild = cl.Version, ""
+	}
 	w, _ := parseVersion(core)
 	r := compare(v, w)
 	switch cl.Op {
@@ -323,4 +394,5 @@ func matchClause(v version, cl versions.Clause) bool {
 	return false
 }
 
-func isSpace(b byte) bool { return b == ' ' || b == '\t' }
+// isSpace reports whether b is ASCII white space to Python's str.strip().
+func isSpace(b byte) bool { return b == ' ' || b >= '\t' && b <= '\r' || b >= 0x1c && b <= 0x1f }

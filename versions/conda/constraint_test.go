@@ -51,6 +51,11 @@ var parseTests = []struct {
 	{"<2.1.0+cu118", false, []string{"<|2.1.0+cu118|0|12|1"}},
 	{"1.0-1", false, []string{"|1.0-1|0|5|0"}},
 	{">=1.0RC1", false, []string{">=|1.0RC1|0|8|2"}},
+	{"^1\\.7\\.1$", false, []string{"|^1\\.7\\.1$|0|9|0"}},
+	{" ^1.7$ | ^(2|3)\\.0$ ", true, []string{"|^1.7$|1|6|1", "|^(2|3)\\.0$|9|19|9"}},
+	{"1.*.1", false, []string{"|1.*.1|0|5|0"}},
+	{">1.0.0*", false, []string{">|1.0.0*|0|7|1"}},
+	{"1.0@x", false, []string{"|1.0@x|0|5|0"}},
 }
 
 func TestParseConstraint(t *testing.T) {
@@ -95,9 +100,15 @@ var parseErrorTests = []struct {
 	{">=1.0, <= 2", 9, "no space"},
 	{"1.0 py312h*", 3, "unexpected space"},
 	{">=0.59 <0.62", 6, "unexpected space"},
-	{"^1\\.2.*$", 0, "regular-expression"},
-	{">=1,^1.*$", 4, "regular-expression"},
-	{"1.2$", 3, "regular-expression"},
+	{"1.2$", 0, "must start with '^' and end with '$'"},
+	{"^1.2", 0, "must start with '^' and end with '$'"},
+	{">=1,^1.2", 4, "must start with '^' and end with '$'"},
+	{"^1(.2$", 0, "does not compile"},
+	{"^(?<=1).2$", 0, "does not compile"}, // Python syntax RE2 lacks
+	{"1.*(", 3, "expected ',' or '|'"},
+	{"1.*[", 0, "does not compile"},
+	{"^1.7$x", 5, "expected ',' or '|'"},
+	{"^1.7$ ^1.8$", 6, "expected ',' or '|'"},
 	{"", -1, ""}, // placeholder: the empty constraint is valid (skipped below)
 	{",", 0, "expected a version"},
 	{">=1,", 4, "expected a version"},
@@ -120,17 +131,12 @@ var parseErrorTests = []struct {
 	{">=1.0a-b_c", 2, "invalid conda version"},
 	{"1..2", 0, "invalid conda version"},
 	{">=v1.2.3!", 2, "invalid conda version"},
-	{"1.*.3", 0, "only at the end"},
-	{"1.**", 0, "only at the end"},
-	{">=*", 2, "only alone or after ="},
-	{"!=*", 2, "only alone or after ="},
 	{"==0.61.*", 2, "ambiguous"},
 	{"<0.61.*", 1, "not allowed after <"},
 	{"<=0.61.*", 2, "not allowed after <="},
 	{">0.61.*", 1, "not allowed after >"},
 	{"~=0.61.*", 2, "not allowed after ~="},
-	{">=0.61*", 2, "needs a \".\""},
-	{"!=0.61*", 2, "needs a \".\""},
+	{">=0.61*.", 2, "invalid conda version"},
 	{"~=2", 2, "at least two components"},
 	{"~=1!2", 2, "at least two components"},
 	{".*", 0, "invalid conda version"},
@@ -250,9 +256,29 @@ var matchTests = []struct {
 	{"1.5|(1.6|1.7),1.8,1.9|2.0|2.1", "2.1", true},
 	{"1.5|(1.6|1.7),1.8,1.9|2.0|2.1", "1.6", false},
 
+	// Regular expressions and globs match the version as written.
+	{"^1\\.7\\.1$", "1.7.1", true},
+	{"^1\\.7\\.1$", "1.7.01", false},
+	{"^1\\.7\\.[0-9]+$|1.8.*", "1.7.12", true},
+	{"^1\\.7\\.[0-9]+$|1.8.*", "1.8.2", true},
+	{"^1\\.7\\.[0-9]+$|1.8.*", "1.9", false},
+	{"^(1|2)\\.0$", "2.0", true}, // "|" and parentheses inside a regular expression are its own
+	{"1.*.1", "1.7.1", true},
+	{"1.*.1", "1.7.2", false},
+	{"1.*.1", "2.7.1", false},
+	{" 1.*.1 ", "1.17.1", true},
+	{"1.0@x", "1.0", false},
+	// "*" after an operator is part of the version: 1.0.0* < 1.0.0.
+	{">1.0.0*", "1.0.0", true},
+	{">=0.61*", "0.61", true},
+	{"<0.61*", "0.61", false},
+	{"!=0.61*", "0.61.0", true},
+	{">=*", "0.1", true},
+	{"*", "1.*", true}, // 1.* is a VersionOrder
+
 	// Invalid versions match nothing.
 	{"", "not a version", false},
-	{"*", "1.*", false},
+	{"*", "1..0", false},
 }
 
 func TestMatch(t *testing.T) {
@@ -322,6 +348,10 @@ func TestNewUpper(t *testing.T) {
 		{">1.8,<2|==1.7", "2.1", ">1.8,<2|==1.7", false, false, "alternatives"},
 		{"(>=1.0,<2)", "2.1", "(>=1.0,<=2.1)", false, false, ""},
 		{"*", "2.1", "*", false, false, "already admits"},
+		// Patterns are never rewritten.
+		{"^0\\.6[0-9]\\..*$", "0.67.0", "^0\\.6[0-9]\\..*$", false, false, "admits"},
+		{"^0\\.6[0-9]\\..*$", "0.70.0", "^0\\.6[0-9]\\..*$", false, true, "pattern"},
+		{"0.*.1,>=0.5", "0.7.0", "0.*.1,>=0.5", false, true, "pattern"},
 	}
 	for _, tt := range tests {
 		c, err := s.ParseConstraint(tt.in)
@@ -341,8 +371,8 @@ func TestNewUpper(t *testing.T) {
 			t.Errorf("NewUpper(%q, %s): reason %q does not mention %q", tt.in, tt.target, m.Reason, tt.reason)
 		}
 	}
-	if _, err := versions.NewUpper(s, versions.Constraint{}, "1.*", on); err == nil {
-		t.Error("NewUpper to target 1.*: no error")
+	if _, err := versions.NewUpper(s, versions.Constraint{}, "1..2", on); err == nil {
+		t.Error("NewUpper to target 1..2: no error")
 	}
 }
 

@@ -1,6 +1,9 @@
 package conda
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // This file is conda's VersionOrder (conda/models/version.py), written from its
 // docstring and code. A version is parsed into components; each component is a
@@ -19,7 +22,7 @@ const (
 // An atom is one run of digits or non-digits of a component. For an intAtom, s
 // holds the digits without leading zeros ("" is zero), so integers of any size
 // compare exactly. For a strAtom, s is the lower-case run; "dev" is stored as
-// "DEV", which sorts below every lower-case string and "_" (only "*" would be
+// "DEV", which sorts below every lower-case string and "_" (only "*" is
 // lower), as conda does by upper-casing it.
 type atom struct {
 	kind atomKind
@@ -62,12 +65,13 @@ type version struct {
 	norm string
 }
 
-// parseVersion parses s as conda's VersionOrder does, except that surrounding
-// space, "*" and non-ASCII letters are refused: conda strips the first, accepts
-// the second as an atom below "dev" and lower-cases the third (the Kelvin sign
-// becomes "k"), but none belongs in a released version. ok is false when s is not
-// a version.
+// parseVersion parses s as conda's VersionOrder does: surrounding white space
+// is stripped, letters are lower-cased (the Kelvin sign too, as Python's
+// str.lower() does), and "*" is an atom below every other string (0.5* sorts
+// below 0.5a1). ok is false when s is not a version.
 func parseVersion(s string) (v version, ok bool) {
+	s = strings.TrimFunc(s, isPySpace)
+	s = strings.ReplaceAll(s, "\u212a", "k")
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return version{}, false
@@ -82,7 +86,7 @@ func parseVersion(s string) (v version, ok bool) {
 	}
 	for i := 0; i < len(norm); i++ {
 		c := norm[i]
-		if !(isDigit(c) || c >= 'a' && c <= 'z' || c == '.' || c == '_' || c == '+' || c == '!') {
+		if !(isDigit(c) || c >= 'a' && c <= 'z' || c == '.' || c == '_' || c == '+' || c == '!' || c == '*') {
 			return version{}, false
 		}
 	}
@@ -133,14 +137,18 @@ func parseVersion(s string) (v version, ok bool) {
 	return v, true
 }
 
+// isPySpace reports whether r is white space to Python's str.strip().
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
+
 // splitComponents splits s at "." and "_", keeping empty components.
 func splitComponents(s string) []string {
 	return strings.Split(strings.ReplaceAll(s, "_", "."), ".")
 }
 
-// parseComponent splits one component into runs of digits and non-digits. A
-// component that starts with a non-digit gets the fill value 0 first, so that
-// 1.1.a1 == 1.1.0a1. ok is false for an empty component.
+// parseComponent splits one component into runs of digits, of "*" and of
+// other characters, as conda's ([0-9]+|[*]+|[^0-9*]+) does. A component that
+// starts with a non-digit gets the fill value 0 first, so that 1.1.a1 ==
+// 1.1.0a1. ok is false for an empty component.
 func parseComponent(p string) ([]atom, bool) {
 	if p == "" {
 		return nil, false
@@ -149,15 +157,23 @@ func parseComponent(p string) ([]atom, bool) {
 	if !isDigit(p[0]) {
 		c = append(c, zero)
 	}
+	class := func(b byte) int {
+		switch {
+		case isDigit(b):
+			return 0
+		case b == '*':
+			return 1
+		}
+		return 2
+	}
 	for i := 0; i < len(p); {
 		j := i + 1
-		digits := isDigit(p[i])
-		for j < len(p) && isDigit(p[j]) == digits {
+		for j < len(p) && class(p[j]) == class(p[i]) {
 			j++
 		}
 		run := p[i:j]
 		switch {
-		case digits:
+		case class(p[i]) == 0:
 			c = append(c, intOf(run))
 		case run == "post":
 			c = append(c, atom{kind: infAtom})

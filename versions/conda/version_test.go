@@ -128,11 +128,17 @@ var compareTests = []struct {
 	{"1.0+a_b", "1.0+a.b", 0},
 	{"1.1+a", "1.0+z", 1}, // the local part counts only on a tie
 
+	// Surrounding space is stripped; "*" is an atom below every string.
+	{"1.0 ", "1.0", 0},
+	{" 1.0\t", "1.0", 0},
+	{"1.0", "1.*", 1},
+	{"0.5*", "0.5a1", -1},
+	{"0.5*", "0.4.1", 1},
+	{"1.*.1", "1.dev.1", -1},
+
 	// Invalid versions sort lowest and equal each other.
 	{"", "0", -1},
-	{"1.0 ", "0", -1},
 	{"1..0", "0", -1},
-	{"1.0", "1.*", 1},
 	{"bogus version", "1!", 0},
 }
 
@@ -166,10 +172,15 @@ var validTests = []struct {
 	{"V1.0", true}, // v is a string, as in 1.0v
 	{"1.0RC1", true},
 	{"1", true},
+	{" 1.0", true}, // surrounding space is stripped
+	{"1.0 ", true},
+	{"1.*", true}, // "*" is an atom, as in conda's VersionOrder
+	{"*", true},
+	{"0.5*", true},
+	{"1.0\u212a", true}, // Kelvin sign: Python lower-cases it to "k"
 
 	{"", false},
-	{" 1.0", false},
-	{"1.0 ", false},
+	{"  ", false},
 	{"1.0-1_2", false}, // "-" with "_" is kept, and invalid
 	{"1..0", false},
 	{".1", false},
@@ -181,14 +192,12 @@ var validTests = []struct {
 	{"a!1.0", false},
 	{"!1.0", false},
 	{"1!", false},
-	{"1.*", false}, // a spec, not a version
-	{"*", false},
 	{"1.0,2.0", false},
 	{">=1.0", false},
 	{"1.0=py3", false},
 	{"1.0@", false},
-	{"1.0\u212a", false}, // Kelvin sign: Python lower-cases it to "k"
 	{"1.0é", false},
+	{"1.0\u0130", false}, // lower-cases to two characters, one not ASCII
 }
 
 func TestValid(t *testing.T) {
