@@ -29,6 +29,18 @@ func TestParseConstraint(t *testing.T) {
 		{"=1.2.3", []string{"==|1.2.3"}, false},
 		{"~=2.16", []string{"~=|2.16"}, false},
 		{"!=1.5.*", []string{"!=|1.5.*"}, false},
+		// What poetry-core accepts beyond PEP 440.
+		{">3.7,", []string{">|3.7"}, false},
+		{">3.7 , || <3.6 , ", []string{">|3.7", "<|3.6"}, true},
+		{"v2.*", []string{"|v2.*"}, false},
+		{"2.0a1.*", []string{"|2.0a1.*"}, false},
+		{"^1.2.3-beta.2", []string{"^|1.2.3-beta.2"}, false},
+		{">=1.0+local", []string{">=|1.0+local"}, false},
+		{"^    3.8", []string{"^|3.8"}, false},
+		{"x", nil, false},
+		{">=1.0,*", []string{">=|1.0"}, false},
+		{">dev", []string{">|dev"}, false},
+		{"~=2", []string{"~=|2"}, false},
 	}
 	for _, tt := range tests {
 		c, err := s.ParseConstraint(tt.in)
@@ -47,7 +59,8 @@ func TestParseConstraint(t *testing.T) {
 			t.Errorf("ParseConstraint(%q) = %v or=%v, want %v or=%v", tt.in, got, c.Or, tt.clauses, tt.or)
 		}
 	}
-	for _, bad := range []string{"^", ">=", "^1.0 ||", ",1", "~=2", "^1.0+local", ">=1.*", "abc", "^*"} {
+	for _, bad := range []string{"^", ">=", "^1.0 ||", ",1", ">=1.*", "abc", "^*", "<>1.0", "===1.0", "1.2 - 2.0",
+		"1.0+local.*", "^1.0 |||| ^2.0", ">=1.0,,<2", "> =1.0", "DEV", ">=1.0 .*"} {
 		if _, err := s.ParseConstraint(bad); err == nil {
 			t.Errorf("ParseConstraint(%q): no error", bad)
 		}
@@ -81,6 +94,19 @@ func TestMatch(t *testing.T) {
 		{"^1.0 || ^2.0", "3.0", false},
 		{"^0.56.0", "0.57.0rc1", false},
 		{"^0.56.0", "not a version", false},
+		{">3.7,", "3.8", true},
+		{"v2.*", "2.5", true},
+		{"2.0a1.*", "2.0a1.post1", true},
+		{"2.0a1.*", "2.0a2", false},
+		{"^1.2.3-beta.2", "1.2.3b3", true},
+		{"^1.2.3-beta.2", "1.2.3b1", false},
+		{">=1.0+local", "1.0+local", true},
+		{">=1.0+local", "1.0", false},
+		{">=1.0+local", "1.0.post1", true},
+		{">dev", "0.0.1", true},
+		{"~=2", "2.0.5", true},
+		{"~=2", "2.1", false},
+		{"1.0+ubuntu-1", "1.0+ubuntu.1", true},
 	}
 	for _, tt := range tests {
 		c, err := s.ParseConstraint(tt.c)
@@ -158,4 +184,24 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 		s.Match("1.0", c)
 	})
+}
+
+// TestNewUpperPoetryGrammar checks caps on what poetry-core accepts beyond
+// PEP 440: a trailing comma, a local label in a lower bound, a v prefix.
+func TestNewUpperPoetryGrammar(t *testing.T) {
+	p := versions.Policy{Strategy: versions.Inclusive, AddCap: true}
+	for _, tt := range []struct{ in, want string }{
+		{">3.7,", ">3.7,<=3.12.0,"},
+		{">=3.0+cpu", ">=3.0+cpu,<=3.12.0"},
+		{">=v3.0,<v3.11", ">=v3.0,<=3.12.0"},
+	} {
+		c, err := s.ParseConstraint(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := versions.NewUpper(s, c, "3.12.0", p)
+		if err != nil || m.Text != tt.want {
+			t.Errorf("NewUpper(%q) = %q, %v; want %q", tt.in, m.Text, err, tt.want)
+		}
+	}
 }
