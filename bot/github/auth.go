@@ -25,11 +25,19 @@ type AppOptions struct {
 	InstallationID int64
 	// PrivateKey is the App's private key, PEM-encoded.
 	PrivateKey []byte
-	// Repo, "owner/name", finds the installation when InstallationID is 0.
+	// Repo, "owner/name", finds the installation when InstallationID is 0;
+	// with no Repo, Owner (an organisation or a user) does.
 	Repo  string
+	Owner string
 	HTTP  *http.Client
 	Clock Clock
+	// Counter, when set, counts the requests made for tokens.
+	Counter *Counter
 }
+
+// ErrNoInstallation means the App is not installed on the owner named (or no
+// such owner exists).
+var ErrNoInstallation = errors.New("the App is not installed there")
 
 // AppTokens returns a source of installation tokens for a GitHub App: it signs
 // a short-lived JWT with the App's key, finds the installation on the
@@ -53,10 +61,16 @@ func AppTokens(ctx context.Context, o AppOptions) (oauth2.TokenSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := gh.NewClient(httpClient(Options{HTTP: o.HTTP, Clock: clock, Tokens: jwts}, api))
+	c := gh.NewClient(httpClient(Options{HTTP: o.HTTP, Clock: clock, Tokens: jwts, Counter: o.Counter}, api))
 	c.BaseURL = api
 	id := o.InstallationID
-	if id == 0 {
+	switch {
+	case id != 0:
+	case o.Repo == "" && o.Owner != "":
+		if id, err = ownerInstallation(ctx, c, o.Owner); err != nil {
+			return nil, fmt.Errorf("github app %d: finding its installation on %s: %w", o.AppID, o.Owner, err)
+		}
+	default:
 		owner, repo, err := SplitRepo(o.Repo)
 		if err != nil {
 			return nil, err
@@ -121,4 +135,20 @@ func (s *installationSource) Token() (*oauth2.Token, error) {
 		return nil, fmt.Errorf("github app %d: creating a token for installation %d: %w", s.appID, s.id, err)
 	}
 	return &oauth2.Token{AccessToken: it.GetToken(), TokenType: "Bearer", Expiry: it.GetExpiresAt().Time}, nil
+}
+
+// ownerInstallation finds the App's installation on an organisation, else
+// on a user.
+func ownerInstallation(ctx context.Context, c *gh.Client, owner string) (int64, error) {
+	inst, _, err := c.Apps.FindOrganizationInstallation(ctx, owner)
+	if status(err) == http.StatusNotFound {
+		inst, _, err = c.Apps.FindUserInstallation(ctx, owner)
+	}
+	switch {
+	case status(err) == http.StatusNotFound:
+		return 0, fmt.Errorf("%w (is %s an organisation or a user the App is installed on?)", ErrNoInstallation, owner)
+	case err != nil:
+		return 0, err
+	}
+	return inst.GetID(), nil
 }

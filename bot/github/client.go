@@ -31,7 +31,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -102,29 +101,60 @@ func (p *pacer) wait(ctx context.Context) error {
 	return p.clock.Sleep(ctx, at.Sub(now))
 }
 
-// shim sits between go-github and web.Transport. It paces content-creating
-// requests, and hides from go-github the headers from which it would otherwise
-// fail later requests client-side ("not making remote request"): Retry-After
-// and x-ratelimit-reset on a 403 or 429, and x-ratelimit-reset once no
-// requests remain (kept as X-Pinbot-*). web.Transport below has already waited
-// and retried; the limit is its job, and the next request gets the same care.
+// shim sits between go-github and web.Transport. It counts requests, paces
+// content-creating ones, waits out the secondary limits web.Transport cannot
+// recognise (a 403 or 429 that gives no Retry-After: see limits.go), and hides
+// from go-github the headers from which it would otherwise fail later
+// requests client-side ("not making remote request"): Retry-After and
+// x-ratelimit-reset on a 403 or 429, and x-ratelimit-reset once no requests
+// remain (kept as X-Pinbot-*). web.Transport below has already waited and
+// retried; the limit is its job, and the next request gets the same care.
 type shim struct {
-	base http.RoundTripper
-	pace *pacer
-	log  *slog.Logger
+	base  http.RoundTripper
+	pace  *pacer
+	log   *slog.Logger
+	count *Counter
 }
 
 func (s *shim) RoundTrip(req *http.Request) (*http.Response, error) {
-	switch req.Method {
-	case http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
-		if err := s.pace.wait(req.Context()); err != nil {
+	var waited time.Duration
+	for attempt := 0; ; attempt++ {
+		switch req.Method {
+		case http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
+			if err := s.pace.wait(req.Context()); err != nil {
+				return nil, err
+			}
+		}
+		s.count.add()
+		resp, err := s.base.RoundTrip(req)
+		if err != nil {
 			return nil, err
 		}
+		wait, limited := secondaryWait(resp, attempt)
+		var next *http.Request
+		rewind := false
+		if limited && wait > 0 {
+			next, rewind = rewound(req)
+		}
+		if !rewind {
+			if limited && waited > 0 {
+				resp.Header.Set(headerWaited, waited.String())
+			}
+			return s.hide(resp), nil
+		}
+		resp.Body.Close()
+		s.log.Warn("github secondary rate limit without Retry-After; waiting", "method", req.Method, "url", web.ShownURL(req),
+			"status", resp.StatusCode, "wait", wait)
+		if err := s.pace.clock.Sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+		waited += wait
+		req = next
 	}
-	resp, err := s.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
+}
+
+// hide renames the rate-limit headers go-github would act on client-side.
+func (s *shim) hide(resp *http.Response) *http.Response {
 	h := resp.Header
 	if rem := h.Get("X-Ratelimit-Remaining"); rem != "" {
 		s.log.Debug("github rate limit", "remaining", rem, "resource", h.Get("X-Ratelimit-Resource"))
@@ -138,14 +168,15 @@ func (s *shim) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
-	return resp, nil
+	return resp
 }
 
 // Options configure a Client.
 type Options struct {
 	// APIURL is the REST API base (default DefaultAPIURL).
 	APIURL string
-	// Repo is the repository, "owner/name".
+	// Repo is the repository, "owner/name"; empty for a client that only
+	// lists an owner's repositories (repos.go).
 	Repo string
 	// Tokens authenticates requests (a static token or App installation tokens).
 	Tokens oauth2.TokenSource
@@ -155,7 +186,9 @@ type Options struct {
 	Clock Clock
 	// PerMinute bounds content-creating requests a minute (default DefaultPerMinute).
 	PerMinute int
-	Log       *slog.Logger
+	// Counter, when set, counts the requests the client sends.
+	Counter *Counter
+	Log     *slog.Logger
 }
 
 // A Client makes pinbot's pull requests in one repository. It is safe for
@@ -174,9 +207,12 @@ type Client struct {
 
 // New returns a client for o.Repo.
 func New(o Options) (*Client, error) {
-	owner, repo, err := SplitRepo(o.Repo)
-	if err != nil {
-		return nil, err
+	var owner, repo string
+	if o.Repo != "" {
+		var err error
+		if owner, repo, err = SplitRepo(o.Repo); err != nil {
+			return nil, err
+		}
 	}
 	if o.Tokens == nil {
 		return nil, errors.New("github: no token")
@@ -215,7 +251,8 @@ func httpClient(o Options, api *url.URL) *http.Client {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	var rt http.RoundTripper = &shim{base: base, pace: &pacer{clock: clock, interval: time.Minute / time.Duration(per), hourly: PerHour}, log: log}
+	var rt http.RoundTripper = &shim{base: base, pace: &pacer{clock: clock, interval: time.Minute / time.Duration(per), hourly: PerHour}, log: log,
+		count: o.Counter}
 	if o.Tokens != nil {
 		rt = &originAuth{src: o.Tokens, api: api, base: rt}
 	}
@@ -265,21 +302,11 @@ func (c *Client) DefaultBranch(ctx context.Context) (string, error) {
 }
 
 // wrap describes a failed request; go-github's errors carry method, URL,
-// status and message, never the token.
+// status and message, never the token. A rate limit pinbot stopped waiting
+// for says how long GitHub asked for (limits.go).
 func (c *Client) wrap(what string, err error) error {
-	var rl *gh.RateLimitError
-	var ab *gh.AbuseRateLimitError
-	switch {
-	case errors.As(err, &rl):
-		reset := ""
-		if rl.Response != nil {
-			if s, err := strconv.ParseInt(rl.Response.Header.Get("X-Pinbot-X-Ratelimit-Reset"), 10, 64); err == nil {
-				reset = " until " + time.Unix(s, 0).UTC().Format(time.RFC3339)
-			}
-		}
-		return fmt.Errorf("github: %s: rate limit exhausted%s: %w", what, reset, err)
-	case errors.As(err, &ab):
-		return fmt.Errorf("github: %s: secondary rate limit: %w", what, err)
+	if limit := describeLimit(err); limit != "" {
+		return fmt.Errorf("github: %s: %s: %w", what, limit, err)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -43,6 +43,11 @@ type GitHub struct {
 	kill      func()
 	requests  []GitHubRequest
 	remaining int
+	// users are the accounts that are users, not organisations, and
+	// instTokens the installation each minted token belongs to
+	// (github_fleet.go).
+	users      map[string]bool
+	instTokens map[string]int64
 }
 
 // A GitHubRequest is a request the fake received. Header holds every header but
@@ -74,6 +79,10 @@ type ghRepo struct {
 	pulls                      []*ghPull
 	comments                   map[int][]string
 	reviews                    map[int][]string
+	// meta is what listings show (github_fleet.go); issues share their
+	// numbers with pulls, as on GitHub.
+	meta   RepoMeta
+	issues []*ghIssue
 }
 
 type ghPull struct {
@@ -103,7 +112,8 @@ type PullInfo struct {
 
 // NewGitHub starts a fake GitHub that is closed when the test ends.
 func NewGitHub(t testing.TB) *GitHub {
-	g := &GitHub{repos: map[string]*ghRepo{}, tokens: map[string]string{}, apps: map[int64]*ghApp{}, remaining: 5000}
+	g := &GitHub{repos: map[string]*ghRepo{}, tokens: map[string]string{}, apps: map[int64]*ghApp{}, remaining: 5000,
+		users: map[string]bool{}, instTokens: map[string]int64{}}
 	g.Server = httptest.NewServer(http.HandlerFunc(g.serve))
 	t.Cleanup(g.Close)
 	return g
@@ -195,7 +205,7 @@ func (g *GitHub) MergePull(repo string, n int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r := g.repos[repo]
-	p := r.pulls[n-1]
+	p := r.pull(n)
 	head := r.git.commits[r.refs["refs/heads/"+p.Head]]
 	who := ident{Name: "Maintainer", Email: "maintainer@example.com", Date: "2026-08-26T10:00:00Z"}
 	sha := r.git.putCommit(&gitCommit{Tree: head.Tree, Message: p.Title + fmt.Sprintf(" (#%d)", n),
@@ -208,7 +218,7 @@ func (g *GitHub) MergePull(repo string, n int) {
 func (g *GitHub) ClosePull(repo string, n int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	p := g.repos[repo].pulls[n-1]
+	p := g.repos[repo].pull(n)
 	p.State, p.ClosedAt = "closed", stamp()
 }
 
@@ -217,7 +227,7 @@ func (g *GitHub) ClosePull(repo string, n int) {
 func (g *GitHub) SetDraft(repo string, n int, draft bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	p := g.repos[repo].pulls[n-1]
+	p := g.repos[repo].pull(n)
 	p.Draft, p.Updated = draft, stamp()
 }
 
@@ -228,7 +238,7 @@ func (g *GitHub) Review(repo string, n int, login string) {
 	defer g.mu.Unlock()
 	r := g.repos[repo]
 	r.reviews[n] = append(r.reviews[n], login)
-	p := r.pulls[n-1]
+	p := r.pull(n)
 	p.Reviewers = slices.DeleteFunc(p.Reviewers, func(s string) bool { return strings.EqualFold(s, login) })
 }
 
@@ -381,6 +391,12 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	if kill {
 		g.kill()
 	}
+	if p, ok := a.body.(paged); ok {
+		if p.link != "" {
+			h.Set("Link", p.link)
+		}
+		a.body = p.items
+	}
 	w.WriteHeader(a.status)
 	if a.body != nil {
 		enc := json.NewEncoder(w)
@@ -405,6 +421,9 @@ func (g *GitHub) route(r *http.Request, body []byte) answer {
 	}
 	if m := reToken.FindStringSubmatch(path); m != nil && r.Method == http.MethodPost {
 		return g.mintToken(tok, m[1])
+	}
+	if a, ok := g.accountRoute(r, path, tok); ok {
+		return a
 	}
 	m := reRepo.FindStringSubmatch(path)
 	if m == nil {
@@ -437,16 +456,23 @@ func (g *GitHub) route(r *http.Request, body []byte) answer {
 		return g.listPulls(repo, r)
 	case rest == "/pulls" && r.Method == http.MethodPost:
 		return g.createPull(repo, in, login)
+	case rest == "/issues" && r.Method == http.MethodGet:
+		return g.listIssues(repo, r)
+	case rest == "/issues" && r.Method == http.MethodPost:
+		return g.createIssue(repo, in, login)
 	}
 	n := reNumbered.FindStringSubmatch(rest)
 	if n == nil {
 		return errAnswer(http.StatusNotFound, "Not Found", "")
 	}
 	num, _ := strconv.Atoi(n[2])
-	if num < 1 || num > len(repo.pulls) {
+	if is := repo.issue(num); is != nil && n[1] == "issues" {
+		return g.issueRoute(repo, is, n[3], r.Method, in, body)
+	}
+	p := repo.pull(num)
+	if p == nil {
 		return errAnswer(http.StatusNotFound, "Not Found", "pulls/pulls#get-a-pull-request")
 	}
-	p := repo.pulls[num-1]
 	switch n[1] + n[3] + " " + r.Method {
 	case "pulls GET":
 		return answer{200, repo.pullJSON(p, true)}
@@ -545,6 +571,7 @@ func (g *GitHub) mintToken(jwtTok, id string) answer {
 	app.minted++
 	tok := fmt.Sprintf("ghs_fakeInstallation%dToken%d", app.installation, app.minted)
 	g.tokens[tok] = fmt.Sprintf("app-%d[bot]", app.id)
+	g.instTokens[tok] = app.installation
 	return answer{201, map[string]any{"token": tok, "expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
 		"permissions": map[string]string{"contents": "write", "pull_requests": "write", "issues": "write"}, "repository_selection": "selected"}}
 }
@@ -607,8 +634,13 @@ func labelsJSON(labels []string) []map[string]any {
 }
 
 func (r *ghRepo) json() map[string]any {
-	return map[string]any{"id": 1296269, "name": r.name, "full_name": r.owner + "/" + r.name, "owner": user(r.owner),
-		"private": false, "default_branch": r.defaultBranch, "html_url": "https://github.com/" + r.owner + "/" + r.name}
+	topics := r.meta.Topics
+	if topics == nil {
+		topics = []string{}
+	}
+	return map[string]any{"id": 1296268 + r.id, "name": r.name, "full_name": r.owner + "/" + r.name, "owner": user(r.owner),
+		"private": r.meta.Private, "archived": r.meta.Archived, "fork": r.meta.Fork, "topics": topics,
+		"default_branch": r.defaultBranch, "html_url": "https://github.com/" + r.owner + "/" + r.name}
 }
 
 // decodeContent turns a blob request's content into bytes.

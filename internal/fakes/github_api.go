@@ -221,7 +221,7 @@ func (g *GitHub) createPull(repo *ghRepo, in map[string]any, login string) answe
 	if repo.git.isAncestor(headSHA, baseSHA) {
 		return validation(fmt.Sprintf("No commits between %s and %s", base, head), "pulls/pulls#create-a-pull-request")
 	}
-	p := &ghPull{Number: len(repo.pulls) + 1, State: "open", Title: title, Head: head, Base: base, Body: body, Draft: draft,
+	p := &ghPull{Number: repo.next(), State: "open", Title: title, Head: head, Base: base, Body: body, Draft: draft,
 		User: login, HeadSHA: headSHA, MaintainerCanModify: mcm, Created: stamp(), Updated: stamp(), baseSHAAtOpen: baseSHA}
 	repo.pulls = append(repo.pulls, p)
 	return answer{201, repo.pullJSON(p, true)}
