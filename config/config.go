@@ -123,12 +123,27 @@ func LoadIn(repo *repofs.Root, name, file string) (*Config, error) {
 
 // Parse parses configuration data read from file (used in errors).
 func Parse(file string, data []byte) (*Config, error) {
-	c := &Config{File: file}
+	doc, err := parseYAML(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return fromYAML(file, doc)
+}
+
+// parseYAML reads data, read from file, as a YAML document.
+func parseYAML(file string, data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, &diag.Error{File: file, Line: yamlErrorLine(err), Err: fmt.Errorf("not valid YAML: %v", err)}
 	}
+	return &doc, nil
+}
+
+// fromYAML decodes a configuration document strictly; file names it in
+// errors.
+func fromYAML(file string, doc *yaml.Node) (*Config, error) {
+	c := &Config{File: file}
 	if len(doc.Content) > 0 {
 		if err := checkAliases(file, doc.Content[0]); err != nil {
 			return nil, err
