@@ -141,9 +141,10 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	}
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched)
 	c.hashPins(ctx, log, plans)
-	for _, p := range plans {
+	for i, p := range plans {
 		rp := toReport(p)
 		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
+		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
 		rep.Packages = append(rep.Packages, rp)
 	}
 	if ctx.Err() != nil {

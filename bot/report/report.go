@@ -26,6 +26,13 @@ type Report struct {
 	// Includes lists the files read because a requirements file includes them
 	// (-r, -c), with the chain of include lines that leads to each.
 	Includes []Include `json:"includes"`
+	// Repository is the repository checked, "owner/name" (from
+	// GITHUB_REPOSITORY or --repository; "" when unknown), by which a fleet's
+	// reports are told apart.
+	Repository string `json:"repository"`
+	// APIRequests counts the GitHub API requests made for the repository
+	// (0 for pinbot check, which makes none).
+	APIRequests int `json:"api_requests"`
 }
 
 // An Include is a file read because a requirements file includes it.
@@ -62,6 +69,12 @@ type Package struct {
 	// Hold says why a held package is held and what would move it; "" for
 	// the other statuses.
 	Hold string `json:"hold"`
+	// Admits is the newest acceptable release every pin admits as written,
+	// before the plan ("" when none does, or the target is unknown), and
+	// Behind how many acceptable releases are newer, up to the target: how
+	// far the caps lag (0 when they admit the target).
+	Admits string `json:"admits"`
+	Behind int    `json:"behind"`
 }
 
 // A Verdict is the checks' decision on one candidate release: the target

@@ -1,0 +1,390 @@
+package fleet
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/conda"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
+	"github.com/pinbot-dev/pinbot/versions/semver"
+)
+
+// The statuses of the report contract, in the order the dashboard shows
+// them, with the words it uses; a status a newer pinbot adds is shown after
+// them, as written.
+var (
+	statusOrder = []string{"bump", "blocked", "held", "error", "current"}
+	statusWord  = map[string]string{"bump": "bumped", "blocked": "blocked", "held": "held", "error": "in error", "current": "current"}
+)
+
+// MaxChartBars bounds the repositories one chart shows, most lagging first.
+const MaxChartBars = 40
+
+// A Dashboard is the fleet's state: for each package, the newest release any
+// repository targets and where each repository stands.
+type Dashboard struct {
+	// Owners are the repositories' owners, sorted.
+	Owners       []string
+	Repositories int
+	Packages     []Package
+	// Problems are the repositories' errors tied to no package.
+	Problems    []Problem
+	APIRequests int
+}
+
+// A Package is one package across the fleet.
+type Package struct {
+	Name string
+	// Newest is the newest release any repository targets.
+	Newest string
+	// ByStatus holds the repositories by status (bump, blocked, held, error,
+	// current, or any other a report names), sorted by repository.
+	ByStatus map[string][]Entry
+}
+
+// An Entry is one repository's state for one package.
+type Entry struct {
+	Repository string
+	// Target is the release the repository's caps move to (its newest).
+	Target string
+	// Admits and Behind are how far its caps lag (report.Package).
+	Admits string
+	Behind int
+	// Why says why a package is blocked, held or in error.
+	Why string
+	// Pull is the package's pull request in the repository, if any.
+	Pull *Pull
+}
+
+// A Problem is an error of one repository tied to no package.
+type Problem struct{ Repository, Text string }
+
+// Summarize builds the dashboard from the reports. A repository reported
+// twice keeps its first report, with a warning.
+func Summarize(reports []Report) (*Dashboard, []string) {
+	d := &Dashboard{}
+	var warnings []string
+	seen := map[string]string{}
+	owners := map[string]bool{}
+	pkgs := map[string]*Package{}
+	for _, r := range reports {
+		if first, dup := seen[r.Repository]; dup {
+			warnings = append(warnings, fmt.Sprintf("%s: skipped: %s is reported in %s already", r.File, r.Repository, first))
+			continue
+		}
+		seen[r.Repository] = r.File
+		owner, _, _ := strings.Cut(r.Repository, "/")
+		owners[owner] = true
+		d.Repositories++
+		d.APIRequests += r.APIRequests
+		for _, e := range r.Errors {
+			d.Problems = append(d.Problems, Problem{Repository: r.Repository, Text: e})
+		}
+		for _, p := range r.Packages {
+			key := config.Key(p.Name)
+			fp := pkgs[key]
+			if fp == nil {
+				fp = &Package{Name: key, ByStatus: map[string][]Entry{}}
+				pkgs[key] = fp
+			}
+			if p.Newest != "" && (fp.Newest == "" || compareVersions(key, p.Newest, fp.Newest) > 0) {
+				fp.Newest = p.Newest
+			}
+			e := Entry{Repository: r.Repository, Target: p.Newest, Admits: p.Admits, Behind: p.Behind, Why: why(p.Status, p.Reason, p.Error, p.Checks)}
+			for i, pr := range r.Pulls {
+				if config.Key(pr.Package) == key {
+					e.Pull = &r.Pulls[i]
+				}
+			}
+			fp.ByStatus[p.Status] = append(fp.ByStatus[p.Status], e)
+		}
+	}
+	d.Owners = slices.Sorted(maps.Keys(owners))
+	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+		p := pkgs[name]
+		for s := range p.ByStatus {
+			slices.SortFunc(p.ByStatus[s], func(a, b Entry) int { return strings.Compare(a.Repository, b.Repository) })
+		}
+		d.Packages = append(d.Packages, *p)
+	}
+	slices.SortStableFunc(d.Problems, func(a, b Problem) int { return strings.Compare(a.Repository, b.Repository) })
+	return d, warnings
+}
+
+// why is what the dashboard says about a package that needs a look: the
+// reason and the checks that blocked it, or the error.
+func why(status, reason, errText string, checks []report.Check) string {
+	switch status {
+	case "bump", "current":
+		return ""
+	case "error":
+		return errText
+	}
+	var failed []string
+	for _, c := range checks {
+		if c.Verdict == "blocked" {
+			failed = append(failed, c.Kind+" "+c.Name+": "+c.Detail)
+		}
+	}
+	if len(failed) > 0 {
+		return reason + "; " + strings.Join(failed, "; ")
+	}
+	return reason
+}
+
+// compareVersions orders two releases of one package: Go module paths by Go's
+// semver, others by PEP 440, else conda's ordering, else as strings.
+func compareVersions(pkg, a, b string) int {
+	var schemes []versions.Scheme
+	if strings.Contains(pkg, "/") {
+		schemes = append(schemes, semver.Scheme{})
+	}
+	schemes = append(schemes, pep440.Scheme{}, conda.Scheme{})
+	for _, s := range schemes {
+		if s.Valid(a) && s.Valid(b) {
+			return s.Compare(a, b)
+		}
+	}
+	return strings.Compare(a, b)
+}
+
+// Counts returns how many repositories have each status, in the dashboard's
+// order: "37 bumped, 3 blocked, 2 held".
+func (p Package) Counts(withCurrent bool) string {
+	var parts []string
+	for _, s := range p.statuses() {
+		if n := len(p.ByStatus[s]); n > 0 && (withCurrent || s != "current") {
+			parts = append(parts, fmt.Sprintf("%d %s", n, word(s)))
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("%d current", len(p.ByStatus["current"]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// statuses returns the package's statuses in the dashboard's order.
+func (p Package) statuses() []string {
+	var out []string
+	for _, s := range statusOrder {
+		if len(p.ByStatus[s]) > 0 {
+			out = append(out, s)
+		}
+	}
+	for _, s := range slices.Sorted(maps.Keys(p.ByStatus)) {
+		if !slices.Contains(statusOrder, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func word(status string) string { return cmp.Or(statusWord[status], status) }
+
+// State returns a fingerprint of what the fleet looks like: each package's
+// newest release and every repository's status for it. It changes when
+// anything the Slack summary reports changes, and only then.
+func (d *Dashboard) State() string {
+	h := sha256.New()
+	for _, p := range d.Packages {
+		fmt.Fprintf(h, "%s %s\n", p.Name, p.Newest)
+		for _, s := range p.statuses() {
+			for _, e := range p.ByStatus[s] {
+				fmt.Fprintf(h, "  %s %s %s\n", e.Repository, s, e.Target)
+			}
+		}
+	}
+	for _, pr := range d.Problems {
+		fmt.Fprintf(h, "! %s %s\n", pr.Repository, pr.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// stateLine is the hidden line of the dashboard that records its State.
+func stateLine(state string) string { return "<!-- pinbot:fleet-state " + state + " -->" }
+
+var stateRE = regexp.MustCompile(`<!-- pinbot:fleet-state ([0-9a-f]{16}) -->`)
+
+// StateOf returns the State a dashboard's Markdown records, or "".
+func StateOf(markdown string) string {
+	if m := stateRE.FindStringSubmatch(markdown); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// Title is the dashboard's heading and the issue's title.
+func (d *Dashboard) Title() string {
+	if len(d.Owners) == 1 {
+		return "pinbot: the fleet of " + d.Owners[0]
+	}
+	return "pinbot: the fleet"
+}
+
+// Markdown writes the dashboard: per package the newest release, the counts,
+// a table of the repositories that need a look (bumped, blocked, held, in
+// error) with their pull requests and why, the current ones folded away,
+// and a Mermaid chart of how far each lagging repository's caps are behind.
+// Text from the reports is escaped, so it cannot form links, mentions, HTML
+// or Mermaid syntax.
+func (d *Dashboard) Markdown(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("# %s\n%s\n\n", d.Title(), stateLine(d.State()))
+	ew.printf("%d repositories, %d packages, %d GitHub API requests.\n", d.Repositories, len(d.Packages), d.APIRequests)
+	if len(d.Packages) == 0 {
+		ew.printf("\nNo report found pins of a watched package.\n")
+	}
+	single := len(d.Owners) == 1
+	for _, p := range d.Packages {
+		ew.printf("\n## %s %s\n\n**%s**\n", mdName(p.Name), orDash(p.Newest), p.Counts(true))
+		var rows []Entry
+		var rowStatus []string
+		for _, s := range p.statuses() {
+			if s == "current" {
+				continue
+			}
+			for _, e := range p.ByStatus[s] {
+				rows, rowStatus = append(rows, e), append(rowStatus, s)
+			}
+		}
+		if len(rows) > 0 {
+			ew.printf("\n| repository | status | caps admit | behind | pull request | why |\n|---|---|---|---|---|---|\n")
+			for i, e := range rows {
+				ew.printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, pullCell(e.Pull), codeCell(e.Why))
+			}
+		}
+		if cur := p.ByStatus["current"]; len(cur) > 0 {
+			var names []string
+			for _, e := range cur {
+				names = append(names, mdName(e.Repository))
+			}
+			ew.printf("\n<details><summary>%d current</summary>\n\n%s\n\n</details>\n", len(cur), strings.Join(names, ", "))
+		}
+		chart(ew, p, single)
+	}
+	if len(d.Problems) > 0 {
+		ew.printf("\n## Errors\n\n| repository | error |\n|---|---|\n")
+		for _, pr := range d.Problems {
+			ew.printf("| %s | %s |\n", mdName(pr.Repository), codeCell(pr.Text))
+		}
+	}
+	return ew.err
+}
+
+// chart writes the Mermaid bar chart of the package's lagging repositories,
+// most lagging first.
+func chart(ew *errWriter, p Package, short bool) {
+	var lag []Entry
+	for _, s := range p.statuses() {
+		for _, e := range p.ByStatus[s] {
+			if e.Behind > 0 {
+				lag = append(lag, e)
+			}
+		}
+	}
+	if len(lag) == 0 {
+		ew.printf("\nEvery repository's caps admit %s.\n", orDash(p.Newest))
+		return
+	}
+	slices.SortStableFunc(lag, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(b.Behind, a.Behind), strings.Compare(a.Repository, b.Repository))
+	})
+	more := 0
+	if len(lag) > MaxChartBars {
+		lag, more = lag[:MaxChartBars], len(lag)-MaxChartBars
+	}
+	var labels, bars []string
+	top := 0
+	for _, e := range lag {
+		name := e.Repository
+		if short {
+			_, name, _ = strings.Cut(name, "/")
+		}
+		labels = append(labels, `"`+name+`"`)
+		bars = append(bars, fmt.Sprint(e.Behind))
+		top = max(top, e.Behind)
+	}
+	ew.printf("\nHow far the caps lag %s (releases behind):\n\n```mermaid\nxychart-beta\n    title \"%s: releases behind %s\"\n", orDash(p.Newest), p.Name, orDash(p.Newest))
+	ew.printf("    x-axis [%s]\n    y-axis \"releases behind\" 0 --> %d\n    bar [%s]\n```\n", strings.Join(labels, ", "), top, strings.Join(bars, ", "))
+	if more > 0 {
+		ew.printf("\n…and %d more lagging repositories.\n", more)
+	}
+}
+
+// pullCell links a pull request, when its URL is a plain http(s) URL.
+func pullCell(p *Pull) string {
+	if p == nil || p.Number <= 0 {
+		return ""
+	}
+	text := fmt.Sprintf("#%d", p.Number)
+	if p.Draft {
+		text += " (draft)"
+	}
+	if p.Action == "conflict" || p.Action == "closed-respected" {
+		text += " " + p.Action
+	}
+	u, err := url.Parse(p.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(p.URL, " ()<>[]\"'`|\\") {
+		return text
+	}
+	return "[" + text + "](" + p.URL + ")"
+}
+
+// codeCell puts free text in a code span: no Markdown, HTML, mention or
+// autolink forms inside it. Backticks become quotes, pipes are escaped for
+// the table, and the text is cut to 300 characters.
+func codeCell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return ""
+	}
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:299]) + "…"
+	}
+	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(s) + "`"
+}
+
+func orDash(s string) string { return cmp.Or(s, "–") }
+
+// mdName keeps a (validated) repository or package name from turning into
+// emphasis.
+func mdName(s string) string { return strings.NewReplacer("_", `\_`, "~", `\~`, "*", `\*`).Replace(s) }
+
+// SlackSummary is the fleet's message: a line per package, "numba 0.67.0: 37
+// bumped, 3 blocked, 2 held", an alert when a repository is blocked or in
+// error.
+func (d *Dashboard) SlackSummary(issueURL, runURL string) slack.FleetSummary {
+	s := slack.FleetSummary{Fleet: strings.Join(d.Owners, ", "), Repositories: d.Repositories, URL: issueURL, RunURL: runURL}
+	for _, p := range d.Packages {
+		s.Lines = append(s.Lines, slack.FleetLine{Text: fmt.Sprintf("%s %s: %s", p.Name, orDash(p.Newest), p.Counts(false)),
+			Alert: len(p.ByStatus["blocked"])+len(p.ByStatus["error"]) > 0})
+	}
+	if len(d.Problems) > 0 {
+		s.Lines = append(s.Lines, slack.FleetLine{Text: fmt.Sprintf("%d errors tied to no package", len(d.Problems)), Alert: true})
+	}
+	return s
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

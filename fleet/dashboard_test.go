@@ -1,0 +1,141 @@
+package fleet_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/fleet"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func pkg(name, status, newest, admits string, behind int) report.Package {
+	return report.Package{Name: name, Status: status, Newest: newest, Admits: admits, Behind: behind, Reason: "pypi has " + newest}
+}
+
+// fixture is a fleet of five repositories: numba bumped, blocked, held, in
+// error and current; protobuf current everywhere it is pinned.
+func fixture() []fleet.Report {
+	blocked := pkg("numba", "blocked", "0.67.0", "0.65.0", 2)
+	blocked.Reason = "pypi has 0.67.0; checks failed on 0.67.0 and on every release tried after 0.65.0: caps left as they are"
+	blocked.Checks = []report.Check{
+		{Kind: "probe", Name: "numba-unique-ids", Verdict: "blocked", Detail: "FunctionIdentity._unique_ids: missing <b>@lab/core</b> | `x`"},
+		{Kind: "probe", Name: "other", Verdict: "ok"},
+	}
+	held := pkg("numba", "held", "0.67.0", "0.66.0", 1)
+	held.Reason = "the project's constraints cannot be resolved with 0.67.0"
+	failed := pkg("numba", "error", "", "", 0)
+	failed.Error = "pypi: 503 Service Unavailable"
+	return []fleet.Report{
+		{File: "a.json", Repository: "lab/svc_a", Packages: []report.Package{pkg("numba", "bump", "0.67.0", "0.66.0", 1), pkg("protobuf", "current", "6.33.0", "6.33.0", 0)},
+			Pulls: []fleet.Pull{{Package: "numba", Action: "opened", Number: 12, URL: "https://github.com/lab/svc_a/pull/12"}}, APIRequests: 20},
+		{File: "b.json", Repository: "lab/b", Packages: []report.Package{blocked},
+			Pulls: []fleet.Pull{{Package: "numba", Action: "updated", Number: 3, URL: "javascript:alert(1)", Draft: true}}, APIRequests: 9},
+		{File: "c.json", Repository: "lab/c", Packages: []report.Package{held, pkg("protobuf", "current", "6.33.0", "6.33.0", 0)}},
+		{File: "d.json", Repository: "lab/d", Packages: []report.Package{failed}, Errors: []string{"requirements.txt:3: -r missing.txt: no such file"}},
+		{File: "e.json", Repository: "lab/e", Packages: []report.Package{pkg("numba", "current", "0.66.0", "0.66.0", 0)}},
+	}
+}
+
+func TestDashboardGolden(t *testing.T) {
+	d, warnings := fleet.Summarize(fixture())
+	if len(warnings) != 0 {
+		t.Errorf("warnings %q", warnings)
+	}
+	var b strings.Builder
+	if err := d.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "dashboard.md")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(path, []byte(b.String()), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("dashboard (-want +got):\n%s", diff)
+	}
+	// Outside code spans, no HTML, no mention, no link to a script.
+	md := regexp.MustCompile("`[^`\n]*`").ReplaceAllString(b.String(), "")
+	for _, bad := range []string{"<b>", "@lab", "javascript:", "(https://github.com/lab/b"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("the dashboard holds %q", bad)
+		}
+	}
+	if fleet.StateOf(b.String()) != d.State() {
+		t.Errorf("the dashboard records state %q, not %q", fleet.StateOf(b.String()), d.State())
+	}
+}
+
+// TestDashboardCounts: the newest release is the highest any repository
+// targets; counts and the Slack lines follow the statuses.
+func TestDashboardCounts(t *testing.T) {
+	d, _ := fleet.Summarize(fixture())
+	if len(d.Packages) != 2 || d.Packages[0].Name != "numba" || d.Packages[0].Newest != "0.67.0" {
+		t.Fatalf("packages %+v", d.Packages)
+	}
+	if got := d.Packages[0].Counts(false); got != "1 bumped, 1 blocked, 1 held, 1 in error" {
+		t.Errorf("counts %q", got)
+	}
+	s := d.SlackSummary("https://github.com/lab/.github/issues/1", "")
+	if s.Fleet != "lab" || s.Repositories != 5 || len(s.Lines) != 3 || !s.Lines[0].Alert || s.Lines[1].Alert ||
+		s.Lines[1].Text != "protobuf 6.33.0: 2 current" || !strings.HasPrefix(s.Lines[2].Text, "1 errors") {
+		t.Errorf("slack %+v", s)
+	}
+	if d.APIRequests != 29 {
+		t.Errorf("api requests %d", d.APIRequests)
+	}
+}
+
+// TestDashboardState: the state does not depend on the order of the
+// reports, changes with a repository's status or the newest release, and a
+// repository reported twice counts once.
+func TestDashboardState(t *testing.T) {
+	a, _ := fleet.Summarize(fixture())
+	rev := fixture()
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	b, _ := fleet.Summarize(rev)
+	if a.State() != b.State() {
+		t.Error("the state depends on the order of the reports")
+	}
+	changed := fixture()
+	changed[4].Packages[0].Status = "bump"
+	c, _ := fleet.Summarize(changed)
+	if c.State() == a.State() {
+		t.Error("a repository's new status did not change the state")
+	}
+	dup := append(fixture(), fleet.Report{File: "z.json", Repository: "lab/b"})
+	e, warnings := fleet.Summarize(dup)
+	if e.State() != a.State() || len(warnings) != 1 || !strings.Contains(warnings[0], "z.json: skipped: lab/b is reported in b.json already") {
+		t.Errorf("duplicate: %q", warnings)
+	}
+}
+
+// TestChartCap: a chart shows the 40 most lagging repositories and says how
+// many more lag.
+func TestChartCap(t *testing.T) {
+	var rs []fleet.Report
+	for i := range 45 {
+		rs = append(rs, fleet.Report{Repository: fmt.Sprintf("lab/r%02d", i), Packages: []report.Package{pkg("numba", "bump", "0.67.0", "0.60.0", i%7+1)}})
+	}
+	d, _ := fleet.Summarize(rs)
+	var b strings.Builder
+	d.Markdown(&b)
+	md := b.String()
+	if !strings.Contains(md, "…and 5 more lagging repositories.") || !strings.Contains(md, `x-axis ["r06", "r13", "r20"`) {
+		t.Errorf("chart:\n%s", md[strings.Index(md, "```mermaid"):])
+	}
+}

@@ -1,0 +1,93 @@
+package fleet_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/fleet"
+)
+
+const checkReport = `{"schema": 1, "repository": "lab/a", "api_requests": 0,
+ "packages": [{"name": "numba", "newest": "0.67.0", "status": "blocked", "reason": "pypi has 0.67.0; checks failed on 0.67.0",
+   "admits": "0.66.0", "behind": 1,
+   "checks": [{"kind": "probe", "name": "numba-unique-ids", "ok": false, "detail": "_unique_ids is gone", "verdict": "blocked"}]}],
+ "errors": [], "written": []}`
+
+const runReport = `{"schema": 1,
+ "report": {"schema": 1, "repository": "lab/b", "api_requests": 12,
+   "packages": [{"name": "Numba", "newest": "0.67.0", "status": "bump", "admits": "0.65.0", "behind": 2}], "errors": []},
+ "pull_requests": [{"package": "numba", "action": "opened", "number": 7, "url": "https://github.com/lab/b/pull/7", "branch": "pinbot/main/numba", "draft": false}],
+ "notified": false, "failures": ["numba: something"]}`
+
+func TestParseShapes(t *testing.T) {
+	r, err := fleet.Parse([]byte(checkReport))
+	if err != nil || r.Repository != "lab/a" || len(r.Packages) != 1 || r.Packages[0].Behind != 1 || len(r.Pulls) != 0 {
+		t.Errorf("check report: %+v %v", r, err)
+	}
+	r, err = fleet.Parse([]byte(runReport))
+	if err != nil || r.Repository != "lab/b" || r.APIRequests != 12 || len(r.Pulls) != 1 || r.Pulls[0].Number != 7 || len(r.Errors) != 1 {
+		t.Errorf("run report: %+v %v", r, err)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	for _, tt := range []struct{ doc, want string }{
+		{`not json`, "not valid JSON"},
+		{`{"hello": "world"}`, "no schema or packages"},
+		{`{"schema": 2, "packages": [], "repository": "a/b"}`, "schema 2"},
+		{`{"schema": 1, "packages": []}`, "names no repository"},
+		{`{"schema": 1, "packages": [], "repository": "../etc/passwd"}`, "not owner/name"},
+		{`{"schema": 1, "packages": [{"name": "<img src=x>", "status": "bump"}], "repository": "a/b"}`, "not a package name"},
+		{`{"schema": 1, "packages": [{"name": "numba", "status": "bump", "newest": "1.0 <b>"}], "repository": "a/b"}`, "is not a version"},
+		{`{"schema": 1, "packages": [{"name": "numba", "status": "BUMP!"}], "repository": "a/b"}`, "status"},
+		{`{"schema": 1, "packages": {"numba": 1}, "repository": "a/b"}`, "not a pinbot report"},
+		{`{"schema": 1, "report": {"schema": 1, "packages": [], "repository": "a/b"}, "pull_requests": [{"package": "numba", "action": "x y", "number": 1}]}`, "pull_requests[0]"},
+	} {
+		if _, err := fleet.Parse([]byte(tt.doc)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}
+
+// TestRead: every file under the directory is read; one that is not a report
+// (or a link) is named in a warning and the others are still read.
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "batch-2"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a.json"), []byte(checkReport), 0o644)
+	os.WriteFile(filepath.Join(dir, "batch-2", "b.json"), []byte(runReport), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(dir, "link.json"))
+	rs, warnings, err := fleet.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].File != "a.json" || rs[1].File != filepath.Join("batch-2", "b.json") {
+		t.Errorf("reports %+v", rs)
+	}
+	if len(warnings) != 2 || !strings.HasPrefix(warnings[0], "link.json: skipped: not a regular file") || !strings.HasPrefix(warnings[1], "notes.txt: skipped: not a pinbot report") {
+		t.Errorf("warnings %q", warnings)
+	}
+	if _, _, err := fleet.Read(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing directory was read")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(checkReport))
+	f.Add([]byte(runReport))
+	f.Add([]byte(`{"schema":1,"report":{"report":{"schema":1}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := fleet.Parse(data)
+		if err != nil {
+			return
+		}
+		// What Parse accepts renders without failing.
+		d, _ := fleet.Summarize([]fleet.Report{r})
+		if err := d.Markdown(&strings.Builder{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
