@@ -2,9 +2,10 @@ package config
 
 import (
 	"fmt"
-	"os"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 )
 
 // Fleet defaults: a .pinbot.yml-shaped file every repository of a fleet
@@ -32,17 +33,37 @@ var nameMaps = map[string]bool{"packages": true, "pull-requests.packages": true}
 // merge, the repository's file overriding the defaults key by key. Each file
 // is first checked alone, so an error names the file it is in.
 func LoadWithDefaults(defaults, path string) (*Config, error) {
-	dd, err := os.ReadFile(defaults)
-	if err != nil {
-		return nil, fmt.Errorf("--defaults: %w", err)
-	}
 	var data []byte
 	if path != "" {
-		if data, err = os.ReadFile(path); err != nil {
+		var err error
+		if data, err = repofs.ReadFile(path); err != nil {
 			return nil, err
 		}
 	}
-	return ParseWithDefaults(defaults, dd, path, data)
+	return loadDefaults(defaults, path, data)
+}
+
+// LoadInWithDefaults is LoadWithDefaults for the configuration FindIn found
+// in repo, name ("" for none), named file in errors.
+func LoadInWithDefaults(defaults string, repo *repofs.Root, name, file string) (*Config, error) {
+	if name == "" {
+		return loadDefaults(defaults, "", nil)
+	}
+	data, err := repo.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return loadDefaults(defaults, file, data)
+}
+
+// loadDefaults reads the defaults file (the user's own, read wherever it
+// is) and merges data, read from file, over it.
+func loadDefaults(defaults, file string, data []byte) (*Config, error) {
+	dd, err := repofs.ReadFile(defaults)
+	if err != nil {
+		return nil, fmt.Errorf("--defaults: %w", err)
+	}
+	return ParseWithDefaults(defaults, dd, file, data)
 }
 
 // ParseWithDefaults is LoadWithDefaults on data already read: defaults from

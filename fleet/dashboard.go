@@ -225,6 +225,20 @@ func StateOf(markdown string) string {
 	return ""
 }
 
+// NotifiedLine is the hidden line by which the dashboard issue records the
+// state Slack was last told of.
+func NotifiedLine(state string) string { return "<!-- pinbot:fleet-notified " + state + " -->" }
+
+var notifiedRE = regexp.MustCompile(`<!-- pinbot:fleet-notified ([0-9a-f]{16}) -->`)
+
+// NotifiedOf returns the state an issue body says Slack was told of, or "".
+func NotifiedOf(body string) string {
+	if m := notifiedRE.FindStringSubmatch(body); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // Title is the dashboard's heading and the issue's title.
 func (d *Dashboard) Title() string {
 	if len(d.Owners) == 1 {

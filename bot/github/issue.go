@@ -56,20 +56,32 @@ const maxIssuePages = 50
 // if something differs, open or closed as people left it. With several
 // issues carrying the marker, the oldest is kept up to date.
 func (c *Client) SyncIssue(ctx context.Context, is Issue) (IssueResult, error) {
+	return c.SyncIssueWith(ctx, is, nil)
+}
+
+// SyncIssueWith is SyncIssue with the body made by body from the issue as
+// found (its Number, URL and Previous body; zero when there is none yet),
+// so that a caller can carry its own state from one sync to the next in
+// hidden lines; a nil body uses is.Body.
+func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found IssueResult) string) (IssueResult, error) {
 	if !issueMarkerRE.MatchString(is.Marker) {
 		return IssueResult{}, fmt.Errorf("github: issue marker %q: expected lower-case letters, digits, '.', '_', '-' and '/'", is.Marker)
 	}
 	if c.repo == "" {
 		return IssueResult{}, fmt.Errorf("github: no repository for the issue %s", is.Marker)
 	}
-	body := IssueMarker(is.Marker) + "\n" + Truncate(is.Body, MaxBody-len(is.Marker)-40,
-		"\n\n_Cut to fit GitHub's limit on an issue's length._\n")
 	found, err := c.findIssue(ctx, is)
 	if err != nil {
 		return IssueResult{}, err
 	}
+	text := is.Body
+	if body != nil {
+		text = body(IssueResult{Number: found.GetNumber(), URL: found.GetHTMLURL(), Previous: found.GetBody()})
+	}
+	full := IssueMarker(is.Marker) + "\n" + Truncate(text, MaxBody-len(is.Marker)-40,
+		"\n\n_Cut to fit GitHub's limit on an issue's length._\n")
 	if found == nil {
-		created, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &gh.IssueRequest{Title: &is.Title, Body: &body, Labels: &is.Labels})
+		created, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &gh.IssueRequest{Title: &is.Title, Body: &full, Labels: &is.Labels})
 		if err != nil {
 			return IssueResult{}, c.wrap("opening the issue "+is.Marker, err)
 		}
@@ -86,10 +98,10 @@ func (c *Client) SyncIssue(ctx context.Context, is Issue) (IssueResult, error) {
 			labels, missing = append(labels, l), true
 		}
 	}
-	if found.GetTitle() == is.Title && found.GetBody() == body && !missing {
+	if found.GetTitle() == is.Title && found.GetBody() == full && !missing {
 		return res, nil
 	}
-	req := &gh.IssueRequest{Title: &is.Title, Body: &body}
+	req := &gh.IssueRequest{Title: &is.Title, Body: &full}
 	if missing {
 		req.Labels = &labels
 	}

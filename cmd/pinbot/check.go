@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -19,6 +20,9 @@ type CheckOptions struct {
 	Factory *Factory
 	jobFlags
 	Write bool
+	// Repository names the repository in the report (default
+	// $GITHUB_REPOSITORY).
+	Repository string
 }
 
 // formats are the report renderers by --format name.
@@ -41,6 +45,9 @@ stdout; --write applies it to the files. It needs no token.`,
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := validRepository(opts.Repository); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -50,6 +57,7 @@ stdout; --write applies it to the files. It needs no token.`,
 	fl := cmd.Flags()
 	opts.register(fl, f, "the repository to check", "check only this package (repeatable)")
 	fl.BoolVar(&opts.Write, "write", false, "rewrite the pin files with the new caps")
+	fl.StringVar(&opts.Repository, "repository", "", "the repository the report names, owner/name (default $GITHUB_REPOSITORY)")
 	return cmd
 }
 
@@ -70,6 +78,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
+	rep.Repository = cmp.Or(opts.Repository, f.Getenv("GITHUB_REPOSITORY"))
 	if err := formats[opts.Format](f.Stdout, rep); err != nil {
 		return err
 	}

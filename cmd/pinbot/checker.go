@@ -44,6 +44,13 @@ func (j *jobFlags) register(fl *pflag.FlagSet, f *Factory, dirHelp, packageHelp 
 	j.Probes.register(fl)
 	fl.StringVar(&f.CacheDir, "cache-dir", "", "cache directory for HTTP responses, artifacts and probe environments (default: $PINBOT_CACHE_DIR, else pinbot in the user cache directory)")
 	fl.BoolVar(&f.NoCache, "no-cache", false, "cache nothing between runs")
+	registerDefaults(fl, f)
+}
+
+// registerDefaults adds --defaults, the fleet's defaults every repository
+// inherits (config.LoadWithDefaults), to fl; loadConfig reads it.
+func registerDefaults(fl *pflag.FlagSet, f *Factory) {
+	fl.StringVar(&f.Defaults, "defaults", "", "a .pinbot.yml-shaped file of defaults the repository's configuration overrides key by key (a fleet's)")
 }
 
 // validate checks the values a flag parser cannot.

@@ -34,6 +34,9 @@ type Factory struct {
 	// CacheDir is --cache-dir; with NoCache (--no-cache) no cache is used.
 	CacheDir string
 	NoCache  bool
+	// Defaults is --defaults: a fleet's configuration defaults, which the
+	// repository's configuration overrides key by key.
+	Defaults string
 	// UserCacheDir finds the default cache's parent (os.UserCacheDir).
 	UserCacheDir func() (string, error)
 	// Now is the clock min-age gates use.
@@ -148,15 +151,32 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 	}
 	defer repo.Close()
 	cfg := config.Default()
-	if path != "" {
+	switch {
+	case path != "" && f.Defaults != "":
+		if cfg, err = config.LoadWithDefaults(f.Defaults, path); err != nil {
+			return nil, &usageError{err}
+		}
+	case path != "":
 		if cfg, err = config.Load(path); err != nil {
 			return nil, &usageError{err}
 		}
-	} else if name, err := config.FindIn(repo); err != nil {
-		return nil, &usageError{err}
-	} else if name != "" {
-		if cfg, err = config.LoadIn(repo, name, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+	default:
+		name, err := config.FindIn(repo)
+		if err != nil {
 			return nil, &usageError{err}
+		}
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		switch {
+		case f.Defaults != "":
+			// A repository with no configuration of its own is guarded
+			// with the defaults alone.
+			if cfg, err = config.LoadInWithDefaults(f.Defaults, repo, name, file); err != nil {
+				return nil, &usageError{err}
+			}
+		case name != "":
+			if cfg, err = config.LoadIn(repo, name, file); err != nil {
+				return nil, &usageError{err}
+			}
 		}
 	}
 	if u := f.Getenv("PINBOT_PYPI_URL"); u != "" {

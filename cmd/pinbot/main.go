@@ -106,5 +106,6 @@ func newRootCmd(f *Factory) *cobra.Command {
 		return &usageError{fmt.Errorf("%w\n\n%s", err, cmd.UsageString())}
 	})
 	root.AddCommand(newCheckCmd(f, nil), newRunCmd(f, nil), newInitCmd(f, nil), newVersionCmd(f), newScanCmd(f, nil))
+	root.AddCommand(newFleetCmd(f))
 	return root
 }

@@ -42,6 +42,11 @@ type RunOptions struct {
 	// Verdicts is the check job's report (--verdicts): publish from its
 	// verdicts and run no check (publish.go).
 	Verdicts string
+	// WritesPerMinute paces content-creating requests (default 80, GitHub's
+	// secondary limit; a fleet's parallel jobs share it).
+	WritesPerMinute int
+	// requests counts the GitHub requests for the report's api_requests.
+	requests gh.Counter
 }
 
 // runHooks are seams for tests; the program leaves them zero.
@@ -79,6 +84,9 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 			if err := validateVerdicts(cmd, opts); err != nil {
 				return err
 			}
+			if opts.WritesPerMinute < 1 || opts.WritesPerMinute > gh.DefaultPerMinute {
+				return &usageError{fmt.Errorf("--writes-per-minute: expected 1 to %d, found %d", gh.DefaultPerMinute, opts.WritesPerMinute)}
+			}
 			if opts.WorkflowToken != "auto" && opts.WorkflowToken != "true" && opts.WorkflowToken != "false" {
 				return &usageError{fmt.Errorf("--workflow-token: expected auto, true or false, found %q", opts.WorkflowToken)}
 			}
@@ -99,6 +107,8 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 	fl.StringVar(&opts.WorkflowToken, "workflow-token", "auto", "whether the token is a workflow's GITHUB_TOKEN: auto, true or false")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the pull requests and the Slack message; call neither GitHub nor Slack")
 	fl.StringVar(&opts.Verdicts, "verdicts", "", "publish from this check job's report (pinbot check --format json): take its verdicts, run no probe or scan")
+	fl.StringVar(&opts.Repo, "repository", "", "same as --repo")
+	fl.IntVar(&opts.WritesPerMinute, "writes-per-minute", gh.DefaultPerMinute, "the most content-creating GitHub requests a minute (jobs running at once share GitHub's 80)")
 	return cmd
 }
 
@@ -200,7 +210,8 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if err != nil {
 			return err
 		}
-		client, err := gh.New(gh.Options{APIURL: env.apiURL, Repo: env.repo, Tokens: tokens, HTTP: hc, Clock: runHooks.clock, Log: f.Log})
+		client, err := gh.New(gh.Options{APIURL: env.apiURL, Repo: env.repo, Tokens: tokens, HTTP: hc, Clock: runHooks.clock, Log: f.Log,
+			Counter: &opts.requests, PerMinute: opts.WritesPerMinute})
 		if err != nil {
 			return &usageError{err}
 		}
@@ -219,6 +230,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	out.Report.Repository, out.Report.APIRequests = env.repo, opts.requests.N()
 	if recorded != nil {
 		warnUnused(f, recorded, out.Report)
 	}
@@ -246,7 +258,7 @@ func tokenSource(ctx context.Context, f *Factory, opts *RunOptions, env runEnv, 
 		return nil, &usageError{fmt.Errorf("GitHub App %d: no private key in the environment (see github.app.private-key-env, --app-key-env)", appID)}
 	}
 	ts, err := gh.AppTokens(ctx, gh.AppOptions{APIURL: env.apiURL, AppID: appID, InstallationID: inst, PrivateKey: []byte(env.appKey),
-		Repo: env.repo, HTTP: f.HTTPClient(), Clock: runHooks.clock})
+		Repo: env.repo, HTTP: f.HTTPClient(), Clock: runHooks.clock, Counter: &opts.requests})
 	if err != nil {
 		return nil, err
 	}
