@@ -3,6 +3,7 @@ package config_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -126,4 +127,35 @@ func FuzzMerge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, defaults, repo []byte) {
 		config.ParseWithDefaults("d.yml", defaults, "r.yml", repo) // must not panic
 	})
+}
+
+// TestReadmeFleetDefaults merges the README's example (Fleet defaults) and
+// checks what the README says of the result.
+func TestReadmeFleetDefaults(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### Fleet defaults\n")
+	if !ok {
+		t.Fatal("README: no Fleet defaults section")
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(section, 2)
+	if len(blocks) != 2 {
+		t.Fatalf("README: %d yaml blocks in Fleet defaults, want the defaults and a repository's file", len(blocks))
+	}
+	cfg, err := config.ParseWithDefaults("pinbot-fleet.yml", []byte(blocks[0][1]), ".pinbot.yml", []byte(blocks[1][1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"llvmlite", "numba", "tensorflow"}, cfg.Watched()); diff != "" {
+		t.Errorf("watched (-want +got):\n%s", diff)
+	}
+	n := cfg.Packages["numba"]
+	if n.Policy().Strategy != versions.Exclusive || time.Duration(n.MinAge) != 72*time.Hour || len(n.Probes) != 1 || n.Probes[0].Preset != "numba-unique-ids" {
+		t.Errorf("numba %+v", n)
+	}
+	if !slices.Equal(cfg.PullRequests.Labels, []string{"deps"}) || !slices.Equal(cfg.PullRequests.Reviewers, []string{"my-org/platform"}) {
+		t.Errorf("pull-requests %+v", cfg.PullRequests)
+	}
 }
