@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 
 // pinbotBinary builds cmd/pinbot into a directory every user can read (the
 // hardening test runs it as nobody) and returns its path.
-func pinbotBinary(t *testing.T) string {
+func pinbotBinary(t testing.TB) string {
 	t.Helper()
 	binary.once.Do(func() {
 		goBin, err := exec.LookPath("go")
