@@ -256,7 +256,8 @@ func (d *Dashboard) Title() string {
 func (d *Dashboard) Markdown(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("# %s\n%s\n\n", d.Title(), stateLine(d.State()))
-	ew.printf("%d repositories, %d packages, %d GitHub API requests.\n", d.Repositories, len(d.Packages), d.APIRequests)
+	ew.printf("%s, %s, %s.\n", count(d.Repositories, "repository", "repositories"), count(len(d.Packages), "package", "packages"),
+		count(d.APIRequests, "GitHub API request", "GitHub API requests"))
 	if len(d.Packages) == 0 {
 		ew.printf("\nNo report found pins of a watched package.\n")
 	}
@@ -372,6 +373,14 @@ func codeCell(s string) string {
 
 func orDash(s string) string { return cmp.Or(s, "–") }
 
+// count says "1 package", "2 packages".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // mdName keeps a (validated) repository or package name from turning into
 // emphasis.
 func mdName(s string) string { return strings.NewReplacer("_", `\_`, "~", `\~`, "*", `\*`).Replace(s) }
@@ -386,7 +395,7 @@ func (d *Dashboard) SlackSummary(issueURL, runURL string) slack.FleetSummary {
 			Alert: len(p.ByStatus["blocked"])+len(p.ByStatus["error"]) > 0})
 	}
 	if len(d.Problems) > 0 {
-		s.Lines = append(s.Lines, slack.FleetLine{Text: fmt.Sprintf("%d errors tied to no package", len(d.Problems)), Alert: true})
+		s.Lines = append(s.Lines, slack.FleetLine{Text: count(len(d.Problems), "error", "errors") + " tied to no package", Alert: true})
 	}
 	return s
 }

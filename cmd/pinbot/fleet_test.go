@@ -395,7 +395,12 @@ func TestFleetReport(t *testing.T) {
 		}
 		return out, stderr
 	}
+	// The issue is opened through a secondary limit, waited out.
+	e.gh.Fail("POST", `^/repos/lab/\.github/issues$`, fakes.SecondaryLimit(403))
 	out, stderr := report()
+	if !slices.Contains(e.waits, 60*time.Second) {
+		t.Errorf("waits %v: want Retry-After's 60s", e.waits)
+	}
 	for _, want := range []string{"## numba 0.67.0", "**1 bumped, 1 current**", "| pymc-devs/pytensor | bumped | 0.66.0 | 1 | [#1](https://github.com/pymc-devs/pytensor/pull/1) |",
 		"```mermaid\nxychart-beta", `x-axis ["pymc-devs/pytensor"]`} {
 		if !strings.Contains(out, want) {
