@@ -15,6 +15,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/config"
+	esc "github.com/pinbot-dev/pinbot/internal/escape"
 	"github.com/pinbot-dev/pinbot/versions"
 	"github.com/pinbot-dev/pinbot/versions/conda"
 	"github.com/pinbot-dev/pinbot/versions/pep440"
@@ -29,8 +30,12 @@ var (
 	statusWord  = map[string]string{"bump": "bumped", "blocked": "blocked", "held": "held", "error": "in error", "current": "current"}
 )
 
-// MaxChartBars bounds the repositories one chart shows, most lagging first.
-const MaxChartBars = 40
+// MaxChartBars bounds the repositories one chart shows, most lagging first,
+// and MaxCurrentNames the current ones a package's section names.
+const (
+	MaxChartBars    = 40
+	MaxCurrentNames = 200
+)
 
 // A Dashboard is the fleet's state: for each package, the newest release any
 // repository targets and where each repository stands.
@@ -102,7 +107,7 @@ func Summarize(reports []Report) (*Dashboard, []string) {
 			if p.Newest != "" && (fp.Newest == "" || compareVersions(key, p.Newest, fp.Newest) > 0) {
 				fp.Newest = p.Newest
 			}
-			e := Entry{Repository: r.Repository, Target: p.Newest, Admits: p.Admits, Behind: p.Behind, Why: why(p.Status, p.Reason, p.Error, p.Checks)}
+			e := Entry{Repository: r.Repository, Target: p.Newest, Admits: p.Admits, Behind: p.Behind, Why: why(p)}
 			for i, pr := range r.Pulls {
 				if config.Key(pr.Package) == key {
 					e.Pull = &r.Pulls[i]
@@ -124,24 +129,26 @@ func Summarize(reports []Report) (*Dashboard, []string) {
 }
 
 // why is what the dashboard says about a package that needs a look: the
-// reason and the checks that blocked it, or the error.
-func why(status, reason, errText string, checks []report.Check) string {
-	switch status {
+// reason and the checks that blocked it, why it is held, or the error.
+func why(p report.Package) string {
+	switch p.Status {
 	case "bump", "current":
 		return ""
 	case "error":
-		return errText
+		return p.Error
+	case "held":
+		return cmp.Or(p.Hold, p.Reason)
 	}
 	var failed []string
-	for _, c := range checks {
+	for _, c := range p.Checks {
 		if c.Verdict == "blocked" {
 			failed = append(failed, c.Kind+" "+c.Name+": "+c.Detail)
 		}
 	}
 	if len(failed) > 0 {
-		return reason + "; " + strings.Join(failed, "; ")
+		return p.Reason + "; " + strings.Join(failed, "; ")
 	}
-	return reason
+	return p.Reason
 }
 
 // compareVersions orders two releases of one package: Go module paths by Go's
@@ -249,10 +256,10 @@ func (d *Dashboard) Title() string {
 
 // Markdown writes the dashboard: per package the newest release, the counts,
 // a table of the repositories that need a look (bumped, blocked, held, in
-// error) with their pull requests and why, the current ones folded away,
+// error) with their pull requests and why, the current ones named in a line,
 // and a Mermaid chart of how far each lagging repository's caps are behind.
-// Text from the reports is escaped, so it cannot form links, mentions, HTML
-// or Mermaid syntax.
+// Text from the reports is escaped (internal/escape), so it cannot form
+// links, mentions, HTML or Mermaid syntax; names are validated by Parse.
 func (d *Dashboard) Markdown(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("# %s\n%s\n\n", d.Title(), stateLine(d.State()))
@@ -282,10 +289,14 @@ func (d *Dashboard) Markdown(w io.Writer) error {
 		}
 		if cur := p.ByStatus["current"]; len(cur) > 0 {
 			var names []string
-			for _, e := range cur {
+			for i, e := range cur {
+				if i == MaxCurrentNames {
+					names = append(names, fmt.Sprintf("…and %d more", len(cur)-i))
+					break
+				}
 				names = append(names, mdName(e.Repository))
 			}
-			ew.printf("\n<details><summary>%d current</summary>\n\n%s\n\n</details>\n", len(cur), strings.Join(names, ", "))
+			ew.printf("\nCurrent: %s.\n", strings.Join(names, ", "))
 		}
 		chart(ew, p, single)
 	}
@@ -352,14 +363,16 @@ func pullCell(p *Pull) string {
 	}
 	u, err := url.Parse(p.URL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(p.URL, " ()<>[]\"'`|\\") {
-		return text
+		// Not a link, and not a reference to an issue of the dashboard's
+		// own repository either.
+		return esc.Markdown(text)
 	}
 	return "[" + text + "](" + p.URL + ")"
 }
 
-// codeCell puts free text in a code span: no Markdown, HTML, mention or
-// autolink forms inside it. Backticks become quotes, pipes are escaped for
-// the table, and the text is cut to 300 characters.
+// codeCell puts free text in a table cell as a code span (escape.Code): no
+// Markdown, HTML, mention or autolink inside it. It is cut to 300
+// characters.
 func codeCell(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
@@ -368,7 +381,7 @@ func codeCell(s string) string {
 	if r := []rune(s); len(r) > 300 {
 		s = string(r[:299]) + "…"
 	}
-	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(s) + "`"
+	return esc.Code(s)
 }
 
 func orDash(s string) string { return cmp.Or(s, "–") }
@@ -381,9 +394,9 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// mdName keeps a (validated) repository or package name from turning into
-// emphasis.
-func mdName(s string) string { return strings.NewReplacer("_", `\_`, "~", `\~`, "*", `\*`).Replace(s) }
+// mdName shows a (validated) repository or package name as text
+// (escape.Markdown).
+func mdName(s string) string { return esc.Markdown(s) }
 
 // SlackSummary is the fleet's message: a line per package, "numba 0.67.0: 37
 // bumped, 3 blocked, 2 held", an alert when a repository is blocked or in
