@@ -19,6 +19,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -105,11 +106,12 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		if b == nil {
 			continue
 		}
-		ps, err := pins.Extract(f.Format, f.Path, b)
+		ps, skipped, err := pins.ReadFile(f.Format, f.Path, b)
 		if err != nil {
 			rep.Errors = append(rep.Errors, err.Error())
 			continue
 		}
+		rep.Warnings = append(rep.Warnings, skipWarnings(skipped)...)
 		data[f.Path], formats[f.Path] = b, f.Format
 		n := 0
 		for _, p := range ps {
@@ -142,6 +144,9 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched)
 	c.hashPins(ctx, log, plans)
 	for i, p := range plans {
+		for _, w := range p.Warnings {
+			rep.Warnings = append(rep.Warnings, w.Error())
+		}
 		rp := toReport(p)
 		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
@@ -158,6 +163,16 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		rep.Written = written
 	}
 	return rep, nil
+}
+
+// skipWarnings words the entries of a pin file that pinbot could not read as
+// warnings: each is skipped, and the file's other pins are planned.
+func skipWarnings(entries diag.List) []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.Error() + " (entry skipped; the file's other pins are read)"
+	}
+	return out
 }
 
 // watched returns the packages of this run with their settings (nil: defaults).

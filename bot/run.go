@@ -275,7 +275,7 @@ func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, p report.Pa
 		if err != nil {
 			return nil, err
 		}
-		found, err := pins.Extract(format, path, data)
+		found, _, err := pins.ReadFile(format, path, data) // the check warned about skipped entries
 		if err != nil {
 			return nil, err
 		}

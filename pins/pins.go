@@ -29,7 +29,10 @@ type Format interface {
 	Match(path string) bool
 	// Extract returns every requirement in data, watched or not, in file order.
 	// path is used in errors and in Pin.File. A file that does not parse gives a
-	// *diag.Error (or a diag.List) naming the place.
+	// *diag.Error (or a diag.List) naming the place, and no pins. An entry that
+	// cannot be read (a requirement that does not parse, a value of the wrong
+	// type) never hides the others: Extract returns the other pins with a
+	// *Skipped error naming each such entry (see Skip).
 	Extract(path string, data []byte) ([]Pin, error)
 }
 
@@ -134,7 +137,8 @@ type splice struct {
 // Apply returns data with edits applied. It verifies that every span holds the
 // pin's constraint (and every Extra span its Old text), splices the edits in,
 // extracts the result again with f, and checks that exactly the edited pins
-// changed, each to its new constraint and hash options. For a CommentAligner,
+// changed, each to its new constraint and hash options; entries of the file
+// that Extract skips (see Skipped) must be skipped alike before and after. For a CommentAligner,
 // a comment aligned after an edited constraint keeps its column where the
 // spaces before it allow. On any failure it returns an error and no data.
 func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err error) {
@@ -167,7 +171,7 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 			return nil, editErr(path, splices[i].edit.Pin, "overlaps another edit")
 		}
 	}
-	before, err := safeExtract(f, path, data)
+	before, skipped, err := ReadFile(f, path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -189,9 +193,12 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	}
 	out = append(out, data[last:]...)
 
-	after, err := safeExtract(f, path, out)
+	after, skippedAfter, err := ReadFile(f, path, out)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the rewritten file does not parse (nothing written): %w", path, err)
+	}
+	if err := sameSkips(path, skipped, skippedAfter); err != nil {
+		return nil, err
 	}
 	if err := confirm(path, before, after, sorted); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
@@ -47,10 +46,12 @@ func (p *Plan) movePins(pkg Package, lookups []Lookup, schemes map[string]versio
 		}
 		switch {
 		case d.parseErr != nil:
-			// A watched pin pinbot cannot read is a broken file, not a detail.
-			pp.Reason = "not edited: " + d.parseErr.Error()
-			pinErr := diag.Errorf(pp.Pin.File, pp.Pin.Line, pp.Pin.Col, pp.Pin.Key, "%v", d.parseErr)
-			p.Status, p.Err = Error, errors.Join(p.Err, pinErr)
+			// A watched pin whose constraint pinbot cannot read is left as
+			// written with a warning; it hides none of the package's other
+			// pins, which are planned.
+			pp.Reason = "not edited: its constraint does not parse: " + d.parseErr.Error()
+			pp.Conflict = true
+			p.Warnings = append(p.Warnings, diag.Errorf(pp.Pin.File, pp.Pin.Line, pp.Pin.Col, pp.Pin.Key, "%s: constraint %q does not parse (pin skipped; the other pins are planned): %v", p.Name, pp.Pin.Constraint, d.parseErr))
 			continue
 		case d.moveErr != nil:
 			pp.Reason = "not edited: " + d.moveErr.Error()

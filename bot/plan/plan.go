@@ -69,6 +69,9 @@ type Plan struct {
 	// Hold says why the package is held (status held), and what would move
 	// it: each held pin with its reason, or another cause (see SetHeld).
 	Hold string
+	// Warnings name the pins left as written because pinbot cannot read
+	// their constraints; the package's other pins are planned.
+	Warnings []error
 }
 
 // A PinPlan is the decision for one pin.

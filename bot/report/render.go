@@ -65,6 +65,9 @@ func Text(w io.Writer, r *Report) error {
 	for _, in := range r.Includes {
 		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
 	}
+	for _, w := range r.Warnings {
+		ew.printf("warning: %s\n", t(w))
+	}
 	for _, e := range r.Errors {
 		ew.printf("error: %s\n", t(e))
 	}
@@ -146,6 +149,13 @@ func Markdown(w io.Writer, r *Report) error {
 				chain = append(chain, escape.Code(c))
 			}
 			ew.printf("- %s via %s\n", escape.Code(in.File), strings.Join(chain, " → "))
+		}
+		ew.printf("\n")
+	}
+	if len(r.Warnings) > 0 {
+		ew.printf("### Warnings\n\n")
+		for _, w := range r.Warnings {
+			ew.printf("- %s\n", escape.Markdown(oneLine(w)))
 		}
 		ew.printf("\n")
 	}

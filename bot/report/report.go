@@ -21,6 +21,10 @@ type Report struct {
 	// Errors are problems not tied to one package, such as a pin file that
 	// does not parse.
 	Errors []string `json:"errors"`
+	// Warnings are problems that hide nothing else, such as one entry of a
+	// pin file that pinbot cannot read ("requirements.txt:4:1: ...: skipped"):
+	// the file's other pins are planned. Absent when there are none.
+	Warnings []string `json:"warnings,omitempty"`
 	// Written lists the files rewritten by --write, relative to the root.
 	Written []string `json:"written"`
 	// Includes lists the files read because a requirements file includes them

@@ -199,10 +199,10 @@ func TestFormatsBadInput(t *testing.T) {
 		code  int
 		want  []string // in stdout or stderr
 	}{
-		{"requirement that does not parse", map[string]string{"requirements.txt": "numba>=0.58,<=0.66.0\nnumba[cuda>=1\n"},
-			1, []string{"requirements.txt:2:1: requirements[1]: invalid requirement"}},
-		{"setup.cfg that does not parse", map[string]string{"setup.cfg": "[options]\ninstall_requires =\n    numba>=0.58\nnot a key\n"},
-			1, []string{"setup.cfg:4:1: options: expected \"key = value\""}},
+		{"pyproject.toml that does not parse", map[string]string{"pyproject.toml": "[project\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"},
+			1, []string{"pyproject.toml:1:", "not valid TOML"}},
+		{"environment file that does not parse", map[string]string{"environment.yml": "dependencies:\n  - numba>=0.58\n - [\n"},
+			1, []string{"environment.yml:", "not valid YAML"}},
 		{"templated version", map[string]string{"requirements.txt": "numba>=${NUMBA_MIN},<=0.66.0\n"},
 			0, []string{"not edited: uses an environment variable reference"}},
 		{"escaped string", map[string]string{"pyproject.toml": "[project]\ndependencies = [\"nu\\u006dba>=0.58,<=0.66.0\"]\n"},

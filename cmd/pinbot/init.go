@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
@@ -109,14 +110,21 @@ func initFile(repo *repofs.Root, names []string, found []pins.Found) []byte {
 	where := map[string][]string{}  // package -> file:line
 	inFile := map[string][]string{} // file -> watched packages
 	problems := map[string]string{} // file -> why it could not be read
+	partly := map[string]string{}   // file -> the entries that could not be read
 	for _, f := range found {
 		b, err := repo.ReadFile(f.Path)
 		var ps []pins.Pin
+		var skipped diag.List
 		if err == nil {
-			ps, err = pins.Extract(f.Format, f.Path, b)
+			ps, skipped, err = pins.ReadFile(f.Format, f.Path, b)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			problems[f.Path] = strings.SplitN(err.Error(), "\n", 2)[0]
+		} else if len(skipped) > 0 {
+			partly[f.Path] = "skipped " + skipped[0].Error()
+			if len(skipped) > 1 {
+				partly[f.Path] += fmt.Sprintf(" and %d more", len(skipped)-1)
+			}
 		}
 		for _, p := range ps {
 			if !slices.Contains(names, p.Package) {
@@ -168,6 +176,9 @@ packages:
 			note = "does not parse: " + problems[f.Path]
 		case len(inFile[f.Path]) > 0:
 			note = strings.Join(inFile[f.Path], ", ")
+		}
+		if partly[f.Path] != "" {
+			note += "; " + partly[f.Path]
 		}
 		// A file's name and its error are escaped: a line break in either
 		// would end the comment and write configuration.

@@ -383,6 +383,9 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	for _, e := range out.Report.Errors {
 		annotate("error", "pinbot", e)
 	}
+	for _, w := range out.Report.Warnings {
+		annotate("warning", "pinbot: skipped", w)
+	}
 	var held []report.Package
 	for _, p := range out.Report.Packages {
 		if plan.Status(p.Status) != plan.Held {

@@ -159,16 +159,29 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 
 // CheckExtract runs f.Extract on data, the file at path, and checks what any
 // input must give, for fuzz targets: no panic, an error that holds a
-// *diag.Error, and for every pin that is not skipped a span that holds its
-// constraint (SpanHolds). It returns the pins, or nil after an error.
+// *diag.Error, no pins beside an error about the whole file, a file and line
+// for every entry skipped (pins.Skipped), and for every pin that is not
+// skipped a span that holds its constraint (SpanHolds). It returns the pins,
+// or nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
+	entries, partial := pins.SkippedEntries(err)
 	if err != nil {
 		if _, ok := diag.As(err); !ok {
 			t.Fatalf("error %v is not a diag.Error", err)
 		}
-		return nil
+		if !partial {
+			if ps != nil {
+				t.Fatalf("pins returned with an error about the whole file: %v", err)
+			}
+			return nil
+		}
+		for _, e := range entries {
+			if e.File != path || e.Line < 1 {
+				t.Fatalf("skipped entry %v does not name its file and line", e)
+			}
+		}
 	}
 	for _, p := range ps {
 		if p.Skip == "" && !SpanHolds(data, p) {
@@ -251,7 +264,9 @@ type ErrorCase struct {
 // Errors extracts each case's Doc as the file at path with f and checks the
 // first *diag.Error it gives: its file, line, column, key and message. An
 // error without a key is about the whole file (it does not parse, or its top
-// level is of the wrong kind): Extract must then return no pins.
+// level is of the wrong kind): Extract must then return no pins. An error
+// with a key is about one entry, which Extract skips: it must come as a
+// *pins.Skipped beside the file's other pins.
 func Errors(t testing.TB, f pins.Format, path string, cases []ErrorCase) {
 	t.Helper()
 	for _, tt := range cases {
@@ -265,8 +280,12 @@ func Errors(t testing.TB, f pins.Format, path string, cases []ErrorCase) {
 			t.Errorf("Extract(%q) error = %q (line %d col %d key %q), want line %d col %d key %q with %q",
 				tt.Doc, e, e.Line, e.Col, e.Key, tt.Line, tt.Col, tt.Key, tt.InMsg)
 		}
-		if tt.Key == "" && ps != nil {
+		_, partial := pins.SkippedEntries(err)
+		switch {
+		case tt.Key == "" && (ps != nil || partial):
 			t.Errorf("Extract(%q) returned pins with an error about the whole file", tt.Doc)
+		case tt.Key != "" && !partial:
+			t.Errorf("Extract(%q): an error about one entry (%s) must skip it (pins.Skipped), not the file: %v", tt.Doc, tt.Key, err)
 		}
 	}
 }

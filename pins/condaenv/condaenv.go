@@ -83,7 +83,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	}
 	pairs, dup := yamlspan.Pairs(d.Root)
 	if dup != nil && (dup.Value == "dependencies" || dup.Value == "channels") {
-		d.Fail(dup, dup.Value, "key given twice")
+		d.Fail(dup, "", "key %q given twice: conda refuses the file", dup.Value)
 		return nil, d.Errs.Err()
 	}
 	x := &extractor{d: d}
@@ -98,7 +98,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 			x.dependencies(p.Value, source)
 		}
 	}
-	return x.out, d.Errs.Err()
+	return x.out, pins.Skip(d.Errs)
 }
 
 // An extractor collects the pins of one file; its Doc collects the errors.

@@ -223,7 +223,7 @@ func TestErrors(t *testing.T) {
 		{Doc: "dependencies:\n- numba >=0.5 if x\n", Line: 2, Col: 3, Key: "dependencies[0]", InMsg: "conditional"},
 		{Doc: "dependencies:\n- pip: numba\n", Line: 2, Col: 8, Key: "dependencies[0].pip", InMsg: "expected a list of pip requirements"},
 		{Doc: "dependencies:\n- pip:\n  - numba ; \n", Line: 3, Col: 5, Key: "dependencies[0].pip[0]", InMsg: "invalid requirement"},
-		{Doc: "dependencies: []\ndependencies: [numba]\n", Line: 2, Col: 1, Key: "dependencies", InMsg: "given twice"},
+		{Doc: "dependencies: []\ndependencies: [numba]\n", Line: 2, Col: 1, Key: "", InMsg: `key "dependencies" given twice`},
 		{Doc: "channels: conda-forge\ndependencies: []\n", Line: 1, Col: 11, Key: "channels", InMsg: "expected a list of channels"},
 	})
 }

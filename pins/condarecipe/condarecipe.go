@@ -99,7 +99,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	s := &scanner{path: path, data: data, tags: tags}
 	s.scan()
 	out := s.resolve()
-	return out, s.errs.Err()
+	return out, pins.Skip(s.errs)
 }
 
 type scanner struct {

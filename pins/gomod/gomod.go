@@ -12,6 +12,7 @@
 package gomod
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -50,11 +51,18 @@ func (Format) Match(path string) bool {
 // Extract returns the requirements of data in file order.
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	f, err := modfile.Parse(path, data, nil)
+	var errs diag.List
 	if err != nil {
-		return nil, convert(path, data, err)
+		// The go command refuses the whole file, but one bad line must not
+		// hide the other requirements: read the file again without the lines
+		// modfile named, and report them as skipped.
+		var bad diag.List
+		if f, bad = parseWithout(path, data, err); f == nil {
+			return nil, convert(path, data, err)
+		}
+		errs = bad
 	}
 	var out []pins.Pin
-	var errs diag.List
 	for _, r := range f.Require {
 		line := r.Syntax
 		if line.Start.Byte < 0 || line.End.Byte > len(data) || line.Start.Byte > line.End.Byte {
@@ -101,7 +109,61 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		}
 		out = append(out, p)
 	}
-	return out, errs.Err()
+	return out, pins.Skip(errs)
+}
+
+// parseWithout parses data again with every line that err (modfile's errors
+// from parsing it) names blanked out, keeping every offset, and returns the
+// file with those errors as diag errors. It returns nil when an error names
+// no line, a line that opens or closes a block or names the module, or when
+// the file still does not parse: the file as a whole is then unreadable.
+func parseWithout(path string, data []byte, err error) (*modfile.File, diag.List) {
+	var list modfile.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return nil, nil
+	}
+	blanked := bytes.Clone(data)
+	for _, e := range list {
+		start, end, ok := lineBounds(data, e.Pos.Line)
+		if !ok {
+			return nil, nil
+		}
+		line := data[start:end]
+		if bytes.ContainsAny(line, "()") || bytes.HasPrefix(bytes.TrimSpace(line), []byte("module")) {
+			return nil, nil
+		}
+		for i := start; i < end; i++ {
+			if blanked[i] != '\r' {
+				blanked[i] = ' '
+			}
+		}
+	}
+	f, err2 := modfile.Parse(path, blanked, nil)
+	if err2 != nil {
+		return nil, nil
+	}
+	bad, _ := convert(path, data, err).(diag.List)
+	return f, bad
+}
+
+// lineBounds returns the byte range of 1-based line n of data, without its
+// line ending.
+func lineBounds(data []byte, n int) (start, end int, ok bool) {
+	if n < 1 {
+		return 0, 0, false
+	}
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(data[start:], '\n')
+		if j < 0 {
+			return 0, 0, false
+		}
+		start += j + 1
+	}
+	end = len(data)
+	if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
+		end = start + j
+	}
+	return start, end, true
 }
 
 // convert turns modfile's errors into diag errors with file:line:col.

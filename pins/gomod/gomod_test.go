@@ -40,6 +40,29 @@ func TestErrors(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
+
+	// The go command refuses the file, but a bad line hides no other
+	// requirement: it is skipped, and the rest read as they are.
+	doc := "module example.com/m\n\nrequire (\n\tgolang.org/x/mod\n\tgolang.org/x/text v0.3.8\n)\n\nrequire github.com/google/go-cmp v0.6.0 v0.7.0\n"
+	ps, err := f.Extract("go.mod", []byte(doc))
+	entries, ok := pins.SkippedEntries(err)
+	if !ok || len(entries) != 2 || entries[0].Line != 4 || entries[1].Line != 8 {
+		t.Fatalf("skipped %v (%v), want lines 4 and 8", entries, err)
+	}
+	if len(ps) != 1 || ps[0].Package != "golang.org/x/text" || ps[0].Line != 5 || ps[0].Constraint != "v0.3.8" {
+		t.Errorf("pins %+v, want golang.org/x/text v0.3.8 on line 5", ps)
+	}
+	out, err := pins.Apply(f, "go.mod", []byte(doc), []pins.Edit{{Pin: ps[0], New: "v0.30.0"}})
+	if want := strings.Replace(doc, "v0.3.8", "v0.30.0", 1); err != nil || string(out) != want {
+		t.Errorf("Apply: %v\n%s", err, out)
+	}
+
+	// A line that opens a block is the file's structure: the file is refused.
+	if ps, err := f.Extract("go.mod", []byte("module m\nrequire ( x\n")); err == nil || ps != nil {
+		t.Errorf("broken block: %v, %v", ps, err)
+	} else if _, ok := pins.SkippedEntries(err); ok {
+		t.Errorf("broken block skipped as an entry: %v", err)
+	}
 }
 
 func FuzzExtract(f *testing.F) {

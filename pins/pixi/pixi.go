@@ -138,7 +138,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 			x.out = append(x.out, p)
 		}
 	}
-	return x.out, x.errs.Err()
+	return x.out, pins.Skip(x.errs)
 }
 
 type extractor struct {

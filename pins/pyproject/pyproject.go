@@ -116,7 +116,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 			p.Skip = "the project's own name: it requires itself for its extras"
 		}
 	}
-	return x.out, x.errs.Err()
+	return x.out, pins.Skip(x.errs)
 }
 
 // isNameKey reports whether key holds the project's name (PEP 621 or Poetry).

@@ -102,7 +102,7 @@ type file struct {
 // Extract returns the requirements of data in file order.
 func (Format) Extract(p string, data []byte) ([]pins.Pin, error) {
 	f := parse(p, data)
-	return f.pins, f.errs.Err()
+	return f.pins, pins.Skip(f.errs)
 }
 
 // Includes returns the -r and -c lines of a requirements file, in file order.

@@ -148,7 +148,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 			off += len(chunk) + 1
 		}
 	}
-	return out, errs.Err()
+	return out, pins.Skip(errs)
 }
 
 // commentStart returns where an inline " # comment" starts in s, or -1.

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/bot"
+	"github.com/pinbot-dev/pinbot/bot/report"
+)
+
+// A rewrite is a file of a test repository: its bytes before and after
+// `pinbot check --write` (after "" means unchanged).
+type rewrite struct{ before, after string }
+
+// checkWrite writes files and the configuration into a fresh repository of
+// e, runs `pinbot check --write --format json` and requires exit code 0 and
+// every file to hold exactly its after bytes (its before bytes when after is
+// ""); a second --write must write nothing. It returns the first report.
+func checkWrite(t *testing.T, e *env, config string, files map[string]rewrite) *report.Report {
+	t.Helper()
+	for name, f := range files {
+		e.file(name, []byte(f.before))
+	}
+	e.file(".pinbot.yml", []byte(config))
+	code, out, stderr := e.run("check", "--dir", e.dir, "--write", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var changed []string
+	for name, f := range files {
+		want := f.after
+		if want == "" {
+			want = f.before
+		} else {
+			changed = append(changed, name)
+		}
+		if diff := cmp.Diff(want, e.read(name)); diff != "" {
+			t.Errorf("%s after --write (-want +got):\n%s", name, diff)
+		}
+	}
+	slices.Sort(changed)
+	if !slices.Equal(rep.Written, changed) {
+		t.Errorf("written %v, want %v", rep.Written, changed)
+	}
+	code, out, _ = e.run("check", "--dir", e.dir, "--write", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"written": []`) {
+		t.Errorf("second --write: exit %d\n%s", code, out)
+	}
+	return &rep
+}
+
+// hasWarnings requires the report to hold exactly one warning starting with
+// each of the places given ("requirements.txt:2:1: "), and no error.
+func hasWarnings(t *testing.T, rep *report.Report, places ...string) {
+	t.Helper()
+	if len(rep.Errors) > 0 {
+		t.Errorf("errors: %v", rep.Errors)
+	}
+	if len(rep.Warnings) != len(places) {
+		t.Errorf("%d warnings, want %d:\n%s", len(rep.Warnings), len(places), strings.Join(rep.Warnings, "\n"))
+	}
+	for _, p := range places {
+		n := 0
+		for _, w := range rep.Warnings {
+			if strings.HasPrefix(w, p) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d warnings at %s, want 1:\n%s", n, p, strings.Join(rep.Warnings, "\n"))
+		}
+	}
+}
+
+// TestCheckSkipsBadEntries gives every format a file with one watched pin
+// and entries pinbot cannot read: each bad entry is a warning naming its
+// file:line and why, the exit code is 0, and the good pin is planned and
+// rewritten, only its bytes changing.
+func TestCheckSkipsBadEntries(t *testing.T) {
+	e := formatsEnv(t)
+	files := map[string]rewrite{
+		"pyproject.toml": {
+			"[project]\nname = \"demo\"\ndependencies = [\n    \"numba>=0.58,<=0.66.0\",\n    \"llvmlite[\",\n    3,\n]\n",
+			"[project]\nname = \"demo\"\ndependencies = [\n    \"numba>=0.58,<=0.67.0\",\n    \"llvmlite[\",\n    3,\n]\n"},
+		"requirements.txt": {"numba>=0.58,<=0.66.0\nnumba[cuda>=1\n", "numba>=0.58,<=0.67.0\nnumba[cuda>=1\n"},
+		"setup.cfg": {
+			"[options]\ninstall_requires =\n    numba>=0.58,<=0.66.0\n    llvm lite>=1\nnot a key\n",
+			"[options]\ninstall_requires =\n    numba>=0.58,<=0.67.0\n    llvm lite>=1\nnot a key\n"},
+		"environment.yml": {
+			"channels: [conda-forge]\ndependencies:\n  - numba>=0.58,<=0.66.0\n  - foo:bar\n  - [x]\n",
+			"channels: [conda-forge]\ndependencies:\n  - numba>=0.58,<=0.67.0\n  - foo:bar\n  - [x]\n"},
+		"recipe/meta.yaml": {
+			"package:\n  name: demo\nrequirements:\n  run:\n    - numba >=0.58,<=0.66.0\n    - foo:bar\n",
+			"package:\n  name: demo\nrequirements:\n  run:\n    - numba >=0.58,<=0.67.0\n    - foo:bar\n"},
+		"v1/recipe.yaml": {
+			"schema_version: 1\npackage:\n  name: demo\nrequirements:\n  run:\n    - numba >=0.58,<=0.66.0\n    - foo:bar\n",
+			"schema_version: 1\npackage:\n  name: demo\nrequirements:\n  run:\n    - numba >=0.58,<=0.67.0\n    - foo:bar\n"},
+		"pixi.toml": {
+			"[workspace]\nchannels = [\"conda-forge\"]\n\n[dependencies]\nnumba = \">=0.58,<=0.66.0\"\nllvmlite = 3\n",
+			"[workspace]\nchannels = [\"conda-forge\"]\n\n[dependencies]\nnumba = \">=0.58,<=0.67.0\"\nllvmlite = 3\n"},
+		// conda reads "numba >= 0.57", but pinbot's conda scheme does not:
+		// the pin is left as written with a warning, and the others move.
+		"ci/environment.yml": {"dependencies:\n  - numba >= 0.57\n", ""},
+		"go.mod": {
+			"module example.com/m\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/mod\n\tgolang.org/x/text v0.3.8\n)\n",
+			"module example.com/m\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/mod\n\tgolang.org/x/text v0.30.0\n)\n"},
+	}
+	rep := checkWrite(t, e, "packages:\n  numba: {}\n  golang.org/x/text: {}\n", files)
+	hasWarnings(t, rep,
+		"pyproject.toml:5:5: project.dependencies[1]: ", "pyproject.toml:6:5: project.dependencies[2]: ",
+		"requirements.txt:2:1: ",
+		"setup.cfg:4:5: ", "setup.cfg:5:1: ",
+		"environment.yml:4:5: ", "environment.yml:5:5: ",
+		"recipe/meta.yaml:6:", "v1/recipe.yaml:7:",
+		"pixi.toml:6:", "go.mod:6:",
+		`ci/environment.yml:2:5: dependencies[0]: numba: constraint ">= 0.57" does not parse`)
+	for _, w := range rep.Warnings {
+		if !strings.Contains(w, "skipped") {
+			t.Errorf("warning %q does not say the entry is skipped", w)
+		}
+	}
+	// The text report says the same, and so does the Markdown one.
+	_, out, _ := e.run("check", "--dir", e.dir)
+	if !strings.Contains(out, "warning: requirements.txt:2:1: requirements[1]: invalid requirement \"numba[cuda>=1\"") {
+		t.Errorf("text report:\n%s", out)
+	}
+	_, md, _ := e.run("check", "--dir", e.dir, "--format", "markdown")
+	if !strings.Contains(md, "### Warnings\n\n") || !strings.Contains(md, "\n- pixi.toml:6:12: dependencies.llvmlite: expected a version string") {
+		t.Errorf("markdown report:\n%s", md)
+	}
+}
+
+// TestActionsWarnings turns the report's warnings into warning annotations
+// at their file and line, which the failures count leaves out.
+func TestActionsWarnings(t *testing.T) {
+	var b strings.Builder
+	out := &bot.Outcome{Report: &report.Report{Warnings: []string{
+		`requirements.txt:2:1: requirements[1]: invalid requirement "numba[cuda>=1" at offset 5: unclosed '[' in extras (entry skipped; the file's other pins are read)`,
+	}}}
+	if err := actionsReport(&b, runEnv{}, out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "::warning file=requirements.txt,line=2,title=pinbot%3A skipped::requirements.txt:2:1: requirements[1]: invalid requirement") {
+		t.Errorf("annotations:\n%s", b.String())
+	}
+	if n := len(runFailures(out)); n != 0 {
+		t.Errorf("%d failures for a warning", n)
+	}
+}
