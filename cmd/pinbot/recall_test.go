@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +154,39 @@ func TestActionsWarnings(t *testing.T) {
 	}
 	if n := len(runFailures(out)); n != 0 {
 		t.Errorf("%d failures for a warning", n)
+	}
+}
+
+// TestCheckSetupCfgInterpolation checks a setup.cfg whose extras gather
+// others with configparser interpolation: the "%(dask)s" line is no pin and
+// stays as written, the pins it refers to and the lines after it move, and a
+// pin whose version comes from a reference is reported and left alone.
+func TestCheckSetupCfgInterpolation(t *testing.T) {
+	e := newEnv(t)
+	before := "[DEFAULT]\nnumba_min = 0.57\n\n[options]\ninstall_requires =\n    numba>=%(numba_min)s\n\n" +
+		"[options.extras_require]\njit =\n    numba>=0.58,<=0.66.0\n    llvmlite<=0.48.0\ntesting = %(jit)s\n    numba<=0.66.0 ; python_version<\"3.14\"\n    pytest\n" +
+		"all =\n    %(testing)s\n"
+	after := strings.NewReplacer("numba>=0.58,<=0.66.0", "numba>=0.58,<=0.67.0", "llvmlite<=0.48.0", "llvmlite<=0.49.0",
+		"numba<=0.66.0 ;", "numba<=0.67.0 ;").Replace(before)
+	rep := checkWrite(t, e, "packages:\n  numba: {}\n  llvmlite: {}\n", map[string]rewrite{"setup.cfg": {before, after}})
+	hasWarnings(t, rep)
+	var pins []string
+	for _, p := range rep.Packages {
+		for _, pin := range p.Pins {
+			s := fmt.Sprintf("%d %s: %s", pin.Line, pin.Key, pin.Before)
+			if pin.Skip != "" {
+				s += " (skipped: " + pin.Skip + ")"
+			}
+			pins = append(pins, s)
+		}
+	}
+	want := []string{
+		"11 options.extras_require.jit[1]: llvmlite<=0.48.0",
+		`6 options.install_requires[0]: numba>=%(numba_min)s (skipped: configparser interpolation: it reads "numba>=0.57" once expanded, and pinbot edits only requirements written out in full)`,
+		"10 options.extras_require.jit[0]: numba>=0.58,<=0.66.0",
+		`13 options.extras_require.testing[0]: numba<=0.66.0 ; python_version<"3.14"`,
+	}
+	if diff := cmp.Diff(want, pins); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
 	}
 }

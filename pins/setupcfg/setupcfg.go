@@ -11,11 +11,22 @@
 // also inside a value; "=" or ":" separates a key from its value. INI
 // libraries rewrite whole files, so none is used. Values read from a file
 // ("file: requirements.txt") are not followed.
+//
+// Values are interpolated as configparser's BasicInterpolation does, which
+// setuptools leaves on: "%(name)s" is the option name of the same section
+// or of [DEFAULT], "%%" a literal "%". A line of nothing but references
+// ("testing = %(dask)s" followed by more lines) stands for the requirements
+// of the options it names, which are read where they are written: it is no
+// pin itself. A requirement built around a reference ("numba>=%(min)s") is
+// reported with Skip set, and a reference configparser would refuse (to no
+// option, a loop, a lone "%") is a skipped entry.
 package setupcfg
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
@@ -75,36 +86,27 @@ func lines(data []byte) []line {
 
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
-// Extract returns the requirements of data in file order.
-func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
-	var out []pins.Pin
-	var errs diag.List
+// A chunk is one requirement's text in a value: on a continuation line, or
+// one ";"-separated part of the key's line.
+type chunk struct {
+	section, key string
+	l            line
+	off          int // file offset of text
+	text         string
+}
+
+// walk scans data as configparser does and calls value for every chunk of
+// every option (requirement keys or not), in file order. Lines that are no
+// option, section or continuation are errors recorded in errs when it is not
+// nil.
+func walk(path string, data []byte, errs *diag.List, value func(c chunk, keyLine bool)) {
+	fail := func(e *diag.Error) {
+		if errs != nil {
+			*errs = append(*errs, e)
+		}
+	}
 	section, key := "", ""
 	keyIndent := -1 // indentation of the current key's line; -1: no key
-	counts := map[string]int{}
-	// value records one requirement chunk at file offset off.
-	value := func(l line, off int, chunk string) {
-		lead := len(chunk) - len(strings.TrimLeft(chunk, " \t"))
-		chunk = strings.TrimRight(chunk[lead:], " \t")
-		off += lead
-		if chunk == "" || strings.HasPrefix(chunk, "#") {
-			return
-		}
-		label := section + "." + key
-		k := fmt.Sprintf("%s[%d]", label, counts[label])
-		counts[label]++
-		col := off - l.start + 1
-		if c := commentStart(chunk); c >= 0 {
-			chunk = strings.TrimRight(chunk[:c], " \t")
-		}
-		p, err := pep508.Pin(chunk, off)
-		if err != nil {
-			errs = append(errs, &diag.Error{File: path, Line: l.n, Col: col, Key: k, Err: err})
-			return
-		}
-		p.File, p.Line, p.Col, p.Key = path, l.n, col, k
-		out = append(out, p)
-	}
 	for _, l := range lines(data) {
 		trimmed := strings.TrimSpace(l.text)
 		ind := indent(l.text)
@@ -114,9 +116,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		case trimmed[0] == '#' || trimmed[0] == ';':
 			continue // a comment, also inside a value
 		case keyIndent >= 0 && ind > keyIndent:
-			if requirementKey(section, key) {
-				value(l, l.start+ind, l.text[ind:])
-			}
+			value(chunk{section: section, key: key, l: l, off: l.start + ind, text: l.text[ind:]}, false)
 			continue
 		case trimmed[0] == '[' && strings.HasSuffix(trimmed, "]"):
 			section, key, keyIndent = strings.TrimSpace(trimmed[1:len(trimmed)-1]), "", -1
@@ -124,30 +124,106 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		}
 		d := strings.IndexAny(l.text, "=:")
 		if d < 0 || strings.TrimSpace(l.text[:d]) == "" {
-			errs = append(errs, diag.Errorf(path, l.n, ind+1, section, "expected \"key = value\", a [section] header or an indented continuation, found %q", trimmed))
+			fail(diag.Errorf(path, l.n, ind+1, section, "expected \"key = value\", a [section] header or an indented continuation, found %q", trimmed))
 			keyIndent = -1
 			continue
 		}
 		if section == "" {
-			errs = append(errs, diag.Errorf(path, l.n, ind+1, "", "key %q before any [section] header", strings.TrimSpace(l.text[:d])))
+			fail(diag.Errorf(path, l.n, ind+1, "", "key %q before any [section] header", strings.TrimSpace(l.text[:d])))
 			keyIndent = -1
 			continue
 		}
 		key, keyIndent = strings.TrimSpace(l.text[:d]), ind
-		if !requirementKey(section, key) {
-			continue
+		value(chunk{section: section, key: key, l: l, off: l.start + d + 1, text: l.text[d+1:]}, true)
+	}
+}
+
+// Extract returns the requirements of data in file order.
+func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
+	// configparser interpolates each value when it is read, from the options
+	// of the whole file: collect them first.
+	opts := options{}
+	walk(path, data, nil, func(c chunk, _ bool) { opts.add(c) })
+
+	var out []pins.Pin
+	var errs diag.List
+	counts := map[string]int{}
+	// value records one requirement at file offset off.
+	value := func(c chunk) {
+		text, off := c.text, c.off
+		lead := len(text) - len(strings.TrimLeft(text, " \t"))
+		text = strings.TrimRight(text[lead:], " \t")
+		off += lead
+		if text == "" || strings.HasPrefix(text, "#") {
+			return
 		}
-		rest := l.text[d+1:]
-		if v := strings.TrimSpace(rest); strings.HasPrefix(v, "file:") || strings.HasPrefix(v, "attr:") {
-			continue
+		if i := commentStart(text); i >= 0 {
+			text = strings.TrimRight(text[:i], " \t")
+		}
+		label := c.section + "." + c.key
+		k := fmt.Sprintf("%s[%d]", label, counts[label])
+		col := off - c.l.start + 1
+		fail := func(err error) {
+			errs = append(errs, &diag.Error{File: path, Line: c.l.n, Col: col, Key: k, Err: err})
+		}
+		var skip string
+		if strings.Contains(text, "%") {
+			expanded, onlyRefs, err := opts.interpolate(c.section, text, 0)
+			switch {
+			case err != nil:
+				counts[label]++
+				fail(err)
+				return
+			case onlyRefs:
+				// "%(dask)s": the requirements of another option, found on
+				// that option's own lines; this line is no pin itself.
+				return
+			}
+			// Text around a reference ("numba>=%(min)s"): read the
+			// requirement it makes for its name, and never edit it.
+			p, err := pep508.Pin(expanded, 0)
+			if err != nil {
+				counts[label]++
+				fail(fmt.Errorf("after configparser interpolation, %q: %w", expanded, err))
+				return
+			}
+			name := p.Package
+			p = pins.Pin{Package: name, Text: text, TextStart: off, Span: pins.Span{Start: off + len(text), End: off + len(text)},
+				Source: "pypi", Scheme: "pep440", Condition: p.Condition}
+			skip = fmt.Sprintf("configparser interpolation: it reads %q once expanded, and pinbot edits only requirements written out in full", expanded)
+			counts[label]++
+			p.File, p.Line, p.Col, p.Key, p.Skip = path, c.l.n, col, k, skip
+			out = append(out, p)
+			return
+		}
+		counts[label]++
+		p, err := pep508.Pin(text, off)
+		if err != nil {
+			fail(err)
+			return
+		}
+		p.File, p.Line, p.Col, p.Key = path, c.l.n, col, k
+		out = append(out, p)
+	}
+	walk(path, data, &errs, func(c chunk, keyLine bool) {
+		if !requirementKey(c.section, c.key) {
+			return
+		}
+		if !keyLine {
+			value(c)
+			return
+		}
+		if v := strings.TrimSpace(c.text); strings.HasPrefix(v, "file:") || strings.HasPrefix(v, "attr:") {
+			return
 		}
 		// A value on the key's line: setuptools splits it at ";".
-		off := l.start + d + 1
-		for _, chunk := range strings.Split(rest, ";") {
-			value(l, off, chunk)
-			off += len(chunk) + 1
+		off := c.off
+		for _, part := range strings.Split(c.text, ";") {
+			value(chunk{section: c.section, key: c.key, l: c.l, off: off, text: part})
+			off += len(part) + 1
 		}
-	}
+	})
+	slices.SortStableFunc(errs, func(a, b *diag.Error) int { return cmp.Compare(a.Line, b.Line) })
 	return out, pins.Skip(errs)
 }
 
