@@ -2,29 +2,45 @@
 // (https://packaging.python.org/en/latest/specifications/pyproject-toml/):
 //
 //   - PEP 621 [project] dependencies and optional-dependencies;
+//
 //   - PEP 518 [build-system] requires;
+//
 //   - PEP 735 [dependency-groups] (https://peps.python.org/pep-0735/), whose
 //     {include-group = "..."} entries are not requirements and are left alone;
+//
 //   - Poetry's [tool.poetry.dependencies], [tool.poetry.dev-dependencies] and
 //     [tool.poetry.group.NAME.dependencies]
 //     (https://python-poetry.org/docs/dependency-specification/), as strings
 //     (numba = "^0.56.0") or tables with a version key, read with the "poetry"
 //     version scheme (^, ~, a bare version meaning ==).
 //
-// PEP 508 strings use the "pep440" scheme. [tool.pixi] tables hold conda
-// MatchSpecs and are not read here, nor are [tool.uv.sources] and
-// [[tool.uv.index]], which name indexes rather than versions.
+//   - uv's [tool.uv] constraint-dependencies, override-dependencies,
+//     dev-dependencies and build-constraint-dependencies
+//     (https://docs.astral.sh/uv/reference/settings/), PEP 508 strings;
+//
+//   - pixi's manifest in a pyproject (https://pixi.sh/latest/python/pyproject_toml/):
+//     [tool.pixi.dependencies], [tool.pixi.host-dependencies],
+//     [tool.pixi.build-dependencies] and [tool.pixi.pypi-dependencies], also
+//     under [tool.pixi.feature.NAME] and [tool.pixi.target.PLATFORM], read as
+//     pins/pixi reads pixi.toml (pins/internal/piximan): conda MatchSpec
+//     versions and PEP 440 specifiers.
+//
+// PEP 508 strings use the "pep440" scheme. [tool.uv.sources] and
+// [[tool.uv.index]] name indexes rather than versions and are not read.
 package pyproject
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/internal/piximan"
 	"github.com/pinbot-dev/pinbot/pins/internal/tomlwalk"
 	"github.com/pinbot-dev/pinbot/pins/pep508"
 )
@@ -63,8 +79,26 @@ func requirementList(key []string) listKind {
 		return pep508List
 	case len(key) == 2 && key[0] == "dependency-groups":
 		return dependGroup
+	case len(key) == 3 && key[0] == "tool" && key[1] == "uv" && uvLists[key[2]]:
+		return pep508List
 	}
 	return notList
+}
+
+// uvLists are the keys of [tool.uv] that hold PEP 508 requirements
+// (https://docs.astral.sh/uv/reference/settings/): constraints and overrides
+// apply to the whole resolution, dev-dependencies is the older spelling of
+// the dev dependency group, and build constraints apply to build
+// requirements.
+var uvLists = map[string]bool{
+	"constraint-dependencies": true, "override-dependencies": true, "dev-dependencies": true,
+	"build-constraint-dependencies": true,
+}
+
+// isBuildList reports whether the requirement list at key is needed to build
+// the project rather than to run it.
+func isBuildList(key []string) bool {
+	return key[0] == "build-system" || len(key) == 3 && key[0] == "tool" && key[2] == "build-constraint-dependencies"
 }
 
 // poetryDeps returns how many elements of key name a Poetry dependency table
@@ -87,8 +121,12 @@ func poetryDeps(key []string) int {
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	x := &extractor{path: path, data: data}
 	var self string // the project's own name
+	pixi := piximan.New("tool", "pixi")
 	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
 		x.d = d
+		if pixi.Visit(d, v) {
+			return nil
+		}
 		if isNameKey(v.Key) {
 			if s, ok := d.StringAt(v.Node); ok {
 				self = pep508.Normalize(s.Value)
@@ -98,7 +136,7 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		if kind := requirementList(v.Key); kind != notList {
 			n := len(x.out)
 			x.list(v, kind)
-			if v.Key[0] == "build-system" {
+			if isBuildList(v.Key) {
 				markBuild(x.out[n:])
 			}
 		} else if n := poetryDeps(v.Key); n > 0 && len(v.Key) > n {
@@ -109,6 +147,13 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	if err != nil {
 		return nil, err
 	}
+	// pixi's tables come back in the order first seen: merge them into file
+	// order with the others.
+	pp, perrs := pixi.Pins(path, data)
+	x.out = append(x.out, pp...)
+	x.errs = append(x.errs, perrs...)
+	slices.SortStableFunc(x.out, func(a, b pins.Pin) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) })
+	slices.SortStableFunc(x.errs, func(a, b *diag.Error) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) })
 	for i := range x.out {
 		// pytensor's "complete" extra lists pytensor[jax]: a project
 		// requiring itself to gather its extras is no pin to move.

@@ -217,6 +217,7 @@ numba = { index = "x" }
 		`23 tool.poetry.dev-dependencies.black black "^22.1.0" poetry`,
 		`26 tool.poetry.group.dev.dependencies.pytest pytest "^7.1.3" poetry`,
 		`29 tool.poetry.dependencies.jax.version jax "0.4.13" poetry`,
+		`33 tool.pixi.dependencies.numba numba ">=0.49" conda`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
@@ -252,6 +253,151 @@ func TestSelfReference(t *testing.T) {
 			if self := p.Package == "pytensor"; self != (p.Skip != "") {
 				t.Errorf("%q: skip %q", p.Text, p.Skip)
 			}
+		}
+	}
+}
+
+// toolTables has a requirement in every table a tool keeps pins in inside a
+// pyproject.toml, besides [project].
+const toolTables = `[project]
+name = "demo"
+dependencies = ["numpy>=1.26"]
+
+[dependency-groups]
+dev = ["pytest>=8", {include-group = "lint"}]
+lint = ["ruff<0.7"]
+
+[tool.uv]
+constraint-dependencies = ["numba<=0.66.0"]
+override-dependencies = ["llvmlite>=0.43,<0.48"]
+dev-dependencies = ["hypothesis"]
+build-constraint-dependencies = ["setuptools<80"]
+
+[tool.uv.sources]
+numba = { index = "numba-dev" }
+
+[tool.poetry.group.test.dependencies]
+numba = { version = "^0.59.0", markers = "python_version < '3.13'" }
+
+[tool.pixi.workspace]
+channels = ["https://prefix.dev/conda-forge"]
+platforms = ["linux-64", "osx-arm64"]
+
+[tool.pixi.dependencies]
+numba = ">=0.59,<=0.66.0"
+tbb = { version = "2021.*", channel = "intel" }
+
+[tool.pixi.pypi-dependencies]
+demo = { path = ".", editable = true }
+jax = ">=0.4.28"
+
+[tool.pixi.host-dependencies]
+hatchling = "*"
+
+[tool.pixi.feature.cuda.dependencies]
+cuda-version = "12.*"
+
+[tool.pixi.feature.cuda.target.linux-64.dependencies]
+cupy = ">=13"
+
+[tool.pixi.target.osx-arm64.pypi-dependencies]
+jax-metal = "<0.2"
+
+[tool.pixi.tasks]
+test = "pytest -k numba"
+
+[tool.pixi.environments]
+cuda = ["cuda"]
+`
+
+// TestToolTables reads every table tools keep pins in inside a
+// pyproject.toml: PEP 735 groups, uv's constraints, overrides and dev
+// dependencies, Poetry groups, and pixi's manifest with its feature and
+// target variants; tasks, environments and uv's sources are no pins. Every
+// pin that is not skipped rewrites in place.
+func TestToolTables(t *testing.T) {
+	ps := pinstest.Rewrite(t, f, "pyproject.toml", []byte(toolTables), func(p pins.Pin) string {
+		if p.Scheme == "poetry" {
+			return "^1.0"
+		}
+		return pinstest.Range
+	})
+	var got []string
+	for _, p := range ps {
+		line := fmt.Sprintf("%d %s %s %q %s/%s", p.Line, p.Key, p.Package, p.Constraint, p.Scheme, p.Source)
+		if p.Build {
+			line += " build"
+		}
+		if p.Condition != "" {
+			line += " if " + p.Condition
+		}
+		if p.Skip != "" {
+			line += " skip: " + p.Skip
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		`3 project.dependencies[0] numpy ">=1.26" pep440/pypi`,
+		`6 dependency-groups.dev[0] pytest ">=8" pep440/pypi`,
+		`7 dependency-groups.lint[0] ruff "<0.7" pep440/pypi`,
+		`10 tool.uv.constraint-dependencies[0] numba "<=0.66.0" pep440/pypi`,
+		`11 tool.uv.override-dependencies[0] llvmlite ">=0.43,<0.48" pep440/pypi`,
+		`12 tool.uv.dev-dependencies[0] hypothesis "" pep440/pypi`,
+		`13 tool.uv.build-constraint-dependencies[0] setuptools "<80" pep440/pypi build`,
+		`19 tool.poetry.group.test.dependencies.numba.version numba "^0.59.0" poetry/pypi`,
+		`26 tool.pixi.dependencies.numba numba ">=0.59,<=0.66.0" conda/conda-forge`,
+		`27 tool.pixi.dependencies.tbb tbb "2021.*" conda/intel`,
+		`30 tool.pixi.pypi-dependencies.demo demo "" pep440/pypi skip: path dependency, not a version pin`,
+		`31 tool.pixi.pypi-dependencies.jax jax ">=0.4.28" pep440/pypi`,
+		`34 tool.pixi.host-dependencies.hatchling hatchling "*" conda/conda-forge build`,
+		`37 tool.pixi.feature.cuda.dependencies.cuda-version cuda-version "12.*" conda/conda-forge if feature cuda`,
+		`40 tool.pixi.feature.cuda.target.linux-64.dependencies.cupy cupy ">=13" conda/conda-forge if feature cuda, target linux-64`,
+		`43 tool.pixi.target.osx-arm64.pypi-dependencies.jax-metal jax-metal "<0.2" pep440/pypi if target osx-arm64`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Only the pin's bytes change: the pixi numba cap moves in place.
+	var numba pins.Pin
+	for _, p := range ps {
+		if p.Key == "tool.pixi.dependencies.numba" {
+			numba = p
+		}
+	}
+	out, err := pins.Apply(f, "pyproject.toml", []byte(toolTables), []pins.Edit{{Pin: numba, New: ">=0.59,<=0.67.0"}})
+	if want := strings.Replace(toolTables, `numba = ">=0.59,<=0.66.0"`, `numba = ">=0.59,<=0.67.0"`, 1); err != nil || string(out) != want {
+		t.Errorf("Apply: %v\n%s", err, out)
+	}
+}
+
+// TestPixiCorpus reads pixi's examples of a manifest inside a pyproject:
+// the conda and PyPI tables, features included, and none of the tasks.
+func TestPixiCorpus(t *testing.T) {
+	for name, want := range map[string][]string{
+		"prefix-dev__pixi__examples__docker__pyproject.toml": {
+			`2 build-system.requires[0]: flit_core>=3.2,<4`,
+			`23 tool.pixi.dependencies.flask: flask = ">=3.0.2,<3.1"`,
+			`24 tool.pixi.dependencies.gunicorn: gunicorn = ">=21.2.0,<21.3"`,
+			`28 tool.pixi.feature.dev.pypi-dependencies.docker-project: docker-project = { path = ".", editable = true } (skipped)`,
+			`31 tool.pixi.feature.test.dependencies.pytest: pytest = "*"`,
+			`36 tool.pixi.feature.prod.host-dependencies.pip: pip = "*"`,
+			`40 tool.pixi.feature.build.dependencies.build: build = "*"`,
+			`41 tool.pixi.feature.build.dependencies.flit-core: flit-core = ">=3.2,<4"`,
+		},
+		"prefix-dev__pixi__examples__flask-hello-world-pyproject__pyproject.toml": {
+			`2 project.dependencies[0]: flask==2.*`,
+			`11 build-system.requires[0]: hatchling`,
+			`18 tool.pixi.pypi-dependencies.flask-hello-world-pyproject: flask-hello-world-pyproject = { path = ".", editable = true } (skipped)`,
+			`21 tool.pixi.dependencies.flask: flask = "2.*"`,
+			`34 dependency-groups.test[0]: pytest>=8.3.3,<9`,
+			`37 tool.pixi.host-dependencies.hatchling: hatchling = "*"`,
+		},
+	} {
+		ps := pinstest.Rewrite(t, f, "pyproject.toml", corpus.Read(t, name), func(p pins.Pin) string {
+			return pinstest.Range
+		})
+		if diff := cmp.Diff(want, pinstest.Rows(ps, func(pins.Pin) bool { return true })); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
 }
