@@ -265,3 +265,48 @@ bench = "python -c 'import numba'"
 		t.Errorf("%d pins, want 12: %v", len(keys), keys)
 	}
 }
+
+// TestCheckCondaBuildStrings moves conda pins whose build string names one
+// build of the old version (conda env export writes them): the new version
+// drops the build string and the report says so; a glob build string stays;
+// a build string in brackets makes the pin skipped; an exact pin under the
+// inclusive strategy keeps its version and its build.
+func TestCheckCondaBuildStrings(t *testing.T) {
+	env := "name: demo\nchannels:\n  - conda-forge\ndependencies:\n" +
+		"  - numba=0.66.0=py312h6b8c7a1_0\n" +
+		"  - llvmlite >=0.43,<=0.48.0 py312h1b0c2a6_0  # built for 3.12\n" +
+		"  - tensorflow >=2.19,<=2.19.1 cpu*\n" +
+		"  - numba[version='>=0.58,<=0.66.0', build=py312h6b8c7a1_0]\n"
+	t.Run("preserve", func(t *testing.T) {
+		e := formatsEnv(t)
+		after := strings.NewReplacer("numba=0.66.0=py312h6b8c7a1_0", "numba 0.67.0",
+			"llvmlite >=0.43,<=0.48.0 py312h1b0c2a6_0  #", "llvmlite >=0.43,<=0.49.0  #",
+			"tensorflow >=2.19,<=2.19.1 cpu*", "tensorflow >=2.19,<=2.20.0 cpu*").Replace(env)
+		rep := checkWrite(t, e, "packages:\n  numba: {cap: preserve}\n  llvmlite: {}\n  tensorflow: {}\n",
+			map[string]rewrite{"environment.yml": {env, after}})
+		hasWarnings(t, rep)
+		got := map[int]string{}
+		for _, p := range rep.Packages {
+			for _, pin := range p.Pins {
+				got[pin.Line] = pin.After + " | " + pin.Reason + " | " + pin.Skip
+			}
+		}
+		for line, want := range map[int]string{
+			5: "numba 0.67.0 | exact pin 0.66.0 becomes 0.67.0 (cap: preserve); this raises the lower bound; the build string py312h6b8c7a1_0 names a build of the version pinned before: dropped | ",
+			6: "llvmlite >=0.43,<=0.49.0 | 0.49.0 is newer than the cap <=0.48.0; the build string py312h1b0c2a6_0 names a build of the version pinned before: dropped | ",
+			7: "tensorflow >=2.19,<=2.20.0 cpu* | 2.20.0 is newer than the cap <=2.19.1 | ",
+			8: "numba[version='>=0.58,<=0.66.0', build=py312h6b8c7a1_0] | not edited: the build string py312h6b8c7a1_0 (in brackets) names one build of >=0.58,<=0.66.0: pinbot cannot move the version without it | the build string py312h6b8c7a1_0 (in brackets) names one build of >=0.58,<=0.66.0: pinbot cannot move the version without it",
+		} {
+			if got[line] != want {
+				t.Errorf("line %d:\n got %s\nwant %s", line, got[line], want)
+			}
+		}
+	})
+	t.Run("inclusive", func(t *testing.T) {
+		e := formatsEnv(t)
+		rep := checkWrite(t, e, "packages:\n  numba: {}\n", map[string]rewrite{"environment.yml": {"dependencies:\n  - numba 0.66.0 py312h6b8c7a1_0\n", ""}})
+		if len(rep.Packages) != 1 || len(rep.Packages[0].Pins) != 1 || !strings.Contains(rep.Packages[0].Pins[0].Reason, "exact pin 0.66.0; the inclusive strategy does not move exact pins") {
+			t.Errorf("report %+v", rep.Packages)
+		}
+	})
+}

@@ -108,6 +108,12 @@ func FuzzParse(f *testing.F) {
 		if strings.Trim(sp.Constraint, asciiSpace) != sp.Constraint || strings.Trim(sp.Build, asciiSpace) != sp.Build {
 			t.Fatalf("Parse(%q) = %+v: untrimmed", s, sp)
 		}
+		if sp.NameEnd > sp.ConstraintStart || !strings.HasSuffix(s[:sp.NameEnd], sp.Name) {
+			t.Fatalf("Parse(%q) = %+v: the name does not end at %d", s, sp, sp.NameEnd)
+		}
+		if sp.BuildEnd > 0 && (sp.BuildStart < sp.ConstraintEnd || sp.BuildEnd > len(s) || s[sp.BuildStart:sp.BuildEnd] != sp.Build) {
+			t.Fatalf("Parse(%q) = %+v: build span", s, sp)
+		}
 		// Replacing the constraint with itself, or inserting one where there is
 		// none, gives a spec with the same name, channel and build.
 		repl := "<=9.9"

@@ -56,6 +56,13 @@ type Spec struct {
 	// Insert is what to put before a constraint inserted where there was none
 	// (" ", as in "numba >=0.59"); it is "" when there is a constraint.
 	Insert string
+	// NameEnd is the offset just after the name; the text from there to
+	// ConstraintStart joins the name and the version (" ", "=", "").
+	NameEnd int
+	// BuildStart and BuildEnd are the span of Build when it follows the
+	// version ("py312h*" of "numba 0.61.0 py312h*"); both are 0 when there is
+	// no build string or it is given in brackets.
+	BuildStart, BuildEnd int
 }
 
 // An Error is a MatchSpec that does not parse, or that pinbot does not read;
@@ -156,14 +163,14 @@ func Parse(s string) (Spec, error) {
 			return fail(nameStart+i, "invalid character %q in package name", sp.Name[i])
 		}
 	}
-	sp.ConstraintStart, sp.ConstraintEnd = pos, pos
+	sp.ConstraintStart, sp.ConstraintEnd, sp.NameEnd = pos, pos, pos
 
 	// Version and build.
 	vs := skipSpace(s, pos, end)
 	if vs < end {
 		ve, bs := splitBuild(s, vs, end)
 		if bs >= 0 {
-			sp.Build = s[bs:end]
+			sp.Build, sp.BuildStart, sp.BuildEnd = s[bs:end], bs, end
 			// With a build string, conda reads "=1.2" as exactly 1.2, not 1.2.*:
 			// the "=" is then a separator, not part of the constraint.
 			if v := s[vs:ve]; len(v) > 1 && v[0] == '=' && v[1] != '=' && !strings.ContainsAny(v[1:], "=,|") {
@@ -181,6 +188,7 @@ func Parse(s string) (Spec, error) {
 	}
 	if br.build.ok {
 		sp.Build = s[br.build.start:br.build.end]
+		sp.BuildStart, sp.BuildEnd = 0, 0
 	}
 	if br.channel.ok {
 		sp.Channel = s[br.channel.start:br.channel.end]

@@ -79,11 +79,48 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		if got != tt.want {
+		// The spans of the name's end and the build string are checked
+		// below and in TestBuildSpans.
+		cmpd := got
+		cmpd.NameEnd, cmpd.BuildStart, cmpd.BuildEnd = 0, 0, 0
+		if cmpd != tt.want {
 			t.Errorf("Parse(%q) =\n\t%+v, want\n\t%+v", tt.in, got, tt.want)
 		}
 		if span := tt.in[got.ConstraintStart:got.ConstraintEnd]; span != got.Constraint {
 			t.Errorf("Parse(%q): span %q != constraint %q", tt.in, span, got.Constraint)
+		}
+		if !strings.HasSuffix(tt.in[:got.NameEnd], got.Name) || got.NameEnd > got.ConstraintStart {
+			t.Errorf("Parse(%q): the name does not end at %d", tt.in, got.NameEnd)
+		}
+		if got.BuildEnd > 0 && tt.in[got.BuildStart:got.BuildEnd] != got.Build {
+			t.Errorf("Parse(%q): build span %q != build %q", tt.in, tt.in[got.BuildStart:got.BuildEnd], got.Build)
+		}
+	}
+}
+
+// TestBuildSpans checks where the text joining the name and the version and
+// the build string sit: what dropping a build string takes out.
+func TestBuildSpans(t *testing.T) {
+	for _, tt := range []struct {
+		in, join, build string // build "" when not after the version
+	}{
+		{"setuptools=58.0.4=py37hecd8cb5_0", "=", "py37hecd8cb5_0"},
+		{"numba 0.61.0 py312h6b8c7a1_0", " ", "py312h6b8c7a1_0"},
+		{"numba =0.61.0 =py312h6b8c7a1_0  # c", " =", "py312h6b8c7a1_0"},
+		{"numba==0.61.0=py312h*", "", "py312h*"},
+		{"numba >=0.59[build=py312_0]", " ", ""},
+		{"numba=0.61", "", ""},
+	} {
+		sp, err := matchspec.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		build := ""
+		if sp.BuildEnd > 0 {
+			build = tt.in[sp.BuildStart:sp.BuildEnd]
+		}
+		if join := tt.in[sp.NameEnd:sp.ConstraintStart]; join != tt.join || build != tt.build {
+			t.Errorf("Parse(%q): join %q build %q, want %q %q", tt.in, join, build, tt.join, tt.build)
 		}
 	}
 }

@@ -7,6 +7,7 @@ package condaspec
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -120,7 +121,41 @@ func Pin(text string, start int, source string) (pins.Pin, error) {
 	if strings.HasPrefix(sp.Constraint, "^") || strings.HasSuffix(sp.Constraint, "$") {
 		p.Skip = "regular-expression version"
 	}
+	if p.Skip == "" && OneBuild(sp.Build) {
+		tieBuild(&p, text, start, sp)
+	}
 	return p, nil
+}
+
+// OneBuild reports whether a build string names one build of one version
+// ("py37hecd8cb5_0", "mkl"), rather than selecting a variant of any version
+// with a glob ("py312*", "*cuda*"): such a build string belongs to the
+// version it was built for.
+func OneBuild(build string) bool {
+	return build != "" && !strings.ContainsAny(build, "*?[")
+}
+
+// tieBuild gives p, the pin of the spec sp (text, at file offset start),
+// whose build string names one build of the pinned version, the spans that
+// go with that version: the build string with its separator is dropped, and
+// an "=" joining name and version becomes a space, which keeps the version an
+// exact match ("setuptools=58.0.4=py37hecd8cb5_0" becomes
+// "setuptools 59.0.0"; without the build string, "=59.0.0" would match any
+// 59.0.0.*). A build string in brackets cannot be dropped that way: the pin
+// is skipped.
+func tieBuild(p *pins.Pin, text string, start int, sp matchspec.Spec) {
+	if sp.BuildEnd == 0 {
+		p.Skip = fmt.Sprintf("the build string %s (in brackets) names one build of %s: pinbot cannot move the version without it", sp.Build, sp.Constraint)
+		return
+	}
+	if join := text[sp.NameEnd:sp.ConstraintStart]; strings.Contains(join, "=") {
+		p.Tie.Join = pins.Replace{Span: pins.Span{Start: start + sp.NameEnd, End: start + sp.ConstraintStart}, Old: join, New: " "}
+	}
+	p.Tie.Tail = pins.Replace{
+		Span: pins.Span{Start: start + sp.ConstraintEnd, End: start + sp.BuildEnd},
+		Old:  text[sp.ConstraintEnd:sp.BuildEnd], New: "",
+	}
+	p.Tie.Why = fmt.Sprintf("the build string %s names a build of the version pinned before: dropped", sp.Build)
 }
 
 // IsFileOrURL reports whether err is matchspec's refusal of a package file or
