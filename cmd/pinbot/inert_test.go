@@ -55,7 +55,10 @@ func TestCheckHostileFileNames(t *testing.T) {
 	for _, name := range hostileNames {
 		e.file(name, []byte("numba<=0.61.0\n"))
 	}
+	// A pin that does not parse is a warning; a file that does not parse
+	// is an error: both name their file.
 	e.file("requirements-\x1b[31mbroken.txt", []byte("numba<=0.61.0 @ \x1b[2J\n"))
+	e.file("\x1b[31mbroken/pyproject.toml", []byte("[project\n\x1b[2J\n"))
 	e.file(".pinbot.yml", []byte(numbaOnly))
 	for _, format := range []string{"text", "markdown"} {
 		code, out, stderr := e.run("-v", "check", "--dir", e.dir, "--format", format, "--write")
