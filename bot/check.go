@@ -191,15 +191,25 @@ func (c *Checker) watched(only []string) map[string]*config.Package {
 	return w
 }
 
-// files returns the configured pin files, or the discovered ones.
+// files returns the configured pin files, or the discovered ones that the
+// configuration's include and exclude globs keep. A configured file no
+// format matches by name is told by its content (a conda environment file
+// under any name).
 func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 	if len(c.Config.Files) == 0 {
-		return pins.DiscoverFS(repo.FS(), c.Formats)
+		found, err := pins.DiscoverFS(repo.FS(), c.Formats)
+		sel := pins.Selection{Include: c.Config.FileGlobs.Include, Exclude: c.Config.FileGlobs.Exclude}
+		return sel.Apply(found), err
 	}
 	var out []pins.Found
 	for _, f := range c.Config.Files {
 		rel := filepath.ToSlash(filepath.Clean(f))
 		format := pins.Lookup(c.Formats, rel)
+		if format == nil {
+			if data, err := repo.ReadFile(rel); err == nil {
+				format = pins.Detect(c.Formats, rel, data)
+			}
+		}
 		if format == nil {
 			return nil, fmt.Errorf("%s: files: %s: no pin-file format reads this file", c.Config.File, f)
 		}

@@ -267,13 +267,13 @@ func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, p report.Pa
 	defer repo.Close()
 	var files []github.File
 	for _, path := range slices.Sorted(maps.Keys(byFile)) {
-		format := pins.Lookup(c.Formats, path)
-		if format == nil {
-			return nil, fmt.Errorf("%s: no pin-file format reads this file", path)
-		}
 		data, err := repo.ReadFile(path)
 		if err != nil {
 			return nil, err
+		}
+		format := pins.Detect(c.Formats, path, data) // by name, else by content
+		if format == nil {
+			return nil, fmt.Errorf("%s: no pin-file format reads this file", path)
 		}
 		found, _, err := pins.ReadFile(format, path, data) // the check warned about skipped entries
 		if err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/internal/pep503"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
+	"github.com/pinbot-dev/pinbot/pins"
 )
 
 // Names are where Find looks for the configuration, in order, relative to the
@@ -46,8 +47,13 @@ type Config struct {
 	Sources  Sources             `yaml:"sources"`
 	Packages map[string]*Package `yaml:"packages"`
 	// Files lists the pin files to read, relative to the repository root; empty
-	// means discover them.
-	Files []string `yaml:"files"`
+	// means discover them. It is the list form of the files key; its mapping
+	// form is FileGlobs.
+	Files []string `yaml:"files,mapping=FileGlobs"`
+	// FileGlobs narrow discovery (files: {include: [...], exclude: [...]}):
+	// a discovered file is read when it matches an include glob (or there is
+	// none) and no exclude glob.
+	FileGlobs FileGlobs `yaml:"-"`
 	// GitHub, PullRequests and Notify configure `pinbot run` (config/bot.go).
 	GitHub       GitHub       `yaml:"github"`
 	PullRequests PullRequests `yaml:"pull-requests"`
@@ -251,6 +257,26 @@ func (c *Config) Validate() error {
 		clean := filepath.ToSlash(filepath.Clean(f))
 		if filepath.IsAbs(f) || clean == ".." || strings.HasPrefix(clean, "../") {
 			return fmt.Errorf("files: %q: expected a path inside the repository, relative to its root", f)
+		}
+	}
+	return nil
+}
+
+// FileGlobs are the include and exclude globs of the mapping form of the
+// files key, over paths relative to the repository root (see
+// pins.Selection for their syntax).
+type FileGlobs struct {
+	Include []string `yaml:"include"`
+	Exclude []string `yaml:"exclude"`
+}
+
+// Validate checks every glob.
+func (g *FileGlobs) Validate() error {
+	for _, list := range [][]string{g.Include, g.Exclude} {
+		for _, p := range list {
+			if err := pins.CheckGlob(p); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package config_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,23 @@ files: [pyproject.toml, requirements/base.txt]
 	}
 }
 
+// TestFilesForms reads both forms of the files key: a list of files, and
+// a mapping of include and exclude globs.
+func TestFilesForms(t *testing.T) {
+	cfg, err := config.Parse(".pinbot.yml", []byte("files:\n  include: ['**/pyproject.toml', ci/**]\n  exclude: examples/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.FileGlobs{Include: []string{"**/pyproject.toml", "ci/**"}, Exclude: []string{"examples/"}}
+	if diff := cmp.Diff(want, cfg.FileGlobs); diff != "" || len(cfg.Files) != 0 {
+		t.Errorf("globs (-want +got):\n%s\nfiles %v", diff, cfg.Files)
+	}
+	cfg, err = config.Parse(".pinbot.yml", []byte("files: [pyproject.toml]\n"))
+	if err != nil || !slices.Equal(cfg.Files, []string{"pyproject.toml"}) || len(cfg.FileGlobs.Include)+len(cfg.FileGlobs.Exclude) != 0 {
+		t.Errorf("list form: %+v, %v", cfg, err)
+	}
+}
+
 func TestDefaults(t *testing.T) {
 	for _, doc := range []string{"", "# nothing\n", "sources: {pypi: {}}\n"} {
 		cfg, err := config.Parse("c.yml", []byte(doc))
@@ -77,7 +95,9 @@ func TestErrors(t *testing.T) {
 		{"packages: [numba]\n", 1, 11, "packages", "expected a mapping"},
 		{"packages:\n  numba: 3\n", 2, 10, "packages.numba", "expected a mapping"},
 		{"sources:\n  pypi:\n    url: ftp://x\n", 3, 5, "sources.pypi", "expected an http:// or https:// URL"},
-		{"files: {a: b}\n", 1, 8, "files", "expected a list"},
+		{"files: {a: b}\n", 1, 9, "files.a", "unknown key (known keys: include, exclude)"},
+		{"files: {include: ['[']}\n", 1, 8, "files", `"[": not a valid glob`},
+		{"files: {exclude: [/etc/*]}\n", 1, 8, "files", "expected a pattern relative to the repository root"},
 		{"packages:\n  numba: {}\n  numba: {}\n", 3, 3, "packages.numba", "duplicate key"},
 		{"packages:\n  numba: {}\n  Numba: {}\n", 0, 0, "packages.numba", "same package"},
 		{"packages:\n  numba: {cap: [a]}\n", 2, 16, "packages.numba.cap", "expected a string"},

@@ -273,8 +273,36 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, key string) {
 			continue
 		}
 		seen[k.Value] = true
+		if alt, ok := mappingField(v.Type(), idx); ok && resolve(val).Kind == yaml.MappingNode {
+			// The key's other form (files: {include, exclude} beside files: [...]).
+			d.decode(val, v.Field(alt), sub)
+			continue
+		}
 		d.decode(val, v.Field(idx), sub)
 	}
+}
+
+// resolve returns the node an alias stands for, or n.
+func resolve(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
+}
+
+// mappingField returns the field that takes the value of field idx of t when
+// that value is a mapping, as the tag option "mapping=Field" names it
+// (`yaml:"files,mapping=FileGlobs"`): one key, two forms.
+func mappingField(t reflect.Type, idx int) (int, bool) {
+	_, opts, _ := strings.Cut(t.Field(idx).Tag.Get("yaml"), ",")
+	for _, o := range strings.Split(opts, ",") {
+		if name, ok := strings.CutPrefix(o, "mapping="); ok {
+			if f, ok := t.FieldByName(name); ok && len(f.Index) == 1 {
+				return f.Index[0], true
+			}
+		}
+	}
+	return 0, false
 }
 
 // fieldCache holds structFields's answers: a configuration decodes the same

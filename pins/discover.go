@@ -23,9 +23,11 @@ type Found struct {
 }
 
 // Discover walks root and returns the files that one of formats matches, in
-// lexical order, with the first matching format for each. It skips SkipDirs,
-// virtual environments (directories holding pyvenv.cfg) and anything that is
-// not a regular file: links, named pipes, devices.
+// lexical order, with the first matching format for each: by path, else by
+// content for the formats that are Sniffers. It skips SkipDirs, virtual
+// environments (directories holding pyvenv.cfg), what the repository's
+// .gitignore files (and .git/info/exclude) ignore, and anything that is not
+// a regular file: links, named pipes, devices.
 func Discover(root string, formats []Format) ([]Found, error) {
 	return DiscoverFS(os.DirFS(root), formats)
 }
@@ -34,6 +36,7 @@ func Discover(root string, formats []Format) ([]Found, error) {
 // (repofs.Root.FS), whose root is ".".
 func DiscoverFS(fsys fs.FS, formats []Format) ([]Found, error) {
 	var found []Found
+	var ign *ignorer // made once the root is known to be readable
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -41,16 +44,26 @@ func DiscoverFS(fsys fs.FS, formats []Format) ([]Found, error) {
 			}
 			return nil // an unreadable subdirectory is not a reason to stop
 		}
+		if ign == nil {
+			ign = newIgnorer(fsys)
+		}
 		if d.IsDir() {
-			if p != "." && (SkipDirs[d.Name()] || isVirtualenv(fsys, p)) {
+			if p != "." && (SkipDirs[d.Name()] || isVirtualenv(fsys, p) || ign.ignored(p, true)) {
 				return fs.SkipDir
+			}
+			if p != "." {
+				ign.enter(p)
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
+		if !d.Type().IsRegular() || ign.ignored(p, false) {
 			return nil
 		}
-		if f := Lookup(formats, p); f != nil {
+		f := Lookup(formats, p)
+		if f == nil {
+			f = sniff(fsys, p, d, formats)
+		}
+		if f != nil {
 			found = append(found, Found{Path: p, Format: f})
 		}
 		return nil

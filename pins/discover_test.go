@@ -4,9 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/pins/pyproject"
 )
 
@@ -36,5 +40,129 @@ func TestDiscover(t *testing.T) {
 	}
 	if _, err := pins.Discover(filepath.Join(root, "missing"), nil); err == nil {
 		t.Error("a missing root: want an error")
+	}
+}
+
+// writeTree writes files (slash-separated path → contents) under root.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, data := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// paths lists the files found, each with its format.
+func paths(found []pins.Found) []string {
+	var out []string
+	for _, f := range found {
+		out = append(out, f.Path+" "+f.Format.Name())
+	}
+	return out
+}
+
+const condaEnv = "name: tests\nchannels: [conda-forge]\ndependencies:\n  - numba=0.53\n  - pip:\n    - jax\n"
+
+// TestDiscoverByContent finds conda environment files by their content
+// under any name, and leaves alone YAML files that only look alike.
+func TestDiscoverByContent(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"ci/requirements/min-all-deps.yml": condaEnv,
+		"binder/env.yaml":                  "dependencies:\n- numba\nname: binder\n",
+		"conda-envs/environment-dev.yml":   condaEnv, // by name, as before
+		"docs/mkdocs.yml":                  "site_name: x\nnav: []\n",
+		"chart/Chart.yaml":                 "name: x\ndependencies:\n  - name: redis\n    version: 1.2.3\n",
+		".github/workflows/ci.yml":         "name: ci\ndependencies:\n  - numba\n", // never a pin file
+		"no-name.yml":                      "dependencies:\n  - numba\n",           // neither channels nor name
+		"deps-map.yml":                     "name: x\ndependencies:\n  numba: 1\n", // not a list
+		"big.yml":                          "name: x\ndependencies:\n  - numba\n" + strings.Repeat("#\n", pins.SniffLimit/2),
+		"notes.txt":                        condaEnv,
+	})
+	found, err := pins.Discover(root, all.Formats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"binder/env.yaml condaenv", "ci/requirements/min-all-deps.yml condaenv", "conda-envs/environment-dev.yml condaenv"}
+	if diff := cmp.Diff(want, paths(found)); diff != "" {
+		t.Errorf("Discover (-want +got):\n%s", diff)
+	}
+	// A file named in the configuration is told by its content too.
+	for path, want := range map[string]string{"ci/requirements/min-all-deps.yml": "condaenv", "docs/mkdocs.yml": "", "notes.txt": ""} {
+		data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+		got := ""
+		if f := pins.Detect(all.Formats(), path, data); f != nil {
+			got = f.Name()
+		}
+		if got != want {
+			t.Errorf("Detect(%s) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// TestDiscoverGitignore skips what the repository's .gitignore files and
+// .git/info/exclude ignore: patterns apply below their file's directory,
+// negations re-include, and an ignored directory is not entered.
+func TestDiscoverGitignore(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":                     "# build output\n/out/\n*.bak.txt\nrequirements-local.txt\n!keep/requirements-local.txt\n",
+		".git/info/exclude":              "scratch/\n",
+		"requirements.txt":               "numba\n",
+		"requirements-local.txt":         "numba\n",
+		"keep/requirements-local.txt":    "numba\n",
+		"out/recipe/meta.yaml":           "requirements:\n  run:\n    - numba\n",
+		"sub/out/requirements.txt":       "numba\n", // /out/ is anchored to the root
+		"sub/.gitignore":                 "generated/\n",
+		"sub/generated/requirements.txt": "numba\n",
+		"generated/requirements.txt":     "numba\n", // sub's pattern is sub's only
+		"old.bak.txt":                    "numba\n",
+		"scratch/requirements.txt":       "numba\n",
+	})
+	found, err := pins.Discover(root, all.Formats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"generated/requirements.txt requirements", "keep/requirements-local.txt requirements",
+		"requirements.txt requirements", "sub/out/requirements.txt requirements",
+	}
+	if diff := cmp.Diff(want, paths(found)); diff != "" {
+		t.Errorf("Discover (-want +got):\n%s", diff)
+	}
+}
+
+// TestSelection narrows discovery with include and exclude globs.
+func TestSelection(t *testing.T) {
+	found := []pins.Found{
+		{Path: "pyproject.toml"}, {Path: "docs/requirements.txt"}, {Path: "ci/requirements/min.yml"},
+		{Path: "examples/a/pyproject.toml"}, {Path: "examples/b/environment.yml"},
+	}
+	for _, tt := range []struct {
+		sel  pins.Selection
+		want []string
+	}{
+		{pins.Selection{}, []string{"pyproject.toml", "docs/requirements.txt", "ci/requirements/min.yml", "examples/a/pyproject.toml", "examples/b/environment.yml"}},
+		{pins.Selection{Exclude: []string{"examples/"}}, []string{"pyproject.toml", "docs/requirements.txt", "ci/requirements/min.yml"}},
+		{pins.Selection{Include: []string{"**/pyproject.toml", "ci/**"}}, []string{"pyproject.toml", "ci/requirements/min.yml", "examples/a/pyproject.toml"}},
+		{pins.Selection{Include: []string{"**/*.{yml,toml}"}, Exclude: []string{"examples/*/pyproject.toml"}}, []string{"pyproject.toml", "ci/requirements/min.yml", "examples/b/environment.yml"}},
+	} {
+		var got []string
+		for _, f := range tt.sel.Apply(found) {
+			got = append(got, f.Path)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%+v: %v, want %v", tt.sel, got, tt.want)
+		}
+	}
+	for g, ok := range map[string]bool{"ci/**": true, "examples/": true, "[": false, "/abs/*.txt": false, "../x": false, "": false, "a/../../b": false} {
+		if err := pins.CheckGlob(g); (err == nil) != ok {
+			t.Errorf("CheckGlob(%q) = %v", g, err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/corpus"
 )
 
 // A rewrite is a file of a test repository: its bytes before and after
@@ -309,4 +310,86 @@ func TestCheckCondaBuildStrings(t *testing.T) {
 			t.Errorf("report %+v", rep.Packages)
 		}
 	})
+}
+
+// TestCheckCondaEnvByContent finds conda environment files by their content
+// wherever they live (xarray's ci/requirements/min-all-deps.yml, a binder
+// env.yaml), or when the configuration names them, and moves their pins;
+// workflows and look-alike YAML files are not read.
+func TestCheckCondaEnvByContent(t *testing.T) {
+	minDeps := string(corpus.Read(t, "pydata__xarray__ci__requirements__min-all-deps.yml"))
+	binder := "name: binder\ndependencies:\n  - python=3.12\n  - numba>=0.58,<=0.66.0  # for the notebooks\n"
+	chart := "name: chart\ndependencies:\n  - name: numba\n    version: 0.66.0\n"
+	workflow := "name: ci\non: push\ndependencies:\n  - numba<=0.66.0\n"
+	files := map[string]rewrite{
+		"ci/requirements/min-all-deps.yml": {minDeps, strings.Replace(minDeps, "  - numba=0.53\n", "  - numba=0.67\n", 1)},
+		"binder/env.yaml":                  {binder, strings.Replace(binder, "<=0.66.0", "<=0.67.0", 1)},
+		"chart/Chart.yaml":                 {chart, ""},
+		".github/workflows/deps.yml":       {workflow, ""},
+	}
+	e := formatsEnv(t)
+	rep := checkWrite(t, e, "packages:\n  numba:\n    cap: preserve\n", files)
+	hasWarnings(t, rep)
+	var got []string
+	for _, p := range rep.Packages {
+		for _, pin := range p.Pins {
+			got = append(got, fmt.Sprintf("%s:%d %s → %s", pin.File, pin.Line, pin.Before, pin.After))
+		}
+	}
+	want := []string{"binder/env.yaml:4 numba>=0.58,<=0.66.0 → numba>=0.58,<=0.67.0", "ci/requirements/min-all-deps.yml:34 numba=0.53 → numba=0.67"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
+	}
+
+	// Named in the configuration, the file is read by its content too.
+	e = formatsEnv(t)
+	rep = checkWrite(t, e, "files: [ci/requirements/min-all-deps.yml]\npackages:\n  numba:\n    cap: preserve\n",
+		map[string]rewrite{"ci/requirements/min-all-deps.yml": files["ci/requirements/min-all-deps.yml"], "binder/env.yaml": {binder, ""}})
+	hasWarnings(t, rep)
+}
+
+// TestCheckFileGlobs narrows discovery with files: {include, exclude}, keeps
+// the list form working, skips what .gitignore ignores (a build directory's
+// copy of a recipe), and refuses a bad glob with its place.
+func TestCheckFileGlobs(t *testing.T) {
+	before := map[string]string{
+		".gitignore":                  "/out/\n*.local.txt\n",
+		"requirements.txt":            "numba>=0.58,<=0.66.0\n",
+		"docs/requirements.txt":       "numba>=0.58,<=0.66.0\n",
+		"examples/a/requirements.txt": "numba>=0.58,<=0.66.0\n",
+		"recipe/meta.yaml":            "requirements:\n  run:\n    - numba >=0.58,<=0.66.0\n",
+		"out/recipe/meta.yaml":        "requirements:\n  run:\n    - numba >=0.58,<=0.66.0\n", // ignored by .gitignore
+		"requirements.local.txt":      "numba>=0.58,<=0.66.0\n",                               // ignored by .gitignore
+	}
+	for _, tt := range []struct {
+		name, config string
+		moves        []string // the files whose cap moves
+	}{
+		{"discovery and .gitignore", "", []string{"docs/requirements.txt", "examples/a/requirements.txt", "recipe/meta.yaml", "requirements.txt"}},
+		{"exclude", "files:\n  exclude: [examples/]\n", []string{"docs/requirements.txt", "recipe/meta.yaml", "requirements.txt"}},
+		{"include and exclude", "files:\n  include: ['**/requirements.txt']\n  exclude: ['examples/**', requirements.txt]\n", []string{"docs/requirements.txt"}},
+		{"the list form reads an ignored file", "files: [out/recipe/meta.yaml]\n", []string{"out/recipe/meta.yaml"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]rewrite{}
+			for name, data := range before {
+				r := rewrite{before: data}
+				if slices.Contains(tt.moves, name) {
+					r.after = strings.Replace(data, "0.66.0", "0.67.0", 1)
+				}
+				files[name] = r
+			}
+			hasWarnings(t, checkWrite(t, formatsEnv(t), tt.config+"packages:\n  numba: {}\n", files))
+		})
+	}
+	e := newEnv(t)
+	e.file("requirements.txt", []byte(before["requirements.txt"]))
+	e.file(".pinbot.yml", []byte("files:\n  exclude: ['[']\n"))
+	if code, out, stderr := e.run("check", "--dir", e.dir); code != 2 || !strings.Contains(stderr, `.pinbot.yml:2:3: files: "[": not a valid glob`) {
+		t.Errorf("bad glob: exit %d\n%s\n%s", code, out, stderr)
+	}
+	e.file(".pinbot.yml", []byte("files:\n  includes: [x]\n"))
+	if code, _, stderr := e.run("check", "--dir", e.dir); code != 2 || !strings.Contains(stderr, "files.includes: unknown key (known keys: include, exclude)") {
+		t.Errorf("unknown key: exit %d\n%s", code, stderr)
+	}
 }

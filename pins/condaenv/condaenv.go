@@ -5,10 +5,12 @@
 //
 // The file is parsed with go.yaml.in/yaml/v3 and each scalar mapped back to its
 // bytes (pins/internal/yamlspan), so comments, quotes and indentation are never
-// touched.
+// touched. Besides the names Match knows, an environment file is known by its
+// content (Sniff), wherever it lives and whatever it is called.
 package condaenv
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -63,6 +65,85 @@ func (Format) Match(path string) bool {
 	for _, sep := range []string{"-", "_", "."} {
 		if strings.HasPrefix(stem, "environment"+sep) || strings.HasSuffix(stem, sep+"environment") {
 			return true
+		}
+	}
+	return false
+}
+
+var _ pins.Sniffer = Format{}
+
+// MaySniff reports whether a file at path could be an environment file that
+// Match does not name: a .yml or .yaml file outside .github (workflows) and
+// .ci_support (conda-forge variants).
+func (Format) MaySniff(path string) bool {
+	lower := strings.ToLower(path)
+	if !strings.HasSuffix(lower, ".yml") && !strings.HasSuffix(lower, ".yaml") {
+		return false
+	}
+	for _, dir := range strings.Split(path, "/") {
+		if dir == ".github" || dir == ".ci_support" {
+			return false
+		}
+	}
+	return true
+}
+
+// Sniff reports whether data is a conda environment file by its content,
+// whatever its name (ci/requirements/min-all-deps.yml, binder/env.yaml): a
+// YAML mapping with a dependencies list and a channels or name key, every
+// item of the list a requirement string or a mapping with a pip list only.
+// (A Helm Chart.yaml also has name and dependencies, but its dependencies
+// are mappings of name, version and repository.)
+func (Format) Sniff(data []byte) bool {
+	if !topKey(data, "dependencies") || !topKey(data, "channels") && !topKey(data, "name") {
+		return false // most YAML files: no parse needed
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return false
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return false
+	}
+	var deps *yaml.Node
+	named := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		switch root.Content[i].Value {
+		case "dependencies":
+			deps = root.Content[i+1]
+		case "channels", "name":
+			named = true
+		}
+	}
+	if deps == nil || deps.Kind != yaml.SequenceNode || !named {
+		return false
+	}
+	for _, el := range deps.Content {
+		switch {
+		case el.Kind == yaml.ScalarNode:
+		case el.Kind == yaml.MappingNode && len(el.Content) == 2 && el.Content[0].Value == "pip":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// topKey reports whether a line of data starts with key followed by ":", as
+// a top-level key of a YAML mapping does.
+func topKey(data []byte, key string) bool {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if rest, ok := bytes.CutPrefix(line, []byte(key)); ok {
+			if rest = bytes.TrimLeft(rest, " \t"); len(rest) > 0 && rest[0] == ':' {
+				return true
+			}
 		}
 	}
 	return false

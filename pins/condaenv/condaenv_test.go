@@ -317,3 +317,34 @@ func TestBuildStrings(t *testing.T) {
 		t.Errorf("unchanged constraint: %v\n%s", err, out)
 	}
 }
+
+// TestSniff tells environment files by their content, and refuses YAML
+// files that only look alike.
+func TestSniff(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"name: x\ndependencies:\n  - numba\n":                                  true,
+		"channels: [conda-forge]\ndependencies: [numba, {pip: [jax]}]\n":       true,
+		"dependencies:\n- numba\nname: x  # after\n":                           true,
+		"dependencies:\n  - numba\n":                                           false, // neither channels nor name
+		"name: x\ndependencies:\n  numba: 1\n":                                 false, // not a list
+		"name: x\ndependencies:\n  - name: redis\n    version: 1.2.3\n":        false, // Helm's Chart.yaml
+		"name: x\ndependencies:\n  - {pip: [jax], conda: [numba]}\n":           false,
+		"name: ci\non: push\njobs: {}\n":                                       false,
+		"  name: x\n  dependencies:\n    - numba\n":                            false, // not at the top
+		"name: x\ndependencies:\n  - numba\n  - [\n":                           false, // not YAML
+		"- name: x\n  dependencies: [numba]\n":                                 false,
+		"name: x\ndependencies:\n  - numba\n---\nname: y\ndependencies: [y]\n": true,
+	} {
+		if got := f.Sniff([]byte(doc)); got != want {
+			t.Errorf("Sniff(%q) = %v, want %v", doc, got, want)
+		}
+	}
+	for path, want := range map[string]bool{
+		"ci/requirements/min-all-deps.yml": true, "binder/env.YAML": true, "x.yml.txt": false,
+		".github/workflows/ci.yml": false, "recipe/.ci_support/linux.yaml": false, "pixi.toml": false,
+	} {
+		if got := f.MaySniff(path); got != want {
+			t.Errorf("MaySniff(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
