@@ -164,10 +164,22 @@ var corpusTable = map[string]struct {
 		"6 project.dependencies[0]: mlir-python-bindings==20251209+cdb525d2e",
 		"20 project.optional-dependencies.ingress_torch_mlir[0]: torch-mlir==20251122.639",
 	}},
+	// Added for issue 13 (INDEX.md lists their sources). 24: setup.cfg
+	// interpolation; 25: a conda environment known by its content only.
+	"pydata__xarray__setup.cfg": {"setupcfg", nil},
+	"pydata__xarray__ci__requirements__min-all-deps.yml": {"condaenv", []string{
+		"34 dependencies[19]: numba=0.53",
+	}},
+	// 26-27: pixi's manifest inside a pyproject.
+	"prefix-dev__pixi__examples__docker__pyproject.toml":                      {"pyproject", nil},
+	"prefix-dev__pixi__examples__flask-hello-world-pyproject__pyproject.toml": {"pyproject", nil},
+	// 28-29: a requirements .in file including another with -r.
+	"jax-ml__jax__build__requirements.in":       {"requirements", nil},
+	"jax-ml__jax__build__test-requirements.txt": {"requirements", nil},
 }
 
 // TestCorpus reads every corpus file with the format discovery picks for its
-// path in its repository (pins.Lookup over all.Formats) and lists the watched
+// path in its repository and its content (pins.Detect over all.Formats) and lists the watched
 // pins found against corpusTable: each on the line INDEX.md gives, that line
 // holding its text.
 func TestCorpus(t *testing.T) {
@@ -182,7 +194,8 @@ func TestCorpus(t *testing.T) {
 				t.Fatal("not in the table")
 			}
 			path := repoPath(name)
-			f := pins.Lookup(all.Formats(), path)
+			data := corpus.Read(t, name)
+			f := pins.Detect(all.Formats(), path, data)
 			if w.format == "" {
 				for _, f := range all.Formats() {
 					if f.Match(path) {
@@ -198,7 +211,6 @@ func TestCorpus(t *testing.T) {
 			if f == nil || f.Name() != w.format {
 				t.Fatalf("%s: format %v, want %s", path, f, w.format)
 			}
-			data := corpus.Read(t, name)
 			ps, err := pins.Extract(f, path, data)
 			if err != nil {
 				t.Fatal(err)
