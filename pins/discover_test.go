@@ -16,9 +16,10 @@ import (
 
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("/build/\n"), 0o644)
 	for _, p := range []string{
-		"pyproject.toml", "sub/pkg/pyproject.toml",
-		".git/pyproject.toml", "node_modules/x/pyproject.toml", "build/pyproject.toml",
+		"pyproject.toml", "sub/pkg/pyproject.toml", "tools/build/pyproject.toml", // a build directory git tracks
+		".git/pyproject.toml", "node_modules/x/pyproject.toml", "build/pyproject.toml", "dist/pyproject.toml",
 		"testdata/pyproject.toml", "pkg/testdata/fixture/pyproject.toml",
 		"env/pyvenv.cfg", "env/lib/pyproject.toml", // a virtual environment under any name
 	} {
@@ -35,7 +36,7 @@ func TestDiscover(t *testing.T) {
 	for _, f := range found {
 		got = append(got, f.Path)
 	}
-	if want := []string{"pyproject.toml", "sub/pkg/pyproject.toml"}; !slices.Equal(got, want) {
+	if want := []string{"pyproject.toml", "sub/pkg/pyproject.toml", "tools/build/pyproject.toml"}; !slices.Equal(got, want) {
 		t.Errorf("Discover = %v, want %v", got, want)
 	}
 	if _, err := pins.Discover(filepath.Join(root, "missing"), nil); err == nil {

@@ -20,16 +20,19 @@ type ignorer struct {
 }
 
 // newIgnorer returns the ignorer of the repository fsys, with the patterns
-// of .git/info/exclude and of the root's .gitignore.
+// of .git/info/exclude.
 func newIgnorer(fsys fs.FS) *ignorer {
 	g := &ignorer{fsys: fsys}
 	g.read(".git/info/exclude", nil)
-	g.enter(".")
 	return g
 }
 
-// enter reads the .gitignore of the directory dir, which the walk enters.
-func (g *ignorer) enter(dir string) {
+// readGitignore reads the .gitignore of the directory dir, whose entries
+// the walk has listed, when it has one.
+func (g *ignorer) readGitignore(dir string, entries []fs.DirEntry) {
+	if !hasEntry(entries, ".gitignore") {
+		return
+	}
 	var domain []string
 	if dir != "." {
 		domain = strings.Split(dir, "/")

@@ -1,0 +1,6 @@
+// Package bench holds pinbot's end-to-end speed benchmarks, which measure
+// whole runs over many files rather than one package's functions. The
+// figures the README's Performance section gives come from here:
+//
+//	go test ./bench -run '^$' -bench BenchmarkDiscoverAndPlan -benchtime 10x -count 5 -benchmem
+package bench
