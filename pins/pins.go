@@ -176,7 +176,8 @@ type Replace struct {
 	Old, New string
 }
 
-// A splice is one replacement Apply makes: a constraint or an Extra span.
+// A splice is one replacement Apply makes: a constraint, an Extra span
+// (extra: hash options, after which no comment is realigned) or a Tie span.
 type splice struct {
 	span  Span
 	repl  string
@@ -216,7 +217,7 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 		}
 		if e.New != e.Pin.Constraint {
 			for _, r := range e.Pin.Tie.Replaces() {
-				splices = append(splices, splice{span: r.Span, repl: r.New, edit: e, extra: true})
+				splices = append(splices, splice{span: r.Span, repl: r.New, edit: e})
 			}
 		}
 	}
@@ -232,16 +233,23 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	}
 	_, keepCols := f.(CommentAligner)
 	out = make([]byte, 0, len(data)+64)
-	last := 0
-	for _, s := range splices {
+	last, carry := 0, 0
+	for i, s := range splices {
 		out = append(out, data[last:s.span.Start]...)
 		out = append(out, s.repl...)
 		last = s.span.End
+		// Splices that touch (a constraint and the build string it drops)
+		// shift what follows them together.
+		delta := carry + len(s.repl) - (s.span.End - s.span.Start)
+		if i+1 < len(splices) && splices[i+1].span.Start == last && splices[i+1].edit.Pin.Span == s.edit.Pin.Span {
+			carry = delta
+			continue
+		}
+		carry = 0
 		// Keep an aligned trailing comment in its column by resizing the
 		// spaces before it, leaving at least two (numba-feedstock aligns its
 		// "# [selector]"s, which are semantics, not decoration).
 		if n := countSpaces(data[last:]); keepCols && !s.extra && n > 0 && last+n < len(data) && data[last+n] == '#' {
-			delta := len(s.repl) - (s.span.End - s.span.Start)
 			out = append(out, strings.Repeat(" ", max(n-delta, min(n, 2)))...)
 			last += n
 		}

@@ -345,3 +345,16 @@ func TestGolden(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	pinstest.Fuzz(f, condarecipe.Format{}, "meta.yaml", nil, []byte("{% set v = \"0.47.*\" %}\nrequirements:\n  host:\n    - llvmlite {{ v }}\n    - numpy >=1.24,<2.5   # [osx]\noutputs:\n  - name: x\n    requirements:\n      - {{ pin_compatible('x') }}\n"))
 }
+
+// TestBuildStringSelector drops a build string of the old version from a
+// recipe item whose selector comment is aligned: the comment keeps its
+// column.
+func TestBuildStringSelector(t *testing.T) {
+	doc := "requirements:\n  run:\n    - numba 0.66.0 py312h6b8c7a1_0      # [linux]\n    - numba 0.9 py312h6b8c7a1_0         # [osx]\n"
+	ps := pinstest.Extract(t, condarecipe.Format{}, "meta.yaml", []byte(doc))
+	out, err := pins.Apply(condarecipe.Format{}, "meta.yaml", []byte(doc), []pins.Edit{{Pin: ps[0], New: "0.67.0"}, {Pin: ps[1], New: "0.10"}})
+	want := "requirements:\n  run:\n    - numba 0.67.0                      # [linux]\n    - numba 0.10                        # [osx]\n"
+	if err != nil || string(out) != want {
+		t.Errorf("Apply: %v\n%q\nwant\n%q", err, out, want)
+	}
+}
