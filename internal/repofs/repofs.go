@@ -20,6 +20,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // MaxFileSize is the most a repository file may hold to be read: far above
@@ -62,6 +63,21 @@ type Root struct {
 	dir  string // the repository, absolute, its links resolved
 	abs  string // the repository as named, absolute
 	root *os.Root
+
+	// temps caches, per directory, the regular files named like a
+	// WriteFile temporary when RemoveStale first listed it: a run reads
+	// hundreds of pin files from few directories, and listing a directory
+	// once per file was a third of the planning time. WriteFile's own
+	// temporaries are renamed away before it returns, so no file this
+	// Root writes can become stale behind the cache.
+	mu    sync.Mutex
+	temps map[string][]string
+	// dirs holds the link-free names already seen to be real directories
+	// (not links), so that resolving the next file in them does not Lstat
+	// every element of its path again. A directory never turns into a link
+	// under a run: pinbot's writes replace files, never directories, and the
+	// *os.Root confines every access whatever happens on disk.
+	dirs map[string]bool
 }
 
 // Open opens the repository at dir. The directory's own links are resolved
@@ -138,6 +154,10 @@ func (r *Root) resolve(name string, missingOK bool) (string, fs.FileInfo, error)
 			continue
 		}
 		cur := path.Join(append(done, elem)...)
+		if len(todo) > 0 && r.isDir(cur) {
+			done, info = append(done, elem), nil
+			continue
+		}
 		fi, err := r.root.Lstat(filepath.FromSlash(cur))
 		if err != nil {
 			if missingOK && len(todo) == 0 && errors.Is(err, fs.ErrNotExist) {
@@ -146,6 +166,9 @@ func (r *Root) resolve(name string, missingOK bool) (string, fs.FileInfo, error)
 			return "", nil, pathError(name, err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
+			if fi.IsDir() {
+				r.sawDir(cur)
+			}
 			done, info = append(done, elem), fi
 			continue
 		}
@@ -172,7 +195,30 @@ func (r *Root) resolve(name string, missingOK bool) (string, fs.FileInfo, error)
 	if len(done) == 0 {
 		return ".", r.rootInfo(), nil
 	}
-	return path.Join(done...), info, nil
+	real := path.Join(done...)
+	if info == nil { // the last element was a cached directory, then "." or ".."
+		fi, err := r.root.Lstat(filepath.FromSlash(real))
+		if err != nil {
+			return "", nil, pathError(name, err)
+		}
+		info = fi
+	}
+	return real, info, nil
+}
+
+func (r *Root) isDir(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dirs[name]
+}
+
+func (r *Root) sawDir(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dirs == nil {
+		r.dirs = make(map[string]bool)
+	}
+	r.dirs[name] = true
 }
 
 // rootInfo is the root directory's Lstat, for a name that leads to the root.
@@ -370,28 +416,57 @@ func (r *Root) RemoveStale(name string) ([]string, error) {
 	if dir == "" {
 		dir = "."
 	}
-	d, err := r.root.Open(filepath.FromSlash(dir))
-	if err != nil {
-		return nil, pathError(name, err)
-	}
-	entries, err := d.ReadDir(-1)
-	d.Close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names, err := r.listTemps(dir)
 	if err != nil {
 		return nil, pathError(name, err)
 	}
 	var removed []string
 	var errs []error
 	prefix := TempPrefix(base)
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) || len(e.Name()) == len(prefix) {
+	kept := names[:0]
+	for _, n := range names {
+		if !strings.HasPrefix(n, prefix) || len(n) == len(prefix) {
+			kept = append(kept, n)
 			continue
 		}
-		p := path.Join(dir, e.Name())
+		p := path.Join(dir, n)
 		if err := r.root.Remove(filepath.FromSlash(p)); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		removed = append(removed, p)
 	}
+	r.temps[dir] = kept
 	return removed, errors.Join(errs...)
+}
+
+// listTemps returns the regular files in dir (slash-separated, relative to
+// the root) whose names could be WriteFile temporaries, listing dir only
+// the first time it is asked. r.mu must be held.
+func (r *Root) listTemps(dir string) ([]string, error) {
+	if names, ok := r.temps[dir]; ok {
+		return names, nil
+	}
+	d, err := r.root.Open(filepath.FromSlash(dir))
+	if err != nil {
+		return nil, err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".pinbot-") {
+			names = append(names, e.Name())
+		}
+	}
+	if r.temps == nil {
+		r.temps = make(map[string][]string)
+	}
+	r.temps[dir] = names
+	return names, nil
 }

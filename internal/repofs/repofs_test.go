@@ -210,6 +210,20 @@ func TestRemoveStale(t *testing.T) {
 	if want := []string{".base.txt.pinbot-", ".base.txt.pinbot-dir", ".other.txt.pinbot-1", "alias.txt", "base.txt", "base.txt.pinbot-1", "deep"}; !slices.Equal(left, want) {
 		t.Errorf("left %v, want %v", left, want)
 	}
+
+	// The directory was listed once; a second file in it still has its own
+	// temporaries removed, from that listing, and the first file's sweep
+	// finds nothing more.
+	removed, err = r.RemoveStale("reqs/other.txt")
+	if err != nil || !slices.Equal(removed, []string{"reqs/.other.txt.pinbot-1"}) {
+		t.Errorf("second file in the directory: removed %v, %v", removed, err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "reqs", ".other.txt.pinbot-1")); !os.IsNotExist(err) {
+		t.Errorf("the second file's temporary is still there: %v", err)
+	}
+	if removed, err := r.RemoveStale("reqs/base.txt"); err != nil || len(removed) != 0 {
+		t.Errorf("sweeping again: removed %v, %v", removed, err)
+	}
 }
 
 func assertNoTemp(t *testing.T, dir string) {
