@@ -15,7 +15,8 @@ import (
 // them include (-r, -c), transitively, read with the requirements format
 // whatever their names; it records each included file's chain in rep and
 // each include that cannot be followed (a missing file, a cycle) in
-// rep.Errors. Files that such an include breaks are dropped, so they are
+// rep.Errors, and each include it does not follow (a URL, a ${VAR}, a path
+// outside the repository) in rep.Warnings. Files that such an include breaks are dropped, so they are
 // neither planned nor written. Includes are read through repo: one that
 // leads outside the repository, or to what is not a regular file within
 // repofs.MaxFileSize, is an error naming its include line.
@@ -31,7 +32,10 @@ func (c *Checker) followIncludes(repo *repofs.Root, files []pins.Found, rep *rep
 	if len(roots) == 0 {
 		return files
 	}
-	found, broken, err := requirements.Follow(roots, repo.ReadFile)
+	found, broken, unfollowed, err := requirements.Follow(roots, repo.ReadFile)
+	for _, e := range unfollowed {
+		rep.Warnings = append(rep.Warnings, e.Error())
+	}
 	for _, in := range found {
 		inc := report.Include{File: in.Path}
 		for _, hop := range in.Chain {

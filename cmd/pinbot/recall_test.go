@@ -393,3 +393,17 @@ func TestCheckFileGlobs(t *testing.T) {
 		t.Errorf("unknown key: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestCheckUnfollowedIncludes warns, at each include line, about what pip
+// would read but pinbot cannot (a file outside the repository, a URL, an
+// environment variable): pins may hide there. The file's own pins move.
+func TestCheckUnfollowedIncludes(t *testing.T) {
+	e := newEnv(t)
+	before := "-r ../shared/base.txt\n-c https://example.org/constraints.txt\nnumba>=0.58,<=0.66.0\n"
+	rep := checkWrite(t, e, "packages:\n  numba: {}\n", map[string]rewrite{
+		"requirements.txt": {before, strings.Replace(before, "<=0.66.0", "<=0.67.0", 1)},
+	})
+	hasWarnings(t, rep,
+		"requirements.txt:1:1: -r: -r ../shared/base.txt not followed: it leads outside the repository",
+		"requirements.txt:2:1: -c: -c https://example.org/constraints.txt not followed: it is a URL")
+}

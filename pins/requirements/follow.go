@@ -36,9 +36,12 @@ func (in Included) ChainString() string {
 // includes itself through others), which is reported once and not followed
 // around. broken lists the files pip could not install from because of such
 // an error (the file with the include line, every file of a cycle, and every
-// file that includes one of them), sorted: callers leave them alone. URLs,
-// ${VAR} references and paths outside the repository are not followed.
-func Follow(roots []string, read func(path string) ([]byte, error)) (found []Included, broken []string, err error) {
+// file that includes one of them), sorted: callers leave them alone.
+//
+// URLs, ${VAR} references and paths outside the repository are not followed:
+// pip would read them, so pins may hide there that pinbot cannot see.
+// unfollowed names each such include line, for callers to warn about.
+func Follow(roots []string, read func(path string) ([]byte, error)) (found []Included, broken []string, unfollowed diag.List, err error) {
 	fl := &follower{read: read, state: map[string]int{}, chains: map[string][]Include{}, readOK: map[string]bool{}, broken: map[string]bool{}}
 	for _, r := range roots {
 		fl.visit(r, nil)
@@ -47,7 +50,20 @@ func Follow(roots []string, read func(path string) ([]byte, error)) (found []Inc
 		broken = append(broken, p)
 	}
 	slices.Sort(broken)
-	return fl.found, broken, fl.errs.Err()
+	return fl.found, broken, fl.unfollowed, fl.errs.Err()
+}
+
+// whyUnfollowed says why an include is not followed, or "" when it is.
+func whyUnfollowed(inc Include) string {
+	switch {
+	case inc.Path == "" && strings.Contains(inc.Target, "${"):
+		return "names an environment variable, which pinbot does not expand"
+	case inc.Path == "":
+		return "is a URL, which pinbot does not fetch"
+	case inc.Path == ".." || strings.HasPrefix(inc.Path, "../"):
+		return "leads outside the repository"
+	}
+	return ""
 }
 
 const (
@@ -64,6 +80,8 @@ type follower struct {
 	found  []Included
 	errs   diag.List
 	broken map[string]bool
+
+	unfollowed diag.List
 }
 
 // visit follows the includes of p and reports whether p is broken: it, or a
@@ -97,7 +115,9 @@ func (fl *follower) visit(p string, via []Include) bool {
 	}
 	incs, _ := Includes(p, data) // syntax errors are reported when the file is read for pins
 	for _, inc := range incs {
-		if inc.Path == "" || inc.Path == ".." || strings.HasPrefix(inc.Path, "../") {
+		if why := whyUnfollowed(inc); why != "" {
+			fl.unfollowed = append(fl.unfollowed, diag.Errorf(inc.File, inc.Line, inc.Col, inc.Option,
+				"%s %s not followed: it %s; pins in it are not checked", inc.Option, inc.Target, why))
 			continue
 		}
 		chain := append(slices.Clone(via), inc)

@@ -269,6 +269,7 @@ func TestFollow(t *testing.T) {
 		"loop/b.txt":              "numba\n-r c.txt\n",
 		"loop/c.txt":              "-r a.txt\n",
 		"missing/requirements.in": "-r nope.txt\n",
+		"sub/outside.txt":         "numba\n-r ../../elsewhere.txt\n-c https://example.org/c.txt\n--requirement ${PINS}/r.txt\n",
 	}
 	read := func(p string) ([]byte, error) {
 		if s, ok := files[p]; ok {
@@ -276,9 +277,9 @@ func TestFollow(t *testing.T) {
 		}
 		return nil, fs.ErrNotExist
 	}
-	got, broken, err := requirements.Follow([]string{"requirements-dev.txt", "requirements.txt"}, read)
-	if err != nil || broken != nil {
-		t.Fatal(err, broken)
+	got, broken, unfollowed, err := requirements.Follow([]string{"requirements-dev.txt", "requirements.txt"}, read)
+	if err != nil || broken != nil || unfollowed != nil {
+		t.Fatal(err, broken, unfollowed)
 	}
 	var chains []string
 	for _, in := range got {
@@ -294,14 +295,14 @@ func TestFollow(t *testing.T) {
 	}
 
 	// A cycle is an error at the include that closes it, not a hang.
-	_, broken, err = requirements.Follow([]string{"loop/a.txt"}, read)
+	_, broken, _, err = requirements.Follow([]string{"loop/a.txt"}, read)
 	if err == nil || err.Error() != "loop/c.txt:1:1: -r: include cycle: loop/a.txt:1: -r b.txt → loop/b.txt:2: -r c.txt → loop/c.txt:1: -r a.txt" {
 		t.Errorf("cycle: %v", err)
 	}
 	if diff := cmp.Diff([]string{"loop/a.txt", "loop/b.txt", "loop/c.txt"}, broken); diff != "" {
 		t.Errorf("broken by the cycle (-want +got):\n%s", diff)
 	}
-	_, broken, err = requirements.Follow([]string{"requirements.txt", "missing/requirements.in"}, read)
+	_, broken, _, err = requirements.Follow([]string{"requirements.txt", "missing/requirements.in"}, read)
 	if diff := cmp.Diff([]string{"missing/requirements.in"}, broken); diff != "" {
 		t.Errorf("broken by the missing file (-want +got):\n%s", diff)
 	}
@@ -311,6 +312,25 @@ func TestFollow(t *testing.T) {
 	var de *diag.Error
 	if !errors.As(err, &de) {
 		t.Error("not a diag.Error")
+	}
+
+	// Includes pip would read but pinbot cannot are named, line by line,
+	// and break nothing: the file's own pins stand.
+	_, broken, unfollowed, err = requirements.Follow([]string{"sub/outside.txt"}, read)
+	if err != nil || broken != nil {
+		t.Fatal(err, broken)
+	}
+	var msgs []string
+	for _, e := range unfollowed {
+		msgs = append(msgs, e.Error())
+	}
+	wantMsgs := []string{
+		"sub/outside.txt:2:1: -r: -r ../../elsewhere.txt not followed: it leads outside the repository; pins in it are not checked",
+		"sub/outside.txt:3:1: -c: -c https://example.org/c.txt not followed: it is a URL, which pinbot does not fetch; pins in it are not checked",
+		"sub/outside.txt:4:1: --requirement: --requirement ${PINS}/r.txt not followed: it names an environment variable, which pinbot does not expand; pins in it are not checked",
+	}
+	if diff := cmp.Diff(wantMsgs, msgs); diff != "" {
+		t.Errorf("unfollowed (-want +got):\n%s", diff)
 	}
 }
 
