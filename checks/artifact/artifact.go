@@ -8,8 +8,9 @@
 // whichever is smaller, and a longer or endless one is an error whose partial
 // file is removed. Only http and https URLs are followed. A file on another
 // host than the index (PyPI serves files from a CDN) gets none of the index's
-// credentials: its URL carries none, and web.Transport drops them on a
-// redirect to another origin.
+// credentials: its URL carries none (web.ResolveFile gives them only to the
+// index's own origin), and web.Transport drops them on a redirect to another
+// origin.
 package artifact
 
 import (

@@ -351,6 +351,31 @@ func TestHostileArtifacts(t *testing.T) {
 		}
 	})
 
+	t.Run("files on the index's own host", func(t *testing.T) {
+		// A private index lists its files by absolute URL on itself and
+		// serves them only with its credentials, as pip sends them.
+		h, _ := setup(t)
+		code, out, _ := h.check("--format", "json", "--static")
+		if p := h.packages(out)["numba"]; code != exitOK || p.Status != "bump" {
+			t.Fatalf("exit %d, numba = %+v", code, p)
+		}
+		downloads := 0
+		for _, r := range h.pypi.Log() {
+			if strings.HasSuffix(r.Path, ".whl") {
+				downloads++
+				if !r.Auth {
+					t.Errorf("%s downloaded without the index's credentials", r.Path)
+				}
+			}
+		}
+		if downloads < 2 {
+			t.Errorf("%d downloads from the index, want the baseline and the candidate", downloads)
+		}
+		if strings.Contains(out, indexPass) {
+			t.Error("the report shows the credentials")
+		}
+	})
+
 	t.Run("files on another host", func(t *testing.T) {
 		h, _ := setup(t)
 		cdn := fakes.NewPyPI(t)

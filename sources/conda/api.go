@@ -103,8 +103,8 @@ func decodeAPI(u string, body []byte, labels []string) ([]sources.Release, error
 			sf.Subdir, _, _ = strings.Cut(f.Basename, "/")
 		}
 		if f.DownloadURL != "" {
-			if d, err := base.Parse(f.DownloadURL); err == nil { // "//host/..." takes the API's scheme
-				sf.URL = d.String()
+			if d, ok := web.ResolveFile(base, f.DownloadURL); ok { // "//host/..." takes the API's scheme
+				sf.URL = d
 			}
 		}
 		sf.Time = millis(int64(f.Attrs.Timestamp))

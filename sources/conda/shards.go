@@ -294,8 +294,8 @@ func decodeShardMsgpack(u string, raw []byte, subdir string, base *url.URL) ([]s
 		if len(files) >= maxRecords {
 			return fmt.Errorf("more than %d files (limit)", maxRecords)
 		}
-		if pu, err := base.Parse(url.PathEscape(f.Name)); err == nil {
-			f.URL = pu.String()
+		if pu, ok := web.ResolveFile(base, url.PathEscape(f.Name)); ok {
+			f.URL = pu
 		}
 		files, vers = append(files, f), append(vers, version)
 		return nil

@@ -3,6 +3,7 @@ package pypi
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/sources"
@@ -54,12 +55,16 @@ func decodeProject(u string, body []byte) ([]sources.Release, error) {
 	if len(p.Releases) > sources.MaxReleases {
 		return nil, fmt.Errorf("%s: %d releases (limit %d)", web.Redact(u), len(p.Releases), sources.MaxReleases)
 	}
+	page, err := url.Parse(u)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]sources.Release, 0, len(p.Releases))
 	for v, files := range p.Releases {
 		if v == "" {
 			continue
 		}
-		out = append(out, release(v, files))
+		out = append(out, release(page, v, files))
 	}
 	return out, nil
 }
@@ -73,7 +78,11 @@ func decodeVersion(u, version string, body []byte) (sources.Release, error) {
 	if p.Info.Version == "" || p.URLs == nil {
 		return sources.Release{}, fmt.Errorf("%s: the response has no \"info.version\" or \"urls\" (is this a PyPI JSON API?)", web.Redact(u))
 	}
-	r := release(p.Info.Version, p.URLs)
+	page, err := url.Parse(u)
+	if err != nil {
+		return sources.Release{}, err
+	}
+	r := release(page, p.Info.Version, p.URLs)
 	if p.Info.Yanked {
 		r.Yanked = true
 		if p.Info.YankedReason != nil && r.YankedReason == "" {
@@ -83,13 +92,13 @@ func decodeVersion(u, version string, body []byte) (sources.Release, error) {
 	return r, nil
 }
 
-// release builds a release from the JSON API's files.
-func release(v string, files []file) sources.Release {
+// release builds a release from the JSON API's files, listed on page.
+func release(page *url.URL, v string, files []file) sources.Release {
 	fs := make([]sources.File, 0, len(files))
 	reason := ""
 	for _, f := range files {
 		sf := sources.File{
-			Name: f.Filename, URL: f.URL, SHA256: f.Digests.SHA256, Size: f.Size,
+			Name: f.Filename, URL: resolve(page, f.URL), SHA256: f.Digests.SHA256, Size: f.Size,
 			Time: uploadTime(f), Yanked: f.Yanked,
 		}
 		if f.RequiresPython != nil {

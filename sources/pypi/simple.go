@@ -160,12 +160,14 @@ func collect(order []string, byV map[string][]sources.File, reasons map[string]s
 	return out
 }
 
+// resolve returns the URL of a file the page lists (with the index's
+// credentials on its own origin only: web.ResolveFile), or ref as written
+// when it does not parse, for the download to fail on.
 func resolve(page *url.URL, ref string) string {
-	u, err := page.Parse(ref)
-	if err != nil {
-		return ref
+	if u, ok := web.ResolveFile(page, ref); ok {
+		return u
 	}
-	return u.String()
+	return ref
 }
 
 var (
