@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
 
 // A Platform is what pip installs for: an operating-system family, an
@@ -324,6 +325,11 @@ type Choice struct {
 	// Binary counts the release's binary wheels (not yanked), whether they
 	// install on the target or not; Wheels counts all its wheels.
 	Binary, Wheels int
+	// Excluded counts the wheels whose Requires-Python rules out the
+	// target's Python, which pip skips whatever their tags say; Requires is
+	// the first such specifier, for the warning.
+	Excluded int
+	Requires string
 	// Target is what the wheel was chosen for.
 	Target Target
 }
@@ -331,8 +337,10 @@ type Choice struct {
 // Choose returns the wheel among files that pip would install for t: the
 // one whose best tag comes first in pip's order (see tagRank); a tie goes to
 // the higher build tag, then to the file name. Yanked files, sdists and
-// names that are not wheel names are never chosen. A pure wheel is chosen
-// only when no binary wheel installs on t.
+// names that are not wheel names are never chosen, nor, as pip skips them,
+// wheels whose Requires-Python rules out t's Python (when t names one; a
+// specifier that does not parse is ignored, as pip ignores it). A pure wheel
+// is chosen only when no binary wheel installs on t.
 func Choose(t Target, files []sources.File) Choice {
 	c := Choice{Target: t}
 	var best rank
@@ -350,6 +358,12 @@ func Choose(t Target, files []sources.File) Choice {
 		if binary {
 			c.Binary++
 		}
+		if !t.allows(f.RequiresPython) {
+			if c.Excluded++; c.Requires == "" {
+				c.Requires = f.RequiresPython
+			}
+			continue
+		}
 		r, ok := rank{}, false
 		for _, tag := range n.Tags {
 			if tr, fits := t.tagRank(tag); fits && (!ok || tr.compare(r) < 0) {
@@ -366,6 +380,19 @@ func Choose(t Target, files []sources.File) Choice {
 		}
 	}
 	return c
+}
+
+// allows reports whether a file's Requires-Python admits t's Python, as pip
+// checks it: against the version as given ("3.12"), pre-releases admitted.
+func (t Target) allows(requires string) bool {
+	if t.Python == "" || strings.TrimSpace(requires) == "" {
+		return true
+	}
+	set, err := pep440.ParseSpecifierSet(requires)
+	if err != nil {
+		return true
+	}
+	return set.Contains(t.Python, pep440.PreInclude, true)
 }
 
 // compareBuild orders build tags as pip does: by their leading number, then
@@ -398,6 +425,8 @@ func (c Choice) Warning(version string) string {
 	case c.Found:
 		return fmt.Sprintf("%s has %d binary wheel%s, none for %s; pip would install the pure wheel %s",
 			version, c.Binary, plural(c.Binary), c.Target, c.File.Name)
+	case c.Excluded > 0:
+		return fmt.Sprintf("%s has no wheel for %s: %d wheel%s require%s Python %s", version, c.Target, c.Excluded, plural(c.Excluded), map[bool]string{true: "s"}[c.Excluded == 1], c.Requires)
 	case c.Binary > 0:
 		return fmt.Sprintf("%s has %d binary wheel%s, none for %s, and no pure wheel", version, c.Binary, plural(c.Binary), c.Target)
 	case c.Wheels > 0:

@@ -119,6 +119,38 @@ func TestChoose(t *testing.T) {
 	}
 }
 
+// TestChooseRequiresPython skips, as pip does, wheels whose Requires-Python
+// rules out the target's Python: here the cp312 wheel of a release that
+// dropped 3.12 in metadata only, so pip falls back to the abi3 wheel built
+// before; an unparsable specifier is ignored, and no target Python checks
+// nothing.
+func TestChooseRequiresPython(t *testing.T) {
+	fs := files("x-1-cp312-cp312-manylinux_2_17_x86_64.whl", "x-1-cp39-abi3-manylinux_2_17_x86_64.whl")
+	fs[0].RequiresPython = ">=3.13"
+	fs[1].RequiresPython = ">=3.9"
+	if c := wheel.Choose(target(t, "linux-64", "3.12"), fs); c.File.Name != fs[1].Name || c.Excluded != 1 {
+		t.Errorf("Choose = %+v", c)
+	}
+	if c := wheel.Choose(target(t, "linux-64", "3.13"), fs); c.File.Name != fs[1].Name || c.Excluded != 0 {
+		t.Errorf("3.13: Choose = %+v (abi3 outranks a cp312 wheel on 3.13)", c)
+	}
+	if c := wheel.Choose(target(t, "linux-64", ""), fs); c.File.Name != fs[0].Name {
+		t.Errorf("any Python: Choose = %+v", c)
+	}
+	fs[0].RequiresPython = "~=3" // ~= needs two release components
+	if c := wheel.Choose(target(t, "linux-64", "3.12"), fs); c.File.Name != fs[0].Name {
+		t.Errorf("unparsable Requires-Python: Choose = %+v", c)
+	}
+	fs[0].RequiresPython, fs[1].RequiresPython = ">=3.13", ">=3.13"
+	c := wheel.Choose(target(t, "linux-64", "3.12"), fs)
+	if c.Found {
+		t.Errorf("Choose = %+v, want none", c)
+	}
+	if got, want := c.Warning("1"), "1 has no wheel for manylinux x86_64 (any glibc), CPython 3.12: 2 wheels require Python >=3.13"; got != want {
+		t.Errorf("Warning = %q, want %q", got, want)
+	}
+}
+
 func TestChooseSkipsYanked(t *testing.T) {
 	fs := files("x-1-cp312-cp312-manylinux_2_17_x86_64.whl", "x-1-cp39-abi3-manylinux_2_17_x86_64.whl")
 	fs[0].Yanked = true
