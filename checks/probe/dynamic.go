@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -18,6 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pinbot-dev/pinbot/versions/pep440"
 	"github.com/pinbot-dev/pinbot/web"
 )
 
@@ -61,14 +63,21 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 			return nil, nil, err
 		}
 		rep.Python = info.Python
-		if opts.Candidate != "" && info.Version != "" && info.Version != opts.Candidate {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s has %s %s installed, not %s", opts.Python, opts.Package, info.Version, opts.Candidate))
+		rep.Installed = info.Version
+		switch {
+		case info.Version == "":
+			rep.Mismatch = fmt.Sprintf("%s is not installed in %s", opts.Package, opts.Python)
+		case opts.Candidate != "" && !sameVersion(info.Version, opts.Candidate):
+			rep.Mismatch = fmt.Sprintf("installed %s %s is not the candidate %s", opts.Package, info.Version, opts.Candidate)
+		}
+		if rep.Mismatch != "" {
+			rep.Notes = append(rep.Notes, rep.Mismatch+": every check is a warning")
 		}
 		if rep.Candidate == "" {
 			rep.Candidate = info.Version
-			for i := range sides {
-				sides[i].Version = info.Version
-			}
+		}
+		for i := range sides {
+			sides[i].Version = cmp.Or(info.Version, "installed")
 		}
 		return nil, sides, nil
 	}
@@ -454,6 +463,15 @@ func pipSupportsPython(v string) bool {
 	return major > 22 || major == 22 && minor >= 3
 }
 
+// sameVersion reports whether two PEP 440 versions are equal (0.67 is 0.67.0).
+func sameVersion(a, b string) bool {
+	s := pep440.Scheme{}
+	if s.Valid(a) && s.Valid(b) {
+		return s.Compare(a, b) == 0
+	}
+	return a == b
+}
+
 // probeHeader is the first line the probe script prints.
 type probeHeader struct {
 	Python     string  `json:"python"`
@@ -529,11 +547,12 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 	for _, line := range bytes.Split(out.Stdout, []byte("\n")) {
 		var m struct {
 			probeHeader
-			Start  *int   `json:"start"`
-			I      *int   `json:"i"`
-			Status Status `json:"status"`
-			Detail string `json:"detail"`
-			Done   bool   `json:"done"`
+			Start     *int         `json:"start"`
+			I         *int         `json:"i"`
+			Status    Status       `json:"status"`
+			Detail    string       `json:"detail"`
+			Signature *pySignature `json:"signature"`
+			Done      bool         `json:"done"`
 		}
 		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &m) != nil {
 			continue
@@ -553,6 +572,14 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 				st = Unknown
 			}
 			sides[*m.I].Status, sides[*m.I].Detail = st, sanitize(m.Detail)
+			if specs[*m.I].Signature != "" && st == Pass {
+				sst, detail := m.Signature.check(&specs[*m.I])
+				if sst != Pass {
+					sides[*m.I].Status, sides[*m.I].Detail = sst, sanitize(detail)
+				} else {
+					sides[*m.I].Detail = sanitize(m.Detail + "; " + detail)
+				}
+			}
 			seen[*m.I] = true
 			running = -1
 		case m.Done:
@@ -587,6 +614,41 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 		}
 	}
 	return sides, info, nil
+}
+
+// pySignature is inspect.signature's answer as the probe script sends it.
+type pySignature struct {
+	Text   string `json:"text"`
+	Params []struct {
+		Name       string  `json:"name"`
+		Kind       string  `json:"kind"`
+		Default    bool    `json:"default"`
+		Annotation *string `json:"annotation"`
+	} `json:"params"`
+	Returns *string `json:"returns"`
+}
+
+// check compares the signature the probe found with the spec's.
+func (ps *pySignature) check(s *Spec) (Status, string) {
+	if ps == nil {
+		return Unknown, "the probe process sent no signature"
+	}
+	got := signature{Text: sanitize(ps.Text)}
+	for _, p := range ps.Params {
+		k, ok := kindNames[p.Kind]
+		if !ok {
+			return Unknown, fmt.Sprintf("unknown parameter kind %q", sanitize(p.Kind))
+		}
+		sp := sigParam{Name: p.Name, Kind: k, Default: p.Default}
+		if p.Annotation != nil {
+			sp.Annotation = squashSpaces(*p.Annotation)
+		}
+		got.Params = append(got.Params, sp)
+	}
+	if ps.Returns != nil {
+		got.Returns = squashSpaces(*ps.Returns)
+	}
+	return checkSignatureOf(s, got)
 }
 
 // sanitize makes text from untrusted code safe to show: no control characters but

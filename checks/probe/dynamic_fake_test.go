@@ -19,6 +19,7 @@ type fakePython struct {
 	calls   []*Command
 	info    pyInfo
 	install *Output // nil: success
+	version string  // the installed version the probe reports, as JSON; "" for "0.67.0"
 }
 
 func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
@@ -46,7 +47,11 @@ func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
 		if err := json.Unmarshal(c.Stdin, &req); err != nil {
 			f.t.Fatalf("probe stdin: %v", err)
 		}
-		out := `{"python": "3.11.7", "executable": "x", "version": "0.67.0"}` + "\n"
+		version := `"0.67.0"`
+		if f.version != "" {
+			version = f.version
+		}
+		out := `{"python": "3.11.7", "executable": "x", "version": ` + version + `}` + "\n"
 		for _, p := range req.Probes {
 			b, _ := json.Marshal(map[string]any{"i": p.I, "status": "pass", "detail": "ok"})
 			out += string(b) + "\n"
@@ -343,9 +348,28 @@ func TestFakeNoInstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "numba 0.67.0 installed, not 0.66.0") {
-		t.Errorf("notes %q", rep.Notes)
+	if rep.Installed != "0.67.0" || rep.Mismatch != "installed numba 0.67.0 is not the candidate 0.66.0" {
+		t.Errorf("installed %q mismatch %q", rep.Installed, rep.Mismatch)
 	}
+	// The probes pass on what is installed, but that says nothing about the
+	// candidate: warnings, never ok.
+	for _, r := range rep.Results {
+		wantResult(t, r, "", Pass, Warning, "installed numba 0.67.0 is not the candidate 0.66.0, so the candidate was not probed (ok: ok)")
+	}
+	if rep.Verdict != Warning {
+		t.Errorf("verdict %s", rep.Verdict)
+	}
+	opts.Candidate = "0.67"
+	if rep, err = Run(context.Background(), opts); err != nil || rep.Verdict != OK || rep.Mismatch != "" ||
+		!strings.Contains(rep.Results[0].Detail, "installed numba 0.67.0 probed: ok") {
+		t.Errorf("0.67 is 0.67.0: %v %+v", err, rep)
+	}
+	f.version = "null"
+	if rep, err = Run(context.Background(), opts); err != nil || rep.Verdict != Warning ||
+		rep.Mismatch != "numba is not installed in /opt/py/bin/python3" {
+		t.Errorf("not installed: %v %+v", err, rep)
+	}
+	f.version = ""
 	f.calls = nil
 	opts.Candidate = ""
 	rep, err = Run(context.Background(), opts)

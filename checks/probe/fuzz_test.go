@@ -47,6 +47,15 @@ func fuzzScan(t *testing.T, src string) {
 					if b.body != nil {
 						walk(b.body)
 					}
+					if b.kind == bClass {
+						for attr, lines := range b.body.selfAttrs {
+							for _, l := range lines {
+								if !isIdentifier(attr) || l <= b.start || l > b.end {
+									t.Fatalf("self.%s at line %d, outside class %s (%d-%d)", attr, l, name, b.start, b.end)
+								}
+							}
+						}
+					}
 				}
 			}
 		}
@@ -58,6 +67,8 @@ func fuzzScan(t *testing.T, src string) {
 			w, _ := zw.Create(name)
 			w.Write([]byte(src))
 		}
+		w, _ := zw.Create("pkg/star.py")
+		w.Write([]byte("from .mod import *\nfrom . import *\n"))
 		zw.Close()
 		zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 		if err != nil {
@@ -72,18 +83,49 @@ func fuzzScan(t *testing.T, src string) {
 			}
 		}
 		for _, name := range names {
-			for _, path := range []string{"pkg." + name, "pkg.mod." + name + ".x", "pkg." + name + ".f"} {
-				for _, expect := range []string{"exists", "callable", "iterator", "type:int", "class"} {
+			for _, path := range []string{"pkg." + name, "pkg.mod." + name + ".x", "pkg." + name + ".f", "pkg.star." + name} {
+				for _, expect := range []string{"exists", "callable", "iterator", "type:int", "class", "absent", "instance-attribute"} {
+					if expect == "instance-attribute" && strings.Count(path, ".") < 2 {
+						continue
+					}
 					s := Spec{Path: path, Expect: expect, SourceContains: "x"}
-					if strings.HasPrefix(expect, "type") || expect == "iterator" {
+					if strings.HasPrefix(expect, "type") || expect == "iterator" || expect == "absent" || expect == "instance-attribute" {
 						s.SourceContains = ""
 					}
-					if expect == "callable" {
-						s.Signature = "(x)"
+					if expect == "callable" || expect == "class" {
+						s.Signature = "(x, /, y=1, *a, z: Optional[int], **k) -> int"
+						s.SignatureAnnotations = expect == "class"
 					}
 					wh.probe(&s)
 				}
 			}
 		}
 	}
+}
+
+// FuzzSignature checks that parsing a signature as a probe writes it, reading
+// it as a def's parameter list and canonicalising its annotations never panic,
+// and that a signature always matches itself. Seeds are in
+// testdata/fuzz/FuzzSignature.
+func FuzzSignature(f *testing.F) {
+	f.Add("(pyfunc)")
+	f.Add("(a, /, b: Optional[int] = None, *args, c: 'Dict[str, np.ndarray]', **kw) -> int | None")
+	f.Add("(x: Callable[[int, str], Literal['a', \"b\"]] = lambda y: y, *, z=(1, 2))")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1<<12 {
+			return
+		}
+		sig, err := parseSignature(s)
+		if err == nil {
+			if diff := compareSignature(sig, sig, true); diff != "" {
+				t.Fatalf("%q does not match itself: %s", s, diff)
+			}
+		}
+		inner := strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
+		_, _ = parseParams(inner, inner)
+		c := canonAnnotation(s)
+		if c != canonAnnotation(s) {
+			t.Fatalf("canonAnnotation(%q) is not deterministic", s)
+		}
+	})
 }

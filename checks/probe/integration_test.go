@@ -29,12 +29,31 @@ func debianNumba(t *testing.T) string {
 
 var missingProbe = Spec{Path: "numba.core.bytecode.FunctionIdentity._no_such_counter", Expect: "iterator"}
 
+// realExpectations are instance-attribute and absent probes on the real numba,
+// which static and dynamic probes must answer alike: Dispatcher assigns
+// self._cache; whether it has _no_such is hidden in its compiled base
+// _dispatcher.Dispatcher; numba.np.arrayobj_v2 does not exist.
+var realExpectations = []Spec{
+	{Path: "numba.core.dispatcher.Dispatcher._cache", Expect: "instance-attribute"},
+	{Path: "numba.core.dispatcher.Dispatcher._no_such", Expect: "instance-attribute"},
+	{Path: "numba.np.arrayobj_v2", Expect: "absent"},
+	{Path: "numba.core.bytecode", Expect: "absent"},
+}
+
+func wantRealExpectations(t *testing.T, rs []Result) {
+	t.Helper()
+	wantResult(t, rs[0], "", Pass, OK, "assigns self._cache")
+	wantResult(t, rs[1], "", Unknown, Warning, "_dispatcher")
+	wantResult(t, rs[2], "", Pass, OK, "absent")
+	wantResult(t, rs[3], "", Fail, Blocked, "numba.core.bytecode exists: found module numba.core.bytecode")
+}
+
 func TestIntegrationDebianNumba(t *testing.T) {
 	py := debianNumba(t)
 	rep, err := Run(context.Background(), Options{
 		Package: "numba", Python: py, NoInstall: true, TempDir: t.TempDir(),
-		Specs: []Spec{{Preset: "numba-unique-ids"}, missingProbe,
-			{Path: "numba.core.bytecode.FunctionIdentity.from_function", Expect: "callable", Signature: "(pyfunc)"}},
+		Specs: append([]Spec{{Preset: "numba-unique-ids"}, missingProbe,
+			{Path: "numba.core.bytecode.FunctionIdentity.from_function", Expect: "callable", Signature: "(pyfunc)"}}, realExpectations...),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +67,28 @@ func TestIntegrationDebianNumba(t *testing.T) {
 	wantResult(t, rep.Results[3], "", Fail, Blocked,
 		"segment 5 '_no_such_counter' is missing: numba.core.bytecode.FunctionIdentity (class numba.core.bytecode.FunctionIdentity) has no attribute '_no_such_counter'")
 	wantResult(t, rep.Results[4], "", Pass, OK, "signature (pyfunc)")
+	wantRealExpectations(t, rep.Results[5:])
+	if !strings.Contains(rep.Results[0].Detail, "installed numba "+rep.Installed+" probed") {
+		t.Errorf("detail %q does not name the installed version", rep.Results[0].Detail)
+	}
 	t.Logf("numba %s on Python %s:\n%s", rep.Candidate, rep.Python, rep.Markdown())
+
+	// Another candidate than the one installed: what is installed is probed,
+	// and said to be no evidence about the candidate.
+	rep, err = Run(context.Background(), Options{
+		Package: "numba", Baseline: "0.56.0", Candidate: "0.67.0", Python: py, NoInstall: true, TempDir: t.TempDir(),
+		Specs: []Spec{{Preset: "numba-unique-ids"}, missingProbe},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "installed numba " + rep.Installed + " is not the candidate 0.67.0"
+	for _, r := range rep.Results {
+		wantResult(t, r, "", r.Candidate.Status, Warning, want)
+	}
+	if rep.Verdict != Warning || !strings.Contains(rep.Markdown(), want) {
+		t.Errorf("verdict %s\n%s", rep.Verdict, rep.Markdown())
+	}
 }
 
 // TestIntegrationDebianNumbaStatic reads the real numba sources, zipped as a
@@ -78,7 +118,8 @@ func TestIntegrationDebianNumbaStatic(t *testing.T) {
 	rep, err := Run(context.Background(), Options{
 		Package: "numba", Candidate: "0.56.4", Static: true,
 		CandidateWheel: Wheel{R: r, Size: r.Size(), Name: "debian-numba.zip"},
-		Specs:          []Spec{{Preset: "numba-unique-ids"}, missingProbe},
+		Specs: append([]Spec{{Preset: "numba-unique-ids"}, missingProbe,
+			{Path: "numba.core.bytecode.FunctionIdentity.from_function", Expect: "callable", Signature: "(pyfunc)"}}, realExpectations...),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -87,5 +128,7 @@ func TestIntegrationDebianNumbaStatic(t *testing.T) {
 	wantResult(t, rep.Results[1], "", Pass, OK, `source contains "next(cls._unique_ids)"`)
 	wantResult(t, rep.Results[2], "", Unknown, Warning, "needs Python")
 	wantResult(t, rep.Results[3], "", Fail, Blocked, `segment 5 "_no_such_counter" is missing: class FunctionIdentity`)
+	wantResult(t, rep.Results[4], "", Pass, OK, "signature (pyfunc)")
+	wantRealExpectations(t, rep.Results[5:])
 	t.Logf("\n%s", rep.Markdown())
 }

@@ -65,12 +65,18 @@ type Result struct {
 // A Report is the outcome of probing one package: every probe's result and the
 // overall verdict (the most severe of them).
 type Report struct {
-	Package   string   `json:"package"`
-	Baseline  string   `json:"baseline,omitempty"`
-	Candidate string   `json:"candidate"`
-	Mode      string   `json:"mode"`             // "dynamic", "interpreter" (--no-install) or "static"
-	Python    string   `json:"python,omitempty"` // interpreter version in dynamic modes
-	Notes     []string `json:"notes,omitempty"`  // e.g. why static mode was used, truncated output
+	Package   string `json:"package"`
+	Baseline  string `json:"baseline,omitempty"`
+	Candidate string `json:"candidate"`
+	Mode      string `json:"mode"`             // "dynamic", "interpreter" (--no-install) or "static"
+	Python    string `json:"python,omitempty"` // interpreter version in dynamic modes
+	// Installed is the version of the package the interpreter has, with
+	// NoInstall (--no-install): what was probed. Mismatch says why that is not
+	// the candidate (another version, or none installed); the candidate's
+	// results are then warnings.
+	Installed string   `json:"installed,omitempty"`
+	Mismatch  string   `json:"mismatch,omitempty"`
+	Notes     []string `json:"notes,omitempty"` // e.g. why static mode was used, truncated output
 	Results   []Result `json:"results"`
 	Verdict   Verdict  `json:"verdict"`
 }
@@ -203,6 +209,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			r.Baseline = &b
 		}
 		r.Verdict, r.Detail = judge(&r)
+		if rep.Mode == ModeInterpreter {
+			r.Verdict, r.Detail = judgeInstalled(rep, r.Verdict, r.Detail)
+		}
 		rep.Results = append(rep.Results, r)
 	}
 	rep.Verdict = overall(rep.Results)
@@ -277,6 +286,16 @@ func judge(r *Result) (Verdict, string) {
 	default:
 		return Blocked, fmt.Sprintf("passes at %s, fails at %s: %s", at(b), at(&c), c.Detail)
 	}
+}
+
+// judgeInstalled qualifies a verdict reached on an installed interpreter
+// (--no-install): the detail names what was probed, and when that is not the
+// candidate release no verdict about the candidate can be ok or blocked.
+func judgeInstalled(rep *Report, v Verdict, detail string) (Verdict, string) {
+	if rep.Mismatch != "" {
+		return Warning, fmt.Sprintf("%s, so the candidate was not probed (%s: %s)", rep.Mismatch, v, detail)
+	}
+	return v, fmt.Sprintf("installed %s %s probed: %s", rep.Package, rep.Installed, detail)
 }
 
 func overall(rs []Result) Verdict {

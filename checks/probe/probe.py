@@ -7,7 +7,9 @@
 # "tail": int, "probes": [probe]} with probe = {"i", "name", "path", "expect",
 # "source_contains", "signature", "run"}. Results are JSON lines on the original
 # stdout: first {"python", "executable", "version"} (version of the package, when
-# asked for), then per probe {"start": i} and {"i", "status", "detail"}, last
+# asked for), then per probe {"start": i} and {"i", "status", "detail"} (with
+# "signature": {"text", "params": [{"name", "kind", "default", "annotation"}],
+# "returns"} for a probe with a signature, which pinbot compares), last
 # {"done": true}. Everything else the process prints (the code under test
 # included) goes to stderr, so a package printing at import cannot corrupt the
 # results.
@@ -74,13 +76,17 @@ class Failed(Exception):
     pass
 
 
+class Missing(Failed):
+    """A segment of the path does not exist (as opposed to an import that raised)."""
+
+
 def resolve(path):
     parts = path.split(".")
     try:
         obj = importlib.import_module(parts[0])
     except ModuleNotFoundError as e:
         if e.name == parts[0]:
-            raise Failed("segment 1 %r: no module named %r" % (parts[0], parts[0]))
+            raise Missing("segment 1 %r: no module named %r" % (parts[0], parts[0]))
         raise Failed("importing %s raised %s" % (parts[0], exc_text(e)))
     except BaseException as e:
         raise Failed("importing %s raised %s" % (parts[0], exc_text(e)))
@@ -102,8 +108,8 @@ def resolve(path):
                     raise Failed("importing %s raised %s" % (prefix, exc_text(e)))
             except BaseException as e:
                 raise Failed("importing %s raised %s" % (prefix, exc_text(e)))
-        raise Failed("segment %d %r is missing: %s (%s) has no attribute %r"
-                     % (i + 1, name, here, describe(obj), name))
+        raise Missing("segment %d %r is missing: %s (%s) has no attribute %r"
+                      % (i + 1, name, here, describe(obj), name))
     return obj
 
 
@@ -137,10 +143,32 @@ def squash(s):
     return "".join(s.split())
 
 
+def ann_text(a):
+    import inspect
+    if a is inspect.Parameter.empty or a is inspect.Signature.empty:
+        return None
+    if isinstance(a, str):
+        return a
+    return inspect.formatannotation(a)
+
+
 def probe_path(p):
+    """Returns the detail and extra fields of a passing look-up; raises otherwise."""
+    expect = p.get("expect", "")
+    if expect == "absent":
+        try:
+            obj = resolve(p["path"])
+        except Missing as e:
+            return "absent: %s" % e, {}
+        except Failed as e:
+            raise Undecided("cannot tell whether %s exists: %s" % (p["path"], e))
+        raise Failed("%s exists: found %s" % (p["path"], describe(obj)))
+    if expect == "instance-attribute":
+        return instance_attribute(p["path"]), {}
     obj = resolve(p["path"])
-    check_expect(obj, p.get("expect", ""))
+    check_expect(obj, expect)
     notes = ["found %s" % describe(obj)]
+    extra = {}
     text = p.get("source_contains")
     if text:
         import inspect
@@ -151,17 +179,110 @@ def probe_path(p):
         if text not in src:
             raise Failed("source of %s no longer contains %r" % (p["path"], text))
         notes.append("source contains %r" % text)
-    sig = p.get("signature")
-    if sig:
+    if p.get("signature"):
         import inspect
         try:
-            got = str(inspect.signature(obj))
+            sig = inspect.signature(obj)
         except (ValueError, TypeError) as e:
             raise Undecided("signature not available: %s" % exc_text(e))
-        if squash(got) != squash(sig):
-            raise Failed("signature is %s, expected %s" % (got, sig))
-        notes.append("signature %s" % got)
-    return "; ".join(notes)
+        extra["signature"] = {
+            "text": str(sig),
+            "params": [{"name": q.name, "kind": q.kind.name, "default": q.default is not q.empty,
+                        "annotation": ann_text(q.annotation)} for q in sig.parameters.values()],
+            "returns": ann_text(sig.return_annotation),
+        }
+    return "; ".join(notes), extra
+
+
+def statements(body):
+    """Every statement in body, into compound statements but not into defs or classes."""
+    import ast
+    for s in body:
+        yield s
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for child in ast.iter_child_nodes(s):
+            if isinstance(child, ast.stmt):
+                yield from statements([child])
+            elif isinstance(getattr(child, "body", None), list):
+                yield from statements(child.body)
+
+
+def self_assignment(cls_node, attr):
+    """The line of the first method statement that assigns self.<attr>, or None.
+    Methods are the defs of the class body (not static or class methods); self is
+    their first parameter; nested functions do not count."""
+    import ast
+
+    def targets(t):
+        if isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                yield from targets(e)
+        elif isinstance(t, ast.Starred):
+            yield from targets(t.value)
+        else:
+            yield t
+
+    for fn in statements(cls_node.body):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in fn.decorator_list):
+            continue
+        params = fn.args.posonlyargs + fn.args.args
+        if not params:
+            continue
+        me = params[0].arg
+        for st in statements(fn.body):
+            if isinstance(st, ast.Assign):
+                ts = st.targets
+            elif isinstance(st, ast.AnnAssign) and st.value is not None:
+                ts = [st.target]
+            elif isinstance(st, ast.AugAssign):
+                ts = [st.target]
+            else:
+                continue
+            for t in ts:
+                for e in targets(t):
+                    if isinstance(e, ast.Attribute) and e.attr == attr and isinstance(e.value, ast.Name) and e.value.id == me:
+                        return st.lineno
+    return None
+
+
+def instance_attribute(path):
+    parent, _, attr = path.rpartition(".")
+    cls = resolve(parent)
+    if not isclass(cls):
+        raise Failed("expected a class at %s, found %s" % (parent, describe(cls)))
+    import ast
+    import inspect
+    import textwrap
+    undecided = []
+    for c in cls.__mro__:
+        if c is object or c.__module__ == "builtins":
+            continue
+        name = "%s.%s" % (c.__module__, c.__qualname__)
+        try:
+            lines, start = inspect.getsourcelines(c)
+            node = ast.parse(textwrap.dedent("".join(lines))).body[0]
+        except BaseException as e:
+            undecided.append("the source of %s is not available (%s)" % (name, exc_text(e)))
+            continue
+        if not isinstance(node, ast.ClassDef):
+            undecided.append("the source of %s is not a class statement" % name)
+            continue
+        line = self_assignment(node, attr)
+        if line is not None:
+            return "class %s assigns self.%s (line %d)" % (name, attr, start + line - 1)
+        if node.decorator_list:
+            undecided.append("class decorators of %s may assign it" % name)
+        if any(k.arg == "metaclass" for k in node.keywords):
+            undecided.append("%s has a metaclass" % name)
+    if undecided:
+        raise Undecided("no method assigns self.%s, but %s" % (attr, "; ".join(undecided)))
+    where = "no method of %s or its bases assigns self.%s" % (describe(cls), attr)
+    if attr in getattr(cls, "__dict__", {}):
+        where += " (%s is a class attribute)" % attr
+    raise Failed(where)
 
 
 class Tail:
@@ -241,8 +362,13 @@ def main():
     for p in order:
         emit({"start": p["i"]})
         try:
-            detail = probe_run(p) if p.get("run") else probe_path(p)
+            extra = {}
+            if p.get("run"):
+                detail = probe_run(p)
+            else:
+                detail, extra = probe_path(p)
             res = {"status": "pass", "detail": detail}
+            res.update(extra)
         except Failed as e:
             res = {"status": "fail", "detail": str(e)}
         except Undecided as e:

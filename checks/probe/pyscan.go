@@ -54,6 +54,10 @@ type pyBinding struct {
 	attr       string // bFrom: the imported name
 	generator  bool   // def: its own body contains yield
 	body       *pyScope
+	// method: the class body a def (not a static or class method) is defined
+	// in, and its first parameter, for self.attr assignments.
+	classBody *pyScope
+	selfName  string
 }
 
 // A pyScope is the namespace of a module or class body.
@@ -63,10 +67,18 @@ type pyScope struct {
 	attrSets map[string]map[string][]*pyBinding // module level "X.attr = v", by X then attr
 	deleted  map[string]int
 	dynamic  []string // reasons why names may appear at run time, with lines
+	// stars are the star imports, in order (kind bFrom, attr "*").
+	stars []*pyBinding
+	// allOps are the statements that change __all__ in place, in order (attr
+	// is "+=", "extend", "append", "remove" or "other"; value the operand).
+	allOps []*pyBinding
+	// selfAttrs are, in a class body, the lines where a method assigns self.NAME.
+	selfAttrs map[string][]int
 }
 
 func newScope(class bool) *pyScope {
-	return &pyScope{class: class, names: map[string][]*pyBinding{}, attrSets: map[string]map[string][]*pyBinding{}, deleted: map[string]int{}}
+	return &pyScope{class: class, names: map[string][]*pyBinding{}, attrSets: map[string]map[string][]*pyBinding{},
+		deleted: map[string]int{}, selfAttrs: map[string][]int{}}
 }
 
 // A pyFile is what the scanner understood of one source file.
@@ -231,6 +243,12 @@ func header(f *pyFile, cur *frame, L logLine, m, t string, decos []string, decoS
 			b.kind = bDef
 			b.params, b.paramsMask, b.returns = defParts(m[p:colon], t[p:colon])
 			fr.def, fr.scope = b, nil
+			if cur.scope != nil && cur.scope.class && !hasDecorator(decos, "staticmethod", "classmethod") {
+				if ps, err := parseParams(b.params, b.paramsMask); err == nil && len(ps) > 0 &&
+					(ps[0].Kind == positionalOnly || ps[0].Kind == positionalOrKeyword) {
+					b.classBody, b.selfName = cur.scope, ps[0].Name
+				}
+			}
 		} else {
 			b.kind = bClass
 			b.bases = classBases(m[p:colon], t[p:colon])
@@ -381,18 +399,28 @@ func statement(f *pyFile, fr *frame, L logLine, m, t string) {
 	}
 	sc := fr.scope
 	if sc == nil {
-		return // inside a function: nothing is bound at import time
+		// Inside a function nothing is bound at import time; a method's
+		// self.attr assignments are noted for instance-attribute probes.
+		if fr.def != nil && fr.def.classBody != nil {
+			for _, attr := range selfAssigned(m, fr.def.selfName) {
+				fr.def.classBody.selfAttrs[attr] = append(fr.def.classBody.selfAttrs[attr], L.start)
+			}
+		}
+		return
 	}
 	newB := func(kind bindKind, name string) *pyBinding {
 		return &pyBinding{kind: kind, name: name, line: L.start, start: L.start, end: L.end, cond: fr.cond, inClass: sc.class}
 	}
-	if dynamicCode(m) {
+	if dynamicCode(m) && kw != "__all__" { // computing __all__ from globals() binds nothing
 		sc.dynamic = append(sc.dynamic, fmt.Sprintf("names set at run time (line %d: %s)", L.start, clipText(squashSpaces(t), 60)))
 	}
 	if strings.Contains(m, ":=") {
 		for _, w := range reWalrus.FindAllStringSubmatch(m, -1) {
 			bind(sc, newB(bOther, w[2]))
 		}
+	}
+	if kw == "__all__" && !sc.class {
+		allOp(sc, newB, m, t)
 	}
 	switch kw {
 	case "import":
@@ -424,7 +452,9 @@ func statement(f *pyFile, fr *frame, L logLine, m, t string) {
 			name, alias, _ := strings.Cut(strings.TrimSpace(item), " as ")
 			name, alias = strings.TrimSpace(name), strings.TrimSpace(alias)
 			if name == "*" {
-				sc.dynamic = append(sc.dynamic, fmt.Sprintf("from %s import * at line %d", mod, L.start))
+				b := newB(bFrom, "*")
+				b.module, b.attr = mod, "*"
+				sc.stars = append(sc.stars, b)
 				continue
 			}
 			if alias == "" {
@@ -556,6 +586,118 @@ func bindTarget(sc *pyScope, newB func(bindKind, string) *pyBinding, target, val
 			bindTarget(sc, newB, target[seg[0]:seg[1]], "", "", false)
 		}
 	}
+}
+
+// allOp records a statement that changes __all__ in place (__all__ += [...],
+// __all__.extend([...]), ...); plain and annotated assignments are bindings.
+func allOp(sc *pyScope, newB func(bindKind, string) *pyBinding, m, t string) {
+	rest := strings.TrimSpace(m[len("__all__"):])
+	restT := strings.TrimSpace(t[len("__all__"):])
+	if rest == "" || rest[0] == '=' && !strings.HasPrefix(rest, "==") || rest[0] == ':' {
+		return
+	}
+	b := newB(bOther, "__all__")
+	b.attr = "other"
+	switch {
+	case strings.HasPrefix(rest, "+="):
+		b.attr, b.value, b.valueMask = "+=", strings.TrimSpace(restT[2:]), strings.TrimSpace(rest[2:])
+	case rest[0] == '.':
+		meth, args := firstWord(strings.TrimSpace(rest[1:]))
+		args = strings.TrimSpace(args)
+		argsT := strings.TrimSpace(restT[len(restT)-len(args):])
+		if (meth == "extend" || meth == "append" || meth == "remove") && strings.HasPrefix(args, "(") && matchBracket(args, 0) == len(args)-1 {
+			b.attr, b.value, b.valueMask = meth, strings.TrimSpace(argsT[1:len(argsT)-1]), strings.TrimSpace(args[1:len(args)-1])
+		}
+	}
+	sc.allOps = append(sc.allOps, b)
+}
+
+// hasDecorator reports whether one of decos is one of names (called or not).
+func hasDecorator(decos []string, names ...string) bool {
+	for _, d := range decos {
+		for _, n := range names {
+			if decoName(d) == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selfAssigned returns the attributes a statement assigns on self (self.x = v,
+// self.x: T = v, a, self.y = v, self.x += 1); an annotation with no value
+// assigns nothing.
+func selfAssigned(m, self string) []string {
+	if !strings.Contains(m, self) || !strings.Contains(m, "=") {
+		return nil
+	}
+	var targets []string
+	depth, prev := 0, 0
+	for i := 0; i < len(m); i++ {
+		switch c := m[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case 'l':
+			if depth == 0 && strings.HasPrefix(m[i:], "lambda") && (i == 0 || !isIdentByte(m[i-1])) &&
+				(i+6 >= len(m) || !isIdentByte(m[i+6])) {
+				i = len(m)
+			}
+		case '=':
+			if depth != 0 {
+				continue
+			}
+			if i+1 < len(m) && m[i+1] == '=' {
+				i++
+				continue
+			}
+			if i > 0 && strings.IndexByte("<>!:", m[i-1]) >= 0 && !(i > 1 && (m[i-2] == '<' || m[i-2] == '>')) {
+				continue
+			}
+			t := strings.TrimSpace(m[prev:i])
+			if aug := strings.TrimRight(t, "+-*/%&|^@<>"); aug != t {
+				return matchSelf([]string{aug}, self) // augmented: one target, nothing after
+			}
+			targets = append(targets, t)
+			prev = i + 1
+		}
+	}
+	if len(targets) > 0 {
+		if c := topLevelIndex(targets[0], ':'); c >= 0 {
+			targets[0] = targets[0][:c] // self.x: T = v
+		}
+	}
+	return matchSelf(targets, self)
+}
+
+// matchSelf returns the NAME of each target (or element of a target tuple)
+// written self.NAME.
+func matchSelf(targets []string, self string) []string {
+	var out []string
+	var walk func(t string)
+	walk = func(t string) {
+		t = strings.TrimSpace(t)
+		switch {
+		case strings.HasPrefix(t, "*"):
+			walk(t[1:])
+		case len(t) > 1 && (t[0] == '(' || t[0] == '[') && matchBracket(t, 0) == len(t)-1:
+			walk(t[1 : len(t)-1])
+		case topLevelIndex(t, ',') >= 0:
+			for _, sg := range splitTopLevel(t, ',') {
+				walk(t[sg[0]:sg[1]])
+			}
+		default:
+			obj, attr, ok := strings.Cut(strings.ReplaceAll(t, " ", ""), ".")
+			if ok && obj == self && isIdentifier(attr) {
+				out = append(out, attr)
+			}
+		}
+	}
+	for _, t := range targets {
+		walk(t)
+	}
+	return out
 }
 
 func bindForTargets(fr *frame, L logLine, m, t string) {

@@ -59,6 +59,19 @@ func summary(sc *pyScope, prefix string) []string {
 	for _, d := range sc.dynamic {
 		out = append(out, prefix+"dynamic: "+d)
 	}
+	for _, b := range sc.stars {
+		s := fmt.Sprintf("%sstar@%d %s", prefix, b.line, b.module)
+		if b.cond != "" {
+			s += " {" + b.cond + "}"
+		}
+		out = append(out, s)
+	}
+	for _, b := range sc.allOps {
+		out = append(out, fmt.Sprintf("%s__all__ %s@%d %s", prefix, b.attr, b.line, b.value))
+	}
+	for attr, lines := range sc.selfAttrs {
+		out = append(out, fmt.Sprintf("%sself.%s@%v", prefix, attr, lines))
+	}
 	sort.Strings(out)
 	return out
 }
@@ -107,7 +120,7 @@ def real(): return 1
 			}},
 		{"imports", "import os, os.path as osp\nfrom . import x, y as z\nfrom ..pkg.mod import (\n    A,\n    B as C,\n)\nfrom __future__ import annotations\nfrom m import *\n",
 			[]string{
-				"A from@3-6 ..pkg.mod:A", "C from@3-6 ..pkg.mod:B", "dynamic: from m import * at line 8",
+				"A from@3-6 ..pkg.mod:A", "C from@3-6 ..pkg.mod:B", "star@8 m",
 				"os import@1-1 os", "osp import@1-1 os.path", "x from@2-2 .:x", "z from@2-2 .:y",
 			}},
 		{"run-time names", "globals()['X'] = 1\nsetattr(C, 'y', 2)\ndef __getattr__(name):\n    global G\n    G = 1\ndel Z\n(n := 10)\ntype Point = tuple[int, int]\nf = lambda x=1: x\na, *b = c = 1, 2\nx += 1\nsys.modules[__name__] = M\n",
@@ -118,6 +131,18 @@ def real(): return 1
 				"dynamic: names set at run time (line 1: globals()['X'] = 1)",
 				"dynamic: names set at run time (line 2: setattr(C, 'y', 2))",
 				"f assign@9-9 = lambda x=1: x", "n other@7-7",
+			}},
+		{"__all__ and self attributes", "__all__ = ['a']\n__all__ += ['b']\n__all__.extend(['c'])\n__all__.append('d')\n__all__.remove('a')\n__all__[0] = 'x'\n__all__ += [n for n in globals()]\n" +
+			"try:\n    from .x import *\nexcept ImportError:\n    pass\n" +
+			"class C:\n    def __init__(me, a, /):\n        me.a = a; me.b, (me.c, *me.d) = 1, (2, 3)\n        me.e: int = 1\n        me.f: int\n        me.g += 1\n        me.h <<= 1\n        if me.i == 1: me.j = 2\n        x = me.k = 3\n        other.l = 1\n        me.m.n = 1\n        def inner(self):\n            self.o = 1\n    @staticmethod\n    def s(me):\n        me.p = 1\n    @classmethod\n    def c(cls):\n        cls.q = 1\n    def lam(self): f = lambda: setattr(self, 'r', 1); self.s = lambda x=1: x\n",
+			[]string{
+				"__all__ assign@1-1 = ['a']", "__all__ +=@2 ['b']", "__all__ extend@3 ['c']", "__all__ append@4 'd'",
+				"__all__ remove@5 'a'", "__all__ other@6 ", "__all__ +=@7 [n for n in globals()]",
+				"star@9 .x {inside try at line 8}",
+				"C class@12-31 ()", "C.__init__ def@13-24 (me, a, /)", "C.s def@25-27 (me) @staticmethod", "C.c def@28-30 (cls) @classmethod",
+				"C.lam def@31-31 (self)",
+				"C.self.a@[14]", "C.self.b@[14]", "C.self.c@[14]", "C.self.d@[14]", "C.self.e@[15]", "C.self.g@[17]",
+				"C.self.h@[18]", "C.self.j@[19]", "C.self.k@[20]", "C.self.s@[31]",
 			}},
 		{"tabs and CRLF", "class A:\r\n\tx = 1\r\n\tdef f(self):\r\n\t\treturn 1\r\ny = 2\r\n",
 			[]string{"A class@1-4 ()", "A.f def@3-4 (self)", "A.x assign@2-2 = 1", "y assign@5-5 = 2"}},

@@ -19,19 +19,32 @@ type Spec struct {
 	Expect         string `yaml:"expect,omitempty" json:"expect,omitempty"`
 	SourceContains string `yaml:"source-contains,omitempty" json:"source-contains,omitempty"`
 	Signature      string `yaml:"signature,omitempty" json:"signature,omitempty"`
-	Run            string `yaml:"run,omitempty" json:"run,omitempty"`
+	// SignatureAnnotations compares the signature's annotations too (in a
+	// canonical spelling); by default only names, kinds, order and which
+	// parameters have defaults count.
+	SignatureAnnotations bool   `yaml:"signature-annotations,omitempty" json:"signature-annotations,omitempty"`
+	Run                  string `yaml:"run,omitempty" json:"run,omitempty"`
 }
 
-// ExpectExists, ExpectModule, ExpectClass, ExpectCallable and ExpectIterator are
-// the expect kinds of a path probe; ExpectTypeOf followed by a type name is one too.
+// ExpectExists, ExpectModule, ExpectClass, ExpectCallable, ExpectIterator,
+// ExpectAbsent and ExpectInstanceAttribute are the expect kinds of a path probe;
+// ExpectTypeOf followed by a type name is one too. ExpectAbsent holds when the
+// path does not resolve (a module or name that must not appear);
+// ExpectInstanceAttribute holds for pkg.mod.Class.attr when a method of the
+// class (or of a base) assigns self.attr.
 const (
-	ExpectExists   = "exists"
-	ExpectModule   = "module"
-	ExpectClass    = "class"
-	ExpectCallable = "callable"
-	ExpectIterator = "iterator"
-	ExpectTypeOf   = "type:"
+	ExpectExists            = "exists"
+	ExpectModule            = "module"
+	ExpectClass             = "class"
+	ExpectCallable          = "callable"
+	ExpectIterator          = "iterator"
+	ExpectTypeOf            = "type:"
+	ExpectAbsent            = "absent"
+	ExpectInstanceAttribute = "instance-attribute"
 )
+
+// pathKinds lists the expect kinds of a path probe, for messages.
+const pathKinds = "exists, module, class, callable, iterator, type:NAME, absent or instance-attribute"
 
 // ExpectPass and ExpectFail are the expect values of a run snippet: it must
 // complete ("pass") or raise ("fail", a canary for an upstream bug that a
@@ -67,8 +80,8 @@ func (s *Spec) Validate() error {
 		default:
 			return fmt.Errorf("expect: a run snippet expects pass or fail, not %q", s.Expect)
 		}
-		if s.SourceContains != "" || s.Signature != "" {
-			return errors.New("source-contains and signature apply to a path, not to a run snippet")
+		if s.SourceContains != "" || s.Signature != "" || s.SignatureAnnotations {
+			return errors.New("source-contains, signature and signature-annotations apply to a path, not to a run snippet")
 		}
 		if strings.TrimSpace(s.Run) == "" {
 			return errors.New("run: the snippet is empty")
@@ -80,26 +93,32 @@ func (s *Spec) Validate() error {
 	}
 	kind := s.expectKind()
 	switch {
-	case kind == ExpectExists, kind == ExpectModule, kind == ExpectClass, kind == ExpectCallable, kind == ExpectIterator:
+	case kind == ExpectExists, kind == ExpectModule, kind == ExpectClass, kind == ExpectCallable, kind == ExpectIterator, kind == ExpectAbsent:
+	case kind == ExpectInstanceAttribute:
+		if strings.Count(s.Path, ".") < 2 {
+			return fmt.Errorf("expect: instance-attribute needs a path module.Class.attr, not %q", s.Path)
+		}
 	case strings.HasPrefix(kind, ExpectTypeOf):
 		if err := checkDotted(strings.TrimPrefix(kind, ExpectTypeOf)); err != nil {
 			return fmt.Errorf("expect: %s: type name: %w", kind, err)
 		}
 	case kind == ExpectPass || kind == ExpectFail:
-		return fmt.Errorf("expect: %s applies to a run snippet; a path expects exists, module, class, callable, iterator or type:NAME", kind)
+		return fmt.Errorf("expect: %s applies to a run snippet; a path expects %s", kind, pathKinds)
 	default:
-		return fmt.Errorf("expect: unknown kind %q (want exists, module, class, callable, iterator or type:NAME)", s.Expect)
+		return fmt.Errorf("expect: unknown kind %q (want %s)", s.Expect, pathKinds)
 	}
-	if s.SourceContains != "" && (kind == ExpectIterator || strings.HasPrefix(kind, ExpectTypeOf)) {
+	if s.SourceContains != "" && (kind == ExpectIterator || strings.HasPrefix(kind, ExpectTypeOf) || kind == ExpectAbsent || kind == ExpectInstanceAttribute) {
 		return fmt.Errorf("source-contains needs a module, class or callable, not expect: %s", kind)
+	}
+	if s.SignatureAnnotations && s.Signature == "" {
+		return errors.New("signature-annotations applies to a signature; add signature: \"(...)\"")
 	}
 	if s.Signature != "" {
 		if kind != ExpectCallable && kind != ExpectClass && kind != ExpectExists {
 			return fmt.Errorf("signature needs a callable or class, not expect: %s", kind)
 		}
-		sig := strings.TrimSpace(s.Signature)
-		if !strings.HasPrefix(sig, "(") || strings.Count(sig, "(") != strings.Count(sig, ")") {
-			return fmt.Errorf("signature: %q is not a parenthesised parameter list like \"(pyfunc)\"", s.Signature)
+		if _, err := parseSignature(s.Signature); err != nil {
+			return fmt.Errorf("signature: %w", err)
 		}
 	}
 	return nil

@@ -50,6 +50,7 @@ type wheel struct {
 	compiled map[string]string    // module → its .so/.pyd file
 	parsed   map[string]*pyFile
 	bad      map[string]string // module → why it cannot be read
+	starMemo map[starKey]*starAnswer
 }
 
 func openWheel(opts Options, version string, wh Wheel) (*wheel, error) {
@@ -118,7 +119,8 @@ func findWheel(dir, pkg, version string) (string, error) {
 
 func newWheel(name string, zr *zip.Reader) *wheel {
 	w := &wheel{name: name, files: map[string]*zip.File{}, pkgs: map[string]bool{},
-		compiled: map[string]string{}, parsed: map[string]*pyFile{}, bad: map[string]string{}}
+		compiled: map[string]string{}, parsed: map[string]*pyFile{}, bad: map[string]string{},
+		starMemo: map[starKey]*starAnswer{}}
 	for _, f := range zr.File {
 		p := f.Name
 		if first, rest, ok := strings.Cut(p, "/"); ok && strings.HasSuffix(first, ".data") {
@@ -189,10 +191,35 @@ type sobj struct {
 	file   *pyFile  // nil for a namespace package
 	b      *pyBinding
 	owner  *pyScope // the scope the binding is in
+	// outside is set for a name bound to something from another distribution
+	// (import numpy; from math import inf; inf = math.inf): the dotted name
+	// it refers to, which static mode does not read.
+	outside string
+	// unfollowed is set for a name bound by assignment to a value static
+	// mode cannot follow (an attribute of a run-time value): why.
+	unfollowed string
+}
+
+// compiledModule is the phrase that marks an answer hidden in a compiled
+// module of the wheel.
+const compiledModule = "is a compiled module"
+
+// outside reports whether module mod belongs to another distribution: its
+// top-level package is not in the wheel.
+func (w *wheel) outside(mod string) bool {
+	top, _, _ := strings.Cut(mod, ".")
+	_, _, _, ok := w.module(top)
+	return !ok
 }
 
 func (o *sobj) describe() string {
 	switch {
+	case o.outside != "" && o.b.kind == bAssign:
+		return fmt.Sprintf("%s = %s (%s line %d; %s is outside the wheel)", o.b.name, o.b.value, o.module, o.b.line, o.outside)
+	case o.outside != "":
+		return fmt.Sprintf("%s, imported from %s (%s line %d; outside the wheel)", o.b.name, o.outside, o.module, o.b.line)
+	case o.unfollowed != "":
+		return fmt.Sprintf("%s = %s (%s line %d; its value is not followed: %s)", o.b.name, clipText(squashSpaces(o.b.value), 60), o.module, o.b.line, clipText(o.unfollowed, 160))
 	case o.kind == 0 && o.file == nil:
 		return "namespace package " + o.module
 	case o.kind == 0:
@@ -211,6 +238,12 @@ func (o *sobj) describe() string {
 func (w *wheel) probe(s *Spec) (Status, string) {
 	if s.Run != "" {
 		return Unknown, "a run snippet needs Python; static mode only reads the wheel"
+	}
+	switch s.expectKind() {
+	case ExpectAbsent:
+		return w.absent(s.Path)
+	case ExpectInstanceAttribute:
+		return w.instanceAttribute(s.Path)
 	}
 	obj, st, why := w.resolve(s.Path, 0)
 	if st != Pass {
@@ -236,7 +269,7 @@ func (w *wheel) probe(s *Spec) (Status, string) {
 		add(w.checkSource(obj, s.Path, s.SourceContains))
 	}
 	if s.Signature != "" {
-		add(w.checkSignature(obj, s.Signature))
+		add(w.checkSignature(obj, s))
 	}
 	if worst != Pass {
 		msg := strings.Join(reasons, "; ")
@@ -261,7 +294,7 @@ func (w *wheel) module(mod string) (o *sobj, st Status, why string, ok bool) {
 		return &sobj{module: mod}, Pass, "", true
 	}
 	if file, found := w.compiled[mod]; found {
-		return nil, Unknown, fmt.Sprintf("%s is a compiled module (%s) that cannot be read statically", mod, file), true
+		return nil, Unknown, fmt.Sprintf("%s %s (%s) that cannot be read statically", mod, compiledModule, file), true
 	}
 	return nil, "", "", false
 }
@@ -325,21 +358,36 @@ func (w *wheel) resolve(dotted string, hops int) (*sobj, Status, string) {
 
 // member looks up name (segment number seg of the path) in obj.
 func (w *wheel) member(obj *sobj, name string, seg, hops int) (*sobj, Status, string) {
+	if obj.unfollowed != "" {
+		return nil, Unknown, fmt.Sprintf("%s; its attribute %s cannot be read statically", obj.describe(), name)
+	}
+	if obj.outside != "" {
+		what := fmt.Sprintf("%s is %s, from another distribution", obj.b.name, obj.outside)
+		if obj.b.name == obj.outside {
+			what = obj.b.name + " is a module from another distribution"
+		}
+		return nil, Unknown, fmt.Sprintf("%s; its attribute %s is not in %s", what, name, w.name)
+	}
 	missing := func(format string, args ...any) string {
 		return fmt.Sprintf("segment %d %q is missing: ", seg, name) + fmt.Sprintf(format, args...)
 	}
 	switch obj.kind {
 	case 0:
+		sub := obj.module + "." + name
 		if obj.file != nil {
-			if bs := obj.file.top.names[name]; len(bs) > 0 {
-				b, st, why := pick(bs, obj.file.top, name, obj.module)
-				if st != Pass {
+			if b, st, why, found := w.topBinding(obj, name, hops); found {
+				_, _, _, isSub := w.module(sub)
+				switch {
+				case st == Pass:
+					return w.bindingObj(obj, b, hops)
+				case isSub && len(obj.file.top.names[name]) == 0:
+					// Only a star import that may or may not export the name
+					// stands against a submodule of the wheel: the submodule.
+				default:
 					return nil, st, why
 				}
-				return w.bindingObj(obj, b, hops)
 			}
 		}
-		sub := obj.module + "." + name
 		if o, st, why, ok := w.module(sub); ok {
 			return o, st, why
 		}
@@ -352,7 +400,11 @@ func (w *wheel) member(obj *sobj, name string, seg, hops int) (*sobj, Status, st
 		if line, ok := obj.file.top.deleted[name]; ok {
 			return nil, Fail, missing("module %s deletes it at line %d", obj.module, line)
 		}
-		return nil, Fail, missing("module %s has no %s (no def, class, assignment or import) and no submodule %s", obj.module, name, name)
+		how := "no def, class, assignment or import"
+		if len(obj.file.top.stars) > 0 {
+			how += ", and no star import brings it in"
+		}
+		return nil, Fail, missing("module %s has no %s (%s) and no submodule %s", obj.module, name, how, name)
 	case bClass:
 		return w.classMember(obj, name, seg, hops, map[*pyBinding]bool{})
 	case bDef:
@@ -415,6 +467,9 @@ func (w *wheel) classMember(obj *sobj, name string, seg, hops int, seen map[*pyB
 			}
 			basesSeen = append(basesSeen, base)
 			bo, st, why := w.lookupName(obj, strings.ReplaceAll(base, " ", ""), hops+1)
+			if st == Pass && bo.outside != "" {
+				st, why = Unknown, fmt.Sprintf("it is %s, from another distribution", bo.outside)
+			}
 			if st != Pass {
 				if attrs, ok := knownBases[w.baseName(obj, base)]; ok {
 					if slices.Contains(attrs, name) {
@@ -461,12 +516,8 @@ var knownBases = map[string][]string{
 // module, when it comes from an import ("" otherwise).
 func (w *wheel) baseName(obj *sobj, base string) string {
 	head, rest, _ := strings.Cut(strings.ReplaceAll(base, " ", ""), ".")
-	bs := obj.file.top.names[head]
-	if len(bs) == 0 {
-		return ""
-	}
-	b, st, _ := pick(bs, obj.file.top, head, obj.module)
-	if st != Pass {
+	b, st, _, found := w.topBinding(&sobj{module: obj.module, file: obj.file, owner: obj.file.top}, head, 0)
+	if !found || st != Pass {
 		return ""
 	}
 	return importedName(b, rest)
@@ -527,6 +578,9 @@ func (w *wheel) bindingObj(ctx *sobj, b *pyBinding, hops int) (*sobj, Status, st
 	case bDef, bClass, bOther:
 		return &sobj{kind: b.kind, module: ctx.module, file: ctx.file, b: b, owner: owner}, Pass, ""
 	case bImport:
+		if w.outside(b.module) {
+			return &sobj{kind: bOther, module: ctx.module, file: ctx.file, b: b, owner: owner, outside: b.module}, Pass, ""
+		}
 		o, st, why := w.resolve(b.module, hops+1)
 		if st == Unknown {
 			why = fmt.Sprintf("%s is module %s (import at %s line %d): %s", b.name, b.module, ctx.module, b.line, why)
@@ -536,6 +590,9 @@ func (w *wheel) bindingObj(ctx *sobj, b *pyBinding, hops int) (*sobj, Status, st
 		abs, err := absModule(ctx.module, w.isPackage(ctx.module), b.module)
 		if err != nil {
 			return nil, Unknown, fmt.Sprintf("%s: %v", b.name, err)
+		}
+		if w.outside(abs) {
+			return &sobj{kind: bOther, module: ctx.module, file: ctx.file, b: b, owner: owner, outside: abs + "." + b.attr}, Pass, ""
 		}
 		if abs == ctx.module { // "from . import sub" in a package's __init__.py
 			if o, st, why, ok := w.module(abs + "." + b.attr); ok {
@@ -549,7 +606,25 @@ func (w *wheel) bindingObj(ctx *sobj, b *pyBinding, hops int) (*sobj, Status, st
 		return o, st, why
 	}
 	if isDotted(b.valueMask) {
-		o, st, why := w.lookupName(&sobj{kind: ctx.kind, module: ctx.module, file: ctx.file, b: ctx.b, owner: owner}, strings.ReplaceAll(b.value, " ", ""), hops+1)
+		scope := &sobj{kind: ctx.kind, module: ctx.module, file: ctx.file, b: ctx.b, owner: owner}
+		value := strings.ReplaceAll(b.value, " ", "")
+		o, st, why := w.lookupName(scope, value, hops+1)
+		if st == Unknown {
+			// inf = math.inf: the name is bound here; what it refers to is
+			// another distribution's business.
+			head, rest, _ := strings.Cut(value, ".")
+			if ho, hst, _ := w.lookupName(scope, head, hops+1); hst == Pass && ho.outside != "" {
+				if rest != "" {
+					rest = "." + rest
+				}
+				return &sobj{kind: bAssign, module: ctx.module, file: ctx.file, b: b, owner: owner, outside: ho.outside + rest}, Pass, ""
+			}
+			// lower = registry.lower: the name is bound whatever the value;
+			// only the wheel's compiled code hides whether the module imports.
+			if !strings.Contains(why, compiledModule) {
+				return &sobj{kind: bAssign, module: ctx.module, file: ctx.file, b: b, owner: owner, unfollowed: why}, Pass, ""
+			}
+		}
 		if st != Pass {
 			why = fmt.Sprintf("%s = %s (%s line %d): %s", b.name, b.value, ctx.module, b.line, why)
 		}
@@ -570,12 +645,21 @@ func (w *wheel) lookupName(ctx *sobj, dotted string, hops int) (*sobj, Status, s
 		scopes = append([]*sobj{ctx}, scopes...)
 	}
 	for _, sc := range scopes {
-		names := sc.owner.names
-		bs := names[head]
-		if len(bs) == 0 {
-			continue
+		var b *pyBinding
+		var st Status
+		var why string
+		if sc.owner == ctx.file.top {
+			var found bool
+			if b, st, why, found = w.topBinding(sc, head, hops); !found {
+				continue
+			}
+		} else {
+			bs := sc.owner.names[head]
+			if len(bs) == 0 {
+				continue
+			}
+			b, st, why = pick(bs, sc.owner, head, ctx.module)
 		}
-		b, st, why := pick(bs, sc.owner, head, ctx.module)
 		if st != Pass {
 			return nil, st, why
 		}

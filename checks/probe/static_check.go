@@ -64,6 +64,9 @@ func isPropertyDeco(d string) bool {
 }
 
 func (w *wheel) facts(o *sobj) facts {
+	if o.outside != "" || o.unfollowed != "" {
+		return facts{}
+	}
 	switch o.kind {
 	case 0:
 		return facts{typ: "builtins.module", callable: no, iterator: no, isModule: yes, isClass: no}
@@ -170,28 +173,30 @@ func (w *wheel) callFacts(o *sobj, callee string) facts {
 		return facts{typ: typ, callable: no, iterator: yes, isModule: no, isClass: no}
 	}
 	head, rest, _ := strings.Cut(callee, ".")
-	var bs []*pyBinding
-	var sc *pyScope
-	for _, s := range []*pyScope{o.owner, o.file.top} {
-		if s != nil && len(s.names[head]) > 0 {
-			bs, sc = s.names[head], s
-			break
-		}
-	}
-	if bs == nil {
-		// Not bound in the class or module: a builtin, unless the module may make
-		// names at run time (a star import could bring "count" in).
-		if why := moduleDynamic(o.file, head); why != "" || rest != "" {
+	var b *pyBinding
+	if o.owner != nil && o.owner != o.file.top && len(o.owner.names[head]) > 0 {
+		var st Status
+		if b, st, _ = pick(o.owner.names[head], o.owner, head, o.module); st != Pass {
 			return facts{}
 		}
-		if typ, ok := builtinIterators[head]; ok {
-			return iter(typ)
+	} else {
+		top := &sobj{module: o.module, file: o.file, owner: o.file.top}
+		bb, st, _, found := w.topBinding(top, head, 0)
+		if found && st != Pass {
+			return facts{}
 		}
-		return facts{}
-	}
-	b, st, _ := pick(bs, sc, head, o.module)
-	if st != Pass {
-		return facts{}
+		if !found {
+			// Not bound in the class or module: a builtin, unless the module
+			// may make names at run time.
+			if why := moduleDynamic(o.file, head); why != "" || rest != "" {
+				return facts{}
+			}
+			if typ, ok := builtinIterators[head]; ok {
+				return iter(typ)
+			}
+			return facts{}
+		}
+		b = bb
 	}
 	if b.kind == bDef {
 		if rest == "" && b.generator && len(b.decorators) == 0 {
@@ -285,39 +290,116 @@ func (w *wheel) checkSource(o *sobj, dotted, text string) (Status, string) {
 	return Fail, fmt.Sprintf("source of %s (%s) no longer contains %q", dotted, where, text)
 }
 
-// checkSignature compares a def's parameters with the expected signature. Names
-// and kinds decide; defaults and annotations are compared as text and differences
-// there are unknown, since inspect shows values where the source has expressions.
-func (w *wheel) checkSignature(o *sobj, want string) (Status, string) {
-	if o.kind != bDef {
+// checkSignature compares the parameters of a def (or of a class's own
+// __init__, less self) with the expected signature, as the dynamic probe does
+// with inspect.signature (compareSignature decides for both).
+func (w *wheel) checkSignature(o *sobj, s *Spec) (Status, string) {
+	def, dropFirst := o, false
+	if o.kind == bClass {
+		init, why := w.classInit(o)
+		if init == nil {
+			return Unknown, why
+		}
+		def, dropFirst = init, true
+	}
+	if def.kind != bDef {
 		return Unknown, fmt.Sprintf("the signature of %s cannot be read statically", o.describe())
 	}
-	dropFirst := false
-	for _, d := range o.b.decorators {
+	for _, d := range def.b.decorators {
 		switch n := decoName(d); {
-		case n == "classmethod":
+		case n == "classmethod" && !dropFirst:
 			dropFirst = true
 		case n == "staticmethod" || transparentDecos[n]:
 		default:
-			return Unknown, fmt.Sprintf("decorator @%s may change the signature of %s", d, o.b.name)
+			return Unknown, fmt.Sprintf("decorator @%s may change the signature of %s", d, def.b.name)
 		}
 	}
-	params := splitParams(o.b.params, o.b.paramsMask)
-	if dropFirst && len(params) > 0 && !strings.HasPrefix(params[0], "*") && params[0] != "/" {
-		params = params[1:]
+	params, err := parseParams(def.b.params, def.b.paramsMask)
+	if err != nil {
+		return Unknown, fmt.Sprintf("cannot read the parameters of %s: %v", def.describe(), err)
 	}
-	got := "(" + strings.Join(params, ", ") + ")"
-	if o.b.returns != "" {
-		got += " -> " + squashSpaces(o.b.returns)
+	text := splitParams(def.b.params, def.b.paramsMask)
+	if dropFirst {
+		if len(params) == 0 || params[0].Kind == varPositional || params[0].Kind == varKeyword || params[0].Kind == keywordOnly {
+			return Unknown, fmt.Sprintf("%s takes no first parameter to bind", def.describe())
+		}
+		params, text = params[1:], text[1:]
+		if len(text) > 0 && text[0] == "/" {
+			text = text[1:]
+		}
 	}
-	wantParams, wantRet := parseSignature(want)
-	if strings.Join(shapes(params), ",") != strings.Join(shapes(wantParams), ",") || (wantRet == "") != (o.b.returns == "") {
-		return Fail, fmt.Sprintf("signature is %s, expected %s", got, want)
+	got := signature{Params: params, Returns: squashSpaces(def.b.returns), Text: "(" + strings.Join(text, ", ") + ")"}
+	if got.Returns != "" {
+		got.Text += " -> " + got.Returns
 	}
-	if squash(got) == squash(want) {
-		return Pass, "signature " + got
+	return checkSignatureOf(s, got)
+}
+
+// classInit returns the __init__ that inspect.signature reports for a class,
+// when the wheel's source decides it: the class's own, unconditional __init__,
+// no __new__ of its own, no metaclass or class decorator, and bases that are
+// classes of the wheel (or object) with no metaclass either.
+func (w *wheel) classInit(o *sobj) (*sobj, string) {
+	cannot := func(why string) (*sobj, string) {
+		return nil, fmt.Sprintf("the signature of %s cannot be read statically: %s", o.describe(), why)
 	}
-	return Unknown, fmt.Sprintf("parameter names match but defaults or annotations cannot be compared statically: %s vs expected %s", got, want)
+	if len(o.b.decorators) > 0 {
+		return cannot("class decorators may make __init__")
+	}
+	body := o.b.body
+	if len(body.names["__new__"]) > 0 {
+		return cannot("it defines __new__")
+	}
+	if len(body.dynamic) > 0 {
+		return cannot(body.dynamic[0])
+	}
+	bs := body.names["__init__"]
+	if len(bs) == 0 {
+		return cannot("__init__ is inherited")
+	}
+	b, st, why := pick(bs, body, "__init__", o.module+"."+o.b.name)
+	if st != Pass {
+		return cannot(why)
+	}
+	if why := w.plainBases(o, 0); why != "" {
+		return cannot(why)
+	}
+	return &sobj{kind: b.kind, module: o.module, file: o.file, b: b, owner: body}, ""
+}
+
+// plainBases says why a class's bases may change how it is called ("" when
+// they are object or classes of the wheel without metaclasses).
+func (w *wheel) plainBases(o *sobj, depth int) string {
+	if depth > 16 {
+		return "too many base classes to follow"
+	}
+	if o.b.bases == "" {
+		return ""
+	}
+	for _, sg := range splitTopLevel(o.b.bases, ',') {
+		base := strings.TrimSpace(o.b.bases[sg[0]:sg[1]])
+		switch {
+		case base == "" || base == "object":
+			continue
+		case strings.Contains(base, "="):
+			return "it has a metaclass or class keywords (" + base + ")"
+		case !isDotted(base):
+			return fmt.Sprintf("base %s is computed at run time", base)
+		}
+		bo, st, why := w.lookupName(o, strings.ReplaceAll(base, " ", ""), 0)
+		switch {
+		case st != Pass:
+			return fmt.Sprintf("base %s cannot be read: %s", base, why)
+		case bo.kind != bClass:
+			return fmt.Sprintf("base %s is %s", base, bo.describe())
+		case len(bo.b.decorators) > 0:
+			return fmt.Sprintf("base %s has class decorators", base)
+		}
+		if why := w.plainBases(bo, depth+1); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }
@@ -328,38 +410,6 @@ func splitParams(text, mask string) []string {
 		if p := squashSpaces(text[sg[0]:sg[1]]); p != "" {
 			out = append(out, p)
 		}
-	}
-	return out
-}
-
-// parseSignature splits "(a, b=1) -> int" into parameters and return annotation.
-func parseSignature(s string) ([]string, string) {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "(") {
-		return nil, ""
-	}
-	end := matchBracket(s, 0)
-	if end < 0 {
-		return nil, ""
-	}
-	ret := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[end+1:]), "->"))
-	return splitParams(s[1:end], s[1:end]), ret
-}
-
-// shapes reduces parameters to name and kind: "*args", "**kw", "/", "*", "x=".
-func shapes(params []string) []string {
-	out := make([]string, len(params))
-	for i, p := range params {
-		stars := len(p) - len(strings.TrimLeft(p, "*"))
-		name, rest := firstWord(strings.TrimLeft(p, "*"))
-		shape := strings.Repeat("*", stars) + name
-		if p == "/" {
-			shape = "/"
-		}
-		if topLevelIndex(rest, '=') >= 0 {
-			shape += "="
-		}
-		out[i] = shape
 	}
 	return out
 }
