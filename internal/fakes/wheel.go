@@ -19,13 +19,23 @@ var distRE = regexp.MustCompile(`[-_.]+`)
 // the wheel → content), with METADATA, WHEEL and a RECORD that matches, and
 // returns its filename and bytes, ready for Release.Artifacts.
 func Wheel(name, version, tags string, files map[string][]byte) (string, []byte) {
+	return WheelMeta(name, version, tags, nil, files)
+}
+
+// WheelMeta is Wheel with further METADATA lines, such as
+// "Requires-Dist: numpy>=1.22", so that pip resolves the wheel's dependencies.
+func WheelMeta(name, version, tags string, meta []string, files map[string][]byte) (string, []byte) {
 	dist := distRE.ReplaceAllString(strings.ToLower(name), "_")
 	info := fmt.Sprintf("%s-%s.dist-info/", dist, version)
 	all := maps.Clone(files)
 	if all == nil {
 		all = map[string][]byte{}
 	}
-	all[info+"METADATA"] = fmt.Appendf(nil, "Metadata-Version: 2.1\nName: %s\nVersion: %s\n", name, version)
+	md := fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", name, version)
+	for _, m := range meta {
+		md += m + "\n"
+	}
+	all[info+"METADATA"] = []byte(md)
 	purelib := strings.HasSuffix(tags, "-none-any")
 	all[info+"WHEEL"] = fmt.Appendf(nil, "Wheel-Version: 1.0\nGenerator: pinbot-fakes\nRoot-Is-Purelib: %v\nTag: %s\n", purelib, tags)
 	var record strings.Builder
