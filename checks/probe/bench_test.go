@@ -59,3 +59,58 @@ func BenchmarkProbeWarm(b *testing.B) {
 		benchRun(b, opts)
 	}
 }
+
+// BenchmarkProbeWarmIndex is BenchmarkProbeWarm against an HTTP index: each
+// run revalidates the index pages of the resolution (here a server without
+// validators, so the pages are read and their digests compared).
+func BenchmarkProbeWarmIndex(b *testing.B) {
+	opts := benchOpts(b, b.TempDir())
+	opts.Index = getFixtures(b).indexURL
+	benchRun(b, opts)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		benchRun(b, opts)
+	}
+}
+
+// BenchmarkResolveInstaller is the resolution step when something changed:
+// pip install --dry-run --report for numba 0.67.0 from the wheel directory.
+func BenchmarkResolveInstaller(b *testing.B) {
+	opts := benchOpts(b, b.TempDir())
+	if err := checkOptions(&opts); err != nil {
+		b.Fatal(err)
+	}
+	py, err := queryPython(context.Background(), &opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := runResolver(context.Background(), &opts, py, "0.67.0", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkResolveRevalidate is the resolution step of a warm run against an
+// HTTP index: one conditional request per distribution of the resolution.
+func BenchmarkResolveRevalidate(b *testing.B) {
+	opts := benchOpts(b, b.TempDir())
+	opts.Index = getFixtures(b).indexURL
+	if err := checkOptions(&opts); err != nil {
+		b.Fatal(err)
+	}
+	py, err := queryPython(context.Background(), &opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := resolve(context.Background(), &opts, py, "0.67.0"); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if cachedResolution(context.Background(), &opts, py, "0.67.0") == nil {
+			b.Fatal("the resolution was not reused")
+		}
+	}
+}

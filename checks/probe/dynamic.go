@@ -8,11 +8,11 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +28,7 @@ var probeScript []byte
 
 // cacheSchema changes when the layout or the way environments are built changes,
 // so old cache entries are ignored rather than misused.
-const cacheSchema = "pinbot-probe-env/1"
+const cacheSchema = "pinbot-probe-env/2"
 
 // detailMax caps a result's detail after sanitising.
 const detailMax = 2000
@@ -64,6 +64,7 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 		}
 		rep.Python = info.Python
 		rep.Installed = info.Version
+		rep.CandidateEnv = &Environment{Python: info.Python + " (" + opts.Python + ")", Distributions: info.Dists, Reused: true}
 		switch {
 		case info.Version == "":
 			rep.Mismatch = fmt.Sprintf("%s is not installed in %s", opts.Package, opts.Python)
@@ -81,49 +82,129 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 		}
 		return nil, sides, nil
 	}
-	// A warm run needs no interpreter query when the interpreter is unchanged since
-	// the one recorded and every environment it needs is ready.
-	py := cachedPython(opts)
-	if py != nil {
-		for _, v := range []string{opts.Baseline, opts.Candidate} {
-			if v != "" && !envReady(envDir(opts, py, opts.CacheDir, v)) {
-				py = nil
-				break
-			}
+	if opts.CacheDir == "" {
+		dir, err := os.MkdirTemp(opts.TempDir, "pinbot-probe-cache-*")
+		if err != nil {
+			return nil, nil, err
 		}
+		defer os.RemoveAll(dir)
+		opts.CacheDir = dir
+	}
+	// A warm run needs no interpreter query when the interpreter is unchanged
+	// since the one recorded, no resolution changed and every environment is
+	// ready; anything the installer must do queries it afresh.
+	py := cachedPython(opts)
+	fresh := false
+	query := func() error {
+		if fresh {
+			return nil
+		}
+		p, err := queryPython(ctx, opts)
+		if err != nil {
+			return err
+		}
+		py, fresh = p, true
+		saveCachedPython(opts, py)
+		return nil
 	}
 	if py == nil {
-		if py, err = queryPython(ctx, opts); err != nil {
+		if err := query(); err != nil {
 			return nil, nil, err
 		}
-		saveCachedPython(opts, py)
 	}
-	rep.Python = py.Version
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
-		cacheDir, err = os.MkdirTemp(opts.TempDir, "pinbot-probe-cache-*")
-		if err != nil {
-			return nil, nil, err
+	probeVersion := func(version string) ([]Side, *Environment, *resolveRecord, probeInfo, error) {
+		fail := func(err error) ([]Side, *Environment, *resolveRecord, probeInfo, error) {
+			return nil, nil, nil, probeInfo{}, err
 		}
-		defer os.RemoveAll(cacheDir)
-	}
-	probeVersion := func(version string) ([]Side, error) {
-		env, err := ensureEnv(ctx, opts, py, cacheDir, version)
-		if err != nil {
-			return nil, err
+		var rec *resolveRecord
+		var dists []Dist
+		first := false // no resolution recorded: install and let pip report it
+		if canResolve(opts, py) {
+			if rec = cachedResolution(ctx, opts, py, version); rec == nil {
+				if err := query(); err != nil {
+					return fail(err)
+				}
+				file, _ := resolveRequest(opts, py, version)
+				_, withUV := useUV(opts)
+				if first = loadRecord(file) == nil && !withUV && pipAtLeast(py.Pip, 22, 3) && py.Venv; !first {
+					var err error
+					if rec, err = resolve(ctx, opts, py, version); err != nil {
+						return fail(err)
+					}
+				}
+			}
+			if rec != nil {
+				dists = rec.Dists
+				if !envReady(envDir(opts, py, version, dists)) {
+					if err := query(); err != nil {
+						return fail(err)
+					}
+				}
+			}
+		} else {
+			if err := query(); err != nil {
+				return fail(err)
+			}
+			if !canResolve(opts, py) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("pip %s cannot say what it would install (pip 22.2 and later can): "+
+					"the environment%s was built afresh and not cached", cmp.Or(py.Pip, "(none)"), at(version)))
+			}
 		}
-		sides, _, err := probeIn(ctx, opts, filepath.Join(env, "venv", "bin", "python"), version, specs, rep)
-		return sides, err
+		var before map[string]pageValidator
+		if first {
+			before, _ = validators(ctx, opts, nil)
+		}
+		env, reused, installed, err := ensureEnv(ctx, opts, py, version, dists, first)
+		if err != nil {
+			if first {
+				err = explainResolveError(ctx, opts, py, version, err)
+			}
+			return fail(err)
+		}
+		if first {
+			rec = record(ctx, opts, py, version, installed, before)
+		}
+		if rec == nil {
+			defer os.RemoveAll(env)
+		}
+		sides, info, err := probeIn(ctx, opts, filepath.Join(env, "venv", "bin", "python"), version, specs, rep)
+		if err != nil {
+			return nil, nil, nil, probeInfo{}, err
+		}
+		e := &Environment{Python: info.Python + " (" + py.Executable + ")", Distributions: info.Dists, Reused: reused}
+		if rec != nil {
+			e.Resolved = rec.Resolved
+			rec.Results = map[string]Status{}
+			for i := range specs {
+				rec.Results[specKey(&specs[i])] = sides[i].Status
+			}
+			rec.save()
+		}
+		return sides, e, rec, info, nil
 	}
 	if opts.Baseline != "" {
-		if base, err = probeVersion(opts.Baseline); err != nil {
+		if base, rep.BaselineEnv, _, _, err = probeVersion(opts.Baseline); err != nil {
 			return nil, nil, err
 		}
 	}
-	if cand, err = probeVersion(opts.Candidate); err != nil {
+	var info probeInfo
+	if cand, rep.CandidateEnv, rep.candRec, info, err = probeVersion(opts.Candidate); err != nil {
 		return nil, nil, err
 	}
+	rep.candRequires = info.Requires
+	rep.Python = py.Version
+	if canResolve(opts, py) {
+		rep.Constraints = opts.Constraints
+	}
 	return base, cand, nil
+}
+
+// specKey identifies a probe across runs, for the results kept with a
+// resolution.
+func specKey(s *Spec) string {
+	b, _ := json.Marshal(s)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // sandbox makes a fresh temporary directory for one process (its HOME, TMPDIR and
@@ -203,12 +284,6 @@ func installerName(opts *Options) string {
 	return "pip"
 }
 
-// envDir is where the environment for version is (or would be) in cacheDir.
-func envDir(opts *Options, py *pyInfo, cacheDir, version string) string {
-	name, _ := envKey(opts, py, version, installerName(opts))
-	return filepath.Join(cacheDir, "envs", name)
-}
-
 // pythonCacheFile is where the query result for opts.Python is kept, with the
 // fingerprint of the interpreter binary it came from. It is "" when there is no
 // persistent cache or the interpreter is a script (a pyenv or asdf shim, whose
@@ -274,195 +349,6 @@ func saveCachedPython(opts *Options, py *pyInfo) {
 	}
 }
 
-// envKey is the cache key of the environment for one version: package, version,
-// interpreter, index and installer.
-func envKey(opts *Options, py *pyInfo, version, installer string) (dirName string, meta map[string]string) {
-	meta = map[string]string{
-		"schema":         cacheSchema,
-		"package":        normName(opts.Package),
-		"version":        version,
-		"python":         py.Executable,
-		"python_version": py.Full,
-		"index":          effectiveIndex(opts),
-		"installer":      installer,
-	}
-	b, _ := json.Marshal(meta)
-	sum := sha256.Sum256(b)
-	meta["index"] = redactURL(meta["index"])
-	mm := py.Version
-	if parts := strings.SplitN(py.Version, ".", 3); len(parts) >= 2 {
-		mm = parts[0] + "." + parts[1]
-	}
-	return fmt.Sprintf("%s-%s-py%s-%s", normName(opts.Package), version, mm, hex.EncodeToString(sum[:8])), meta
-}
-
-// ensureEnv returns the cache directory of a ready environment with
-// opts.Package==version installed, making it if needed. An environment is built
-// in a temporary sibling directory and renamed into place when complete, so an
-// interrupted build or a concurrent run never leaves a half-made entry.
-func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, cacheDir, version string) (string, error) {
-	uv, withUV := useUV(opts)
-	if opts.Installer == "uv" && !withUV {
-		return "", errors.New("probe: installer uv requested but uv is not on PATH")
-	}
-	name, meta := envKey(opts, py, version, installerName(opts))
-	envs := filepath.Join(cacheDir, "envs")
-	final := filepath.Join(envs, name)
-	if envReady(final) {
-		now := time.Now()
-		_ = os.Chtimes(filepath.Join(final, "pinbot-env.json"), now, now) // for LRU pruning
-		return final, nil
-	}
-	if err := os.MkdirAll(envs, 0o755); err != nil {
-		return "", err
-	}
-	removeStaleBuilds(envs)
-	build, err := os.MkdirTemp(envs, ".build-"+name+"-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(build)
-	venv := filepath.Join(build, "venv")
-	vpy := filepath.Join(venv, "bin", "python")
-
-	var steps [][]string // program followed by arguments
-	installArgs := func() []string {
-		var a []string
-		switch {
-		case opts.Index != "" && isLocalDir(opts.Index):
-			a = append(a, "--no-index", "--find-links", strings.TrimPrefix(opts.Index, "file://"))
-		case opts.Index != "":
-			a = append(a, "--index-url", opts.Index)
-		}
-		return append(a, opts.Package+"=="+version)
-	}
-	switch {
-	case withUV:
-		steps = append(steps,
-			[]string{uv, "venv", "--no-config", "--quiet", "--python", py.Executable, venv},
-			append([]string{uv, "pip", "install", "--no-config", "--python", vpy}, installArgs()...))
-	case pipSupportsPython(py.Pip) && py.Venv:
-		// A bare venv plus the base interpreter's pip (pip --python, pip >= 22.3):
-		// much faster than bootstrapping pip into every environment.
-		steps = append(steps,
-			[]string{py.Executable, "-m", "venv", "--without-pip", venv},
-			append([]string{py.Executable, "-m", "pip", "--python", vpy, "install",
-				"--disable-pip-version-check", "--no-input", "--no-cache-dir", "--prefer-binary"}, installArgs()...))
-	case py.Venv && py.Ensurepip:
-		steps = append(steps,
-			[]string{py.Executable, "-m", "venv", venv},
-			append([]string{vpy, "-m", "pip", "install",
-				"--disable-pip-version-check", "--no-input", "--no-cache-dir", "--prefer-binary"}, installArgs()...))
-	default:
-		return "", fmt.Errorf("probe: %s can make neither a virtual environment with pip nor use uv "+
-			"(on Debian: apt-get install python3-venv python3-pip)", py.Executable)
-	}
-	for i, step := range steps {
-		if err := runInstallStep(ctx, opts, step, withUV); err != nil {
-			ie := &InstallError{Package: opts.Package, Version: version, Err: err}
-			var se *stepError
-			if errors.As(err, &se) {
-				ie.Err, ie.Output = se.err, se.output
-			}
-			if i == 0 {
-				ie.Err = fmt.Errorf("creating the environment: %w", ie.Err)
-			}
-			return "", ie
-		}
-	}
-	meta["created"] = time.Now().UTC().Format(time.RFC3339)
-	b, _ := json.MarshalIndent(meta, "", "  ")
-	if err := os.WriteFile(filepath.Join(build, "pinbot-env.json"), append(b, '\n'), 0o644); err != nil {
-		return "", err
-	}
-	if err := os.Rename(build, final); err != nil {
-		if envReady(final) { // another run finished the same environment first
-			return final, nil
-		}
-		os.RemoveAll(final) // an incomplete entry (e.g. a partial cache restore)
-		if err := os.Rename(build, final); err != nil {
-			return "", err
-		}
-	}
-	return final, nil
-}
-
-// removeStaleBuilds deletes build directories left by runs that were killed
-// (a build takes minutes at most; these are hours old).
-func removeStaleBuilds(envs string) {
-	entries, _ := os.ReadDir(envs)
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".build-") {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 6*time.Hour {
-			os.RemoveAll(filepath.Join(envs, e.Name()))
-		}
-	}
-}
-
-func envReady(dir string) bool {
-	_, err1 := os.Stat(filepath.Join(dir, "pinbot-env.json"))
-	_, err2 := os.Lstat(filepath.Join(dir, "venv", "bin", "python"))
-	return err1 == nil && err2 == nil
-}
-
-type stepError struct {
-	err    error
-	output string
-}
-
-func (e *stepError) Error() string { return e.err.Error() }
-
-func runInstallStep(ctx context.Context, opts *Options, argv []string, uv bool) error {
-	dir, done, err := sandbox(opts)
-	if err != nil {
-		return err
-	}
-	defer done()
-	extra := installPassThrough
-	if opts.Index == "" {
-		extra = append(append([]string(nil), extra...), indexVars...)
-	}
-	env := sandboxEnv(opts.Environ, dir, "", extra)
-	if uv {
-		env = append(env, "UV_PYTHON_DOWNLOADS=never", "UV_CACHE_DIR="+filepath.Join(dir, "uv-cache"))
-	} else {
-		env = append(env, "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INPUT=1")
-		if opts.Index != "" {
-			env = append(env, "PIP_CONFIG_FILE="+os.DevNull) // only the index we were given
-		}
-	}
-	out, err := opts.Runner.Run(ctx, &Command{
-		Path: argv[0], Args: argv[1:], Dir: dir, Env: env, Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
-	})
-	if err != nil {
-		return fmt.Errorf("running %s: %w", filepath.Base(argv[0]), err)
-	}
-	switch {
-	case out.TimedOut:
-		return &stepError{fmt.Errorf("timed out after %s", opts.Timeout), redactText(tail(out.Stderr, 1500))}
-	case out.ExitCode != 0:
-		msg := tail(append(append([]byte(nil), out.Stdout...), out.Stderr...), 1500)
-		return &stepError{fmt.Errorf("%s exited with status %d", filepath.Base(argv[0]), out.ExitCode), redactText(msg)}
-	}
-	return nil
-}
-
-// pipSupportsPython reports whether a pip version has the --python option (22.3).
-func pipSupportsPython(v string) bool {
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 {
-		return false
-	}
-	major, err1 := strconv.Atoi(parts[0])
-	minor, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return major > 22 || major == 22 && minor >= 3
-}
-
 // sameVersion reports whether two PEP 440 versions are equal (0.67 is 0.67.0).
 func sameVersion(a, b string) bool {
 	s := pep440.Scheme{}
@@ -474,12 +360,21 @@ func sameVersion(a, b string) bool {
 
 // probeHeader is the first line the probe script prints.
 type probeHeader struct {
-	Python     string  `json:"python"`
-	Executable string  `json:"executable"`
-	Version    *string `json:"version"`
+	Python     string      `json:"python"`
+	Executable string      `json:"executable"`
+	Version    *string     `json:"version"`
+	Requires   []string    `json:"requires"`
+	Dists      [][2]string `json:"dists"`
 }
 
-type probeInfo struct{ Python, Version string }
+// probeInfo is what the probe process says of its environment: the Python
+// version, the probed package's installed version and Requires-Dist, and
+// every installed distribution.
+type probeInfo struct {
+	Python, Version string
+	Requires        []string
+	Dists           []Dist
+}
 
 // probeIn runs every spec in one sandboxed process of python and returns one Side
 // per spec.
@@ -507,7 +402,7 @@ func probeIn(ctx context.Context, opts *Options, python, version string, specs [
 		WantVersion bool       `json:"want_version"`
 		Tail        int        `json:"tail"`
 		Probes      []reqProbe `json:"probes"`
-	}{Package: opts.Package, WantVersion: opts.NoInstall, Tail: detailMax}
+	}{Package: opts.Package, WantVersion: true, Tail: detailMax}
 	for i, s := range specs {
 		req.Probes = append(req.Probes, reqProbe{i, s.DisplayName(), s.Path, s.expectKind(), s.SourceContains, s.Signature, s.Run})
 	}
@@ -560,10 +455,19 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 		switch {
 		case m.Python != "":
 			header = true
-			info.Python = m.Python
+			info.Python = sanitize(clipText(m.Python, 40))
 			if m.Version != nil {
-				info.Version = *m.Version
+				info.Version = sanitize(clipText(*m.Version, 100))
 			}
+			for _, r := range m.Requires {
+				info.Requires = append(info.Requires, sanitize(clipText(r, 200)))
+			}
+			for _, d := range m.Dists {
+				if validName(d[0]) && validVersion(d[1]) {
+					info.Dists = append(info.Dists, Dist{Name: d[0], Version: d[1]})
+				}
+			}
+			slices.SortFunc(info.Dists, func(a, b Dist) int { return strings.Compare(normName(a.Name), normName(b.Name)) })
 		case m.Start != nil:
 			running = *m.Start
 		case m.I != nil && *m.I >= 0 && *m.I < len(specs):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,8 +19,10 @@ type fakePython struct {
 	t       *testing.T
 	calls   []*Command
 	info    pyInfo
-	install *Output // nil: success
-	version string  // the installed version the probe reports, as JSON; "" for "0.67.0"
+	install *Output                              // nil: success
+	resolve func(args []string) (*Output, error) // nil: resolve to the package and deps
+	deps    map[string]string                    // further distributions every resolution has
+	version string                               // the installed version the probe reports, as JSON; "" for "0.67.0"
 }
 
 func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
@@ -33,6 +36,42 @@ func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
 		venv := args[len(args)-1]
 		os.MkdirAll(filepath.Join(venv, "bin"), 0o755)
 		os.WriteFile(filepath.Join(venv, "bin", "python"), nil, 0o755)
+		return &Output{}, nil
+	case slices.Contains(args, "--report"), slices.Contains(args, "compile"):
+		if f.resolve != nil {
+			return f.resolve(args)
+		}
+		if f.install != nil {
+			return f.install, nil
+		}
+		if f.install != nil && !slices.Contains(args, "--dry-run") && !slices.Contains(args, "compile") {
+			return f.install, nil // an install that reports what it installed
+		}
+		name, version, _ := strings.Cut(args[len(args)-1], "==")
+		if slices.Contains(args, "compile") {
+			b, _ := os.ReadFile(args[len(args)-1])
+			name, version, _ = strings.Cut(strings.TrimSpace(string(b)), "==")
+		}
+		dists := []Dist{{name, version}}
+		for n, v := range f.deps {
+			dists = append(dists, Dist{n, v})
+		}
+		if slices.Contains(args, "compile") {
+			var lines []string
+			for _, d := range dists {
+				lines = append(lines, d.Name+"=="+d.Version+"\n    # via pinbot")
+			}
+			os.WriteFile(args[slices.Index(args, "-o")+1], []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+			return &Output{}, nil
+		}
+		var rep struct {
+			Install []map[string]map[string]string `json:"install"`
+		}
+		for _, d := range dists {
+			rep.Install = append(rep.Install, map[string]map[string]string{"metadata": {"name": d.Name, "version": d.Version}})
+		}
+		b, _ := json.Marshal(rep)
+		os.WriteFile(args[slices.Index(args, "--report")+1], b, 0o644)
 		return &Output{}, nil
 	case slices.Contains(args, "install"):
 		if f.install != nil {
@@ -76,8 +115,16 @@ func fakeOpts(t *testing.T, f *fakePython) Options {
 		Python: "/opt/py/bin/python3", CacheDir: t.TempDir(), TempDir: t.TempDir(), Index: t.TempDir(),
 		Environ: []string{"PATH=" + t.TempDir(), "GITHUB_TOKEN=ghp_x", "AWS_SECRET_ACCESS_KEY=y", "PIP_INDEX_URL=https://env/simple"},
 		Runner:  f,
+		// No network in these tests: index pages cannot be revalidated.
+		HTTPClient: &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			return nil, errors.New("no network in this test")
+		})},
 	}
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func newFake(t *testing.T) *fakePython {
 	return &fakePython{t: t, info: pyInfo{Version: "3.11.7", Full: "3.11.7 (main)", Executable: "/opt/py/bin/python3.11", Pip: "23.2.1", Venv: true, Ensurepip: true}}
@@ -106,12 +153,16 @@ func TestFakeInstallAndCache(t *testing.T) {
 	if len(argv) != 4 {
 		t.Fatalf("commands %q", argv)
 	}
+	// No resolution recorded yet: make a venv, install the release and let pip
+	// report what it installed (the resolution), probe.
 	build := argv[1][len(argv[1])-1]
+	report := argv[2][slices.Index(argv[2], "--report")+1]
+	pipCache := filepath.Join(opts.CacheDir, "pip")
 	want := [][]string{
 		{"/opt/py/bin/python3", "-I", "-c", queryScript},
 		{"/opt/py/bin/python3.11", "-m", "venv", "--without-pip", build},
 		{"/opt/py/bin/python3.11", "-m", "pip", "--python", build + "/bin/python", "install", "--disable-pip-version-check",
-			"--no-input", "--no-cache-dir", "--prefer-binary", "--no-index", "--find-links", opts.Index, "numba==0.67.0"},
+			"--no-input", "--cache-dir", pipCache, "--prefer-binary", "--no-index", "--find-links", opts.Index, "--report", report, "numba==0.67.0"},
 	}
 	for i := range want {
 		if !slices.Equal(argv[i], want[i]) {
@@ -145,16 +196,57 @@ func TestFakeInstallAndCache(t *testing.T) {
 	if p, _ := envOf(f.calls[3], "PATH"); !strings.HasPrefix(p, filepath.Join(envs[0], "venv", "bin")+":") {
 		t.Errorf("probe PATH %q", p)
 	}
+	if rep.CandidateEnv == nil || rep.CandidateEnv.Reused {
+		t.Errorf("cold environment %+v", rep.CandidateEnv)
+	}
 
-	// Warm: the environment is reused, nothing is installed.
+	// Warm: the wheel directory is unchanged, so the resolution stands and
+	// the environment is reused: nothing is resolved or installed.
 	f.calls = nil
-	if _, err := Run(context.Background(), opts); err != nil {
+	if rep, err = Run(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if argv := f.argv(); len(argv) != 2 || argv[1][0] != filepath.Join(envs[0], "venv", "bin", "python") {
 		t.Errorf("warm run commands %q", argv)
 	}
-	// Another index is another environment.
+	if !rep.CandidateEnv.Reused {
+		t.Errorf("warm environment %+v", rep.CandidateEnv)
+	}
+	// A new file in the wheel directory: ask pip again, without installing.
+	// It resolves the same, so the environment is still reused.
+	os.WriteFile(filepath.Join(opts.Index, "numba-0.68.0-py3-none-any.whl"), nil, 0o644)
+	f.calls = nil
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	argv = f.argv()
+	if len(argv) != 3 || !slices.Contains(argv[1], "--dry-run") {
+		t.Fatalf("changed index commands %q", argv)
+	}
+	report = argv[1][slices.Index(argv[1], "--report")+1]
+	if want := []string{"/opt/py/bin/python3.11", "-m", "pip", "install", "--dry-run", "--ignore-installed", "--report", report,
+		"--disable-pip-version-check", "--no-input", "--prefer-binary", "--cache-dir", pipCache,
+		"--no-index", "--find-links", opts.Index, "numba==0.67.0"}; !slices.Equal(argv[1], want) {
+		t.Errorf("resolution\n got %q\nwant %q", argv[1], want)
+	}
+	// A dependency resolves differently: a new environment.
+	f.deps = map[string]string{"numpy": "2.5.2"}
+	os.WriteFile(filepath.Join(opts.Index, "numpy-2.5.2-py3-none-any.whl"), nil, 0o644)
+	f.calls = nil
+	if rep, err = Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if argv := f.argv(); len(argv) != 5 || !slices.Equal(argv[3][len(argv[3])-3:], []string{"--no-deps", "numba==0.67.0", "numpy==2.5.2"}) {
+		t.Errorf("new resolution commands %q", argv)
+	}
+	if rep.CandidateEnv == nil || rep.CandidateEnv.Reused {
+		t.Errorf("a new resolution reused an environment: %+v", rep.CandidateEnv)
+	}
+	if envs, _ := filepath.Glob(filepath.Join(opts.CacheDir, "envs", "numba-0.67.0-py3.11-*")); len(envs) != 2 {
+		t.Errorf("cache entries %q, want one per resolution", envs)
+	}
+	f.deps = nil
+	// Another index is another resolution and another environment.
 	opts.Index = "https://user:pw@idx.example/simple"
 	f.calls = nil
 	if _, err := Run(context.Background(), opts); err != nil {
@@ -164,13 +256,19 @@ func TestFakeInstallAndCache(t *testing.T) {
 		t.Errorf("index URL commands %q", argv)
 	}
 	envs, _ = filepath.Glob(filepath.Join(opts.CacheDir, "envs", "numba-*"))
-	if len(envs) != 2 {
-		t.Errorf("cache entries %q, want 2", envs)
+	if len(envs) != 3 {
+		t.Errorf("cache entries %q, want 3", envs)
 	}
-	meta, _ := os.ReadFile(filepath.Join(envs[0], "pinbot-env.json"))
-	meta2, _ := os.ReadFile(filepath.Join(envs[1], "pinbot-env.json"))
-	if strings.Contains(string(meta)+string(meta2), "pw@") {
-		t.Errorf("credentials in cache metadata: %s %s", meta, meta2)
+	var all string
+	for _, pattern := range []string{"envs/*/pinbot-env.json", "resolutions/*.json"} {
+		files, _ := filepath.Glob(filepath.Join(opts.CacheDir, pattern))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			all += string(b)
+		}
+	}
+	if strings.Contains(all, "pw@") || !strings.Contains(all, "numpy==2.5.2") {
+		t.Errorf("cache metadata has credentials or lacks the resolution: %s", all)
 	}
 }
 
@@ -198,7 +296,7 @@ func TestFakeInterpreterQueryCached(t *testing.T) {
 	if argv := run(); len(argv) != 2 || argv[0][0] != opts.Python {
 		t.Errorf("warm run after the interpreter changed: %q, want query and probe", argv)
 	}
-	opts.Candidate = "0.68.0" // an environment that is not there: query afresh, then build
+	opts.Candidate = "0.68.0" // a resolution and an environment that are not there: query afresh, then build
 	if argv := run(); len(argv) != 4 || argv[0][0] != opts.Python {
 		t.Errorf("run needing a new environment: %q", argv)
 	}
@@ -219,7 +317,7 @@ func TestFakeBaselineAndCandidate(t *testing.T) {
 	}
 	var installs []string
 	for _, a := range f.argv() {
-		if slices.Contains(a, "install") {
+		if slices.Contains(a, "install") && !slices.Contains(a, "--dry-run") {
 			installs = append(installs, a[len(a)-1])
 		}
 	}
@@ -239,11 +337,24 @@ func TestFakeIndexFromEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	install, probe := f.calls[2], f.calls[3]
-	if v, _ := envOf(install, "PIP_INDEX_URL"); v != "https://env/simple" || slices.Contains(install.Args, "--index-url") {
-		t.Errorf("install: PIP_INDEX_URL=%q args %q", v, install.Args)
+	for _, c := range []*Command{install} {
+		if v, _ := envOf(c, "PIP_INDEX_URL"); v != "https://env/simple" || slices.Contains(c.Args, "--index-url") {
+			t.Errorf("install: PIP_INDEX_URL=%q args %q", v, c.Args)
+		}
+		if _, ok := envOf(c, "PIP_CONFIG_FILE"); ok {
+			t.Error("PIP_CONFIG_FILE set without an explicit index")
+		}
 	}
-	if _, ok := envOf(install, "PIP_CONFIG_FILE"); ok {
-		t.Error("PIP_CONFIG_FILE set without an explicit index")
+	// The index comes from settings pinbot cannot follow (pip's configuration
+	// files may add indexes): pip is asked again on the next run.
+	f.calls = nil
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if argv := f.argv(); len(argv) != 3 || !slices.Contains(argv[1], "--dry-run") {
+		t.Errorf("second run %q, want query, resolve, probe", argv)
+	} else if v, _ := envOf(f.calls[1], "PIP_INDEX_URL"); v != "https://env/simple" {
+		t.Errorf("resolve: PIP_INDEX_URL=%q", v)
 	}
 	if _, ok := envOf(probe, "PIP_INDEX_URL"); ok {
 		t.Error("the probe process sees PIP_INDEX_URL")
@@ -261,16 +372,39 @@ func TestFakeUV(t *testing.T) {
 		t.Fatal(err)
 	}
 	argv := f.argv()
-	build := argv[1][len(argv[1])-1]
-	if want := []string{uv, "venv", "--no-config", "--quiet", "--python", "/opt/py/bin/python3.11", build}; !slices.Equal(argv[1], want) {
-		t.Errorf("uv venv\n got %q\nwant %q", argv[1], want)
+	build := argv[2][len(argv[2])-1]
+	out := argv[1][slices.Index(argv[1], "-o")+1]
+	in := filepath.Join(filepath.Dir(out), "requirements.in")
+	uvCache := filepath.Join(opts.CacheDir, "uv")
+	if want := []string{uv, "pip", "compile", "--no-config", "--quiet", "--no-header", "--no-annotate", "--python", "/opt/py/bin/python3.11",
+		"--cache-dir", uvCache, "-o", out, "--no-index", "--find-links", opts.Index, in}; !slices.Equal(argv[1], want) {
+		t.Errorf("uv pip compile\n got %q\nwant %q", argv[1], want)
 	}
-	if want := []string{uv, "pip", "install", "--no-config", "--python", build + "/bin/python", "--no-index", "--find-links", opts.Index, "numba==0.67.0"}; !slices.Equal(argv[2], want) {
-		t.Errorf("uv pip install\n got %q\nwant %q", argv[2], want)
+	if want := []string{uv, "venv", "--no-config", "--quiet", "--python", "/opt/py/bin/python3.11", build}; !slices.Equal(argv[2], want) {
+		t.Errorf("uv venv\n got %q\nwant %q", argv[2], want)
 	}
-	if v, _ := envOf(f.calls[2], "UV_PYTHON_DOWNLOADS"); v != "never" {
-		t.Errorf("UV_PYTHON_DOWNLOADS=%q", v)
+	if want := []string{uv, "pip", "install", "--no-config", "--python", build + "/bin/python", "--cache-dir", uvCache,
+		"--no-index", "--find-links", opts.Index, "--no-deps", "numba==0.67.0"}; !slices.Equal(argv[3], want) {
+		t.Errorf("uv pip install\n got %q\nwant %q", argv[3], want)
 	}
+	for _, i := range []int{1, 3} {
+		if v, _ := envOf(f.calls[i], "UV_PYTHON_DOWNLOADS"); v != "never" {
+			t.Errorf("UV_PYTHON_DOWNLOADS=%q", v)
+		}
+	}
+	// uv's output lists every distribution: a dependency is installed too.
+	f.deps = map[string]string{"numpy": "2.4.6"}
+	opts.CacheDir = t.TempDir()
+	f.calls = nil
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := f.argv()[3]; !slices.Equal(a[len(a)-2:], []string{"numba==0.67.0", "numpy==2.4.6"}) {
+		t.Errorf("uv pip install %q", a)
+	}
+	_ = rep
+	f.deps = nil
 
 	f.calls = nil
 	opts.Installer = "pip"
@@ -278,7 +412,7 @@ func TestFakeUV(t *testing.T) {
 	if _, err := Run(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	if a := f.argv(); a[1][0] != "/opt/py/bin/python3.11" {
+	if a := f.argv(); a[1][0] != "/opt/py/bin/python3.11" || !slices.Contains(a[2], "--report") {
 		t.Errorf("installer pip ran %q", a[1])
 	}
 
@@ -297,10 +431,21 @@ func TestFakeWithoutHostPip(t *testing.T) {
 	if _, err := Run(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
+	// pip 21 can neither resolve without installing nor install for another
+	// interpreter: a venv with its own pip, the release and its constraints,
+	// not cached, and a note saying so.
 	argv := f.argv()
 	build := argv[1][len(argv[1])-1]
-	if !slices.Equal(argv[1], []string{"/opt/py/bin/python3.11", "-m", "venv", build}) || argv[2][0] != build+"/bin/python" {
+	if !slices.Equal(argv[1], []string{"/opt/py/bin/python3.11", "-m", "venv", build}) || argv[2][0] != build+"/bin/python" ||
+		argv[2][len(argv[2])-1] != "numba==0.67.0" || slices.Contains(argv[2], "--no-deps") {
 		t.Errorf("commands %q", argv)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(opts.CacheDir, "envs")); len(entries) != 0 {
+		t.Errorf("an unresolved environment was kept: %v", entries)
+	}
+	rep, err := Run(context.Background(), opts)
+	if err != nil || len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0], "pip 21.0 cannot say what it would install") {
+		t.Errorf("notes %q, %v", rep.Notes, err)
 	}
 	f.info.Ensurepip, f.info.Pip = false, ""
 	opts.CacheDir = t.TempDir()
@@ -457,8 +602,8 @@ func TestHelpers(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]bool{"22.3": true, "23.2.1": true, "22.2.2": false, "9": false, "": false, "x.y": false} {
-		if got := pipSupportsPython(in); got != want {
-			t.Errorf("pipSupportsPython(%q) = %v", in, got)
+		if got := pipAtLeast(in, 22, 3); got != want {
+			t.Errorf("pipAtLeast(%q, 22, 3) = %v", in, got)
 		}
 	}
 	if got := redactURL("PIP_INDEX_URL=https://u:secret@h/simple"); strings.Contains(got, "secret") {

@@ -3,6 +3,8 @@ package probe
 import (
 	"archive/zip"
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -126,6 +128,40 @@ func FuzzSignature(f *testing.F) {
 		c := canonAnnotation(s)
 		if c != canonAnnotation(s) {
 			t.Fatalf("canonAnnotation(%q) is not deterministic", s)
+		}
+	})
+}
+
+// FuzzResolverOutput checks that what installers print and write (uv pip
+// compile's requirements, pip's error output, a package's Requires-Dist) never
+// panics the readers, and that every distribution read is safe to pass on as
+// an install argument. Seeds are in testdata/fuzz/FuzzResolverOutput.
+func FuzzResolverOutput(f *testing.F) {
+	f.Add("numba==0.63.0b1\n    # via -r requirements.in\nnumpy==2.5.2 ; python_version >= '3.10'\n")
+	f.Add("ERROR: Cannot install numba==1 because these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n    numba 1 depends on numpy>=1.22\n\nTo fix this you could try to:\n1. loosen\n")
+	f.Add("NumPy (>=1.22,<2.5) ; extra == 'x'")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1<<14 {
+			return
+		}
+		p := filepath.Join(dir, "out.txt")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := readUVCompile(p)
+		if err == nil {
+			for _, d := range ds {
+				if !validName(d.Name) || !validVersion(d.Version) || strings.HasPrefix(d.Name, "-") {
+					t.Fatalf("unsafe distribution %+v from %q", d, s)
+				}
+			}
+		}
+		_ = resolverMessage(s)
+		for _, line := range strings.Split(s, "\n") {
+			if req := declared([]string{line}, "numpy"); req != "" {
+				_ = hasCap(req)
+			}
 		}
 	})
 }

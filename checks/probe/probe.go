@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,11 +75,19 @@ type Report struct {
 	// NoInstall (--no-install): what was probed. Mismatch says why that is not
 	// the candidate (another version, or none installed); the candidate's
 	// results are then warnings.
-	Installed string   `json:"installed,omitempty"`
-	Mismatch  string   `json:"mismatch,omitempty"`
-	Notes     []string `json:"notes,omitempty"` // e.g. why static mode was used, truncated output
-	Results   []Result `json:"results"`
-	Verdict   Verdict  `json:"verdict"`
+	Installed string `json:"installed,omitempty"`
+	Mismatch  string `json:"mismatch,omitempty"`
+	// BaselineEnv and CandidateEnv are the environments dynamic probes ran in;
+	// Constraints the project constraints their resolution honoured.
+	BaselineEnv  *Environment `json:"baseline_environment,omitempty"`
+	CandidateEnv *Environment `json:"candidate_environment,omitempty"`
+	Constraints  []Constraint `json:"constraints,omitempty"`
+
+	candRec      *resolveRecord // the candidate's resolution and its history
+	candRequires []string       // the candidate's Requires-Dist, as installed
+	Notes        []string       `json:"notes,omitempty"` // e.g. why static mode was used, truncated output
+	Results      []Result       `json:"results"`
+	Verdict      Verdict        `json:"verdict"`
 }
 
 // ModeDynamic, ModeInterpreter and ModeStatic are the modes of a Report.
@@ -116,6 +125,12 @@ type Options struct {
 	NoInstall bool   // probe what Python already has (--python PATH --no-install)
 	Static    bool   // read wheels instead of running Python (--static)
 	Installer string // "" (uv when on PATH, else venv + pip), "uv" or "pip"
+	// Constraints are the project's requirements of other packages, applied
+	// to dynamic environments as installer constraints (pip -c).
+	Constraints []Constraint
+	// HTTPClient revalidates the index pages a resolution read (nil: a client
+	// with a 30 s timeout).
+	HTTPClient *http.Client
 
 	// CacheDir holds the environments between runs (see README.md for the layout);
 	// empty means a temporary directory removed when Run returns.
@@ -209,6 +224,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			r.Baseline = &b
 		}
 		r.Verdict, r.Detail = judge(&r)
+		if (r.Verdict == Blocked || r.Verdict == Warning) && r.Candidate.Status == Fail {
+			if why := movedBlame(rep.candRec, specKey(&specs[i]), opts.Package, opts.Candidate, rep.candRequires); why != "" {
+				r.Detail += "; " + why
+			}
+		}
 		if rep.Mode == ModeInterpreter {
 			r.Verdict, r.Detail = judgeInstalled(rep, r.Verdict, r.Detail)
 		}
@@ -225,6 +245,11 @@ func checkOptions(o *Options) error {
 	for _, v := range []string{o.Baseline, o.Candidate} {
 		if v != "" && !validVersion(v) {
 			return fmt.Errorf("probe: %q is not a valid version", v)
+		}
+	}
+	for _, c := range o.Constraints {
+		if err := checkConstraint(c.Requirement); err != nil {
+			return fmt.Errorf("probe: constraint %s: %w", c, err)
 		}
 	}
 	if o.Candidate == "" && !o.NoInstall {

@@ -6,7 +6,8 @@
 # Protocol: the request on stdin is {"package": str, "want_version": bool,
 # "tail": int, "probes": [probe]} with probe = {"i", "name", "path", "expect",
 # "source_contains", "signature", "run"}. Results are JSON lines on the original
-# stdout: first {"python", "executable", "version"} (version of the package, when
+# stdout: first {"python", "executable", "version", "requires", "dists"} (the
+# package's version and Requires-Dist and every installed distribution, when
 # asked for), then per probe {"start": i} and {"i", "status", "detail"} (with
 # "signature": {"text", "params": [{"name", "kind", "default", "annotation"}],
 # "returns"} for a probe with a signature, which pinbot compares), last
@@ -348,14 +349,31 @@ def main():
     global TAIL
     req = json.loads(sys.stdin.read())
     TAIL = int(req.get("tail") or TAIL)
-    version = None
+    header = {"python": sys.version.split()[0], "executable": sys.executable, "version": None}
     if req.get("want_version"):
+        # The environment as installed: the package's version and requirements,
+        # and every distribution (first one found wins, as for imports).
         try:
             from importlib import metadata
-            version = metadata.version(req["package"])
         except Exception:
-            pass
-    emit({"python": sys.version.split()[0], "executable": sys.executable, "version": version})
+            metadata = None
+        if metadata is not None:
+            try:
+                header["version"] = metadata.version(req["package"])
+                header["requires"] = metadata.requires(req["package"]) or []
+            except Exception:
+                pass
+            dists, seen = [], set()
+            try:
+                for d in metadata.distributions():
+                    name = d.metadata["Name"]
+                    if name and name.lower() not in seen:
+                        seen.add(name.lower())
+                        dists.append([name, d.version])
+            except Exception:
+                pass
+            header["dists"] = dists
+    emit(header)
     probes = req["probes"]
     # Look-ups first, snippets last: a snippet may monkeypatch what a look-up reads.
     order = [p for p in probes if not p.get("run")] + [p for p in probes if p.get("run")]

@@ -25,6 +25,12 @@ func TestPruneCache(t *testing.T) {
 	mk("numba-0.67.0-py3.11-bbbb", now.AddDate(0, 0, -2), true)
 	mk("broken-1.0-py3.11-cccc", now, false) // never completed
 	mk(".build-numba-0.68.0-py3.11-dddd-1", now.AddDate(0, 0, -40), false)
+	os.MkdirAll(filepath.Join(dir, "resolutions"), 0o755)
+	for name, used := range map[string]time.Time{"numba-0.66.0-old.json": now.AddDate(0, 0, -40), "numba-0.67.0-new.json": now.AddDate(0, 0, -2)} {
+		f := filepath.Join(dir, "resolutions", name)
+		os.WriteFile(f, []byte("{}"), 0o644)
+		os.Chtimes(f, used, used)
+	}
 	n, err := probe.PruneCache(dir, now.AddDate(0, 0, -28))
 	if err != nil || n != 2 {
 		t.Fatalf("PruneCache = %d, %v; want 2 removed", n, err)
@@ -36,6 +42,12 @@ func TestPruneCache(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "envs", name)); (err == nil) != want {
 			t.Errorf("%s kept = %v, want %v", name, err == nil, want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "resolutions", "numba-0.66.0-old.json")); err == nil {
+		t.Error("a resolution unused for 40 days was kept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "resolutions", "numba-0.67.0-new.json")); err != nil {
+		t.Error("a resolution used 2 days ago was removed")
 	}
 	if n, err := probe.PruneCache(t.TempDir(), now); n != 0 || err != nil {
 		t.Errorf("empty cache: %d, %v", n, err)
