@@ -97,6 +97,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	// they say which version of such a package the project installs.
 	against := againstPackages(watched)
 	otherPins := map[string][]pins.Pin{}
+	var project []pins.Pin // every requirement, watched or not: probe constraints
 	for _, f := range files {
 		b, err := c.readPinFile(repo, log, f.Path, read)
 		if err != nil {
@@ -113,6 +114,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		}
 		rep.Warnings = append(rep.Warnings, skipWarnings(skipped)...)
 		data[f.Path], formats[f.Path] = b, f.Format
+		project = append(project, ps...)
 		n := 0
 		for _, p := range ps {
 			key := config.Key(p.Package)
@@ -141,7 +143,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 			plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
 		}
 	}
-	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched)
+	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project)
 	c.hashPins(ctx, log, plans)
 	for i, p := range plans {
 		for _, w := range p.Warnings {

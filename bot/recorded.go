@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/checks/probe"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/sources"
 )
@@ -38,11 +39,11 @@ type verified struct {
 // judge decides one candidate: from the recorded verdicts when there are
 // some, else by running its checks.
 func (v *Verifier) judge(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
-	settings *config.Package, planned *installed) ([]report.Check, bool, error) {
+	settings *config.Package, planned *installed, constraints []probe.Constraint) ([]report.Check, bool, error) {
 	if v.Recorded != nil {
 		return v.Recorded.Verdict(name, versionOf(baseline), cand.Version)
 	}
-	return v.run(ctx, name, baseline, cand, settings, planned)
+	return v.run(ctx, name, baseline, cand, settings, planned, constraints)
 }
 
 // Dynamic reports whether probes run Python, and so each release's code

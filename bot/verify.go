@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os/exec"
 	"slices"
 	"strings"
@@ -47,6 +48,8 @@ type Verifier struct {
 	EnvCache  string
 	Timeout   time.Duration
 	Runner    probe.Runner
+	// HTTPClient revalidates the index pages of cached probe resolutions.
+	HTTPClient *http.Client
 	// TempDir is where large wheel members are unpacked for the scanner.
 	TempDir string
 	// Fallbacks bounds how many releases older than the candidate are tried
@@ -70,7 +73,7 @@ type Verifier struct {
 // them, turning its plan blocked (or an error) as the results say. It returns
 // each package's check results and verdicts.
 func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package) map[string]verified {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) map[string]verified {
 	out := map[string]verified{}
 	if c.Verifier == nil {
 		return out
@@ -84,7 +87,25 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 		if p.Status != plan.Bump || !settings[p.Name].HasChecks() || ctx.Err() != nil {
 			continue
 		}
-		checks, verdicts, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned)
+		var constraints []probe.Constraint
+		if settings[p.Name].ProjectConstraints() {
+			constraints = probeConstraints(p.Name, project)
+		}
+		checks, verdicts, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned, constraints)
+		var held *probe.ResolveError
+		if errors.As(err, &held) {
+			// The project's own pins shut the target out: held, not an error.
+			p.Status, p.Reason = plan.Held, fmt.Sprintf("%s; held by the project's constraints: %s", p.Reason, held.Error())
+			for j := range p.Pins {
+				pp := &p.Pins[j]
+				if pp.Changed {
+					pp.New, pp.Changed = pp.Pin.Constraint, false
+					pp.Reason = "not moved: the project's other pins cannot be installed with " + p.Target
+				}
+			}
+			out[p.Name] = verified{checks, verdicts}
+			continue
+		}
 		if err != nil {
 			p.Status, p.Err = plan.Error, fmt.Errorf("checks: %w", err)
 			for j := range p.Pins {
@@ -99,7 +120,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 // verify checks p's target and, when it fails, older candidates, and updates p.
 // It returns the target's check results and the verdict on each candidate.
 func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg plan.Package, ps []pins.Pin,
-	lookups []plan.Lookup, settings *config.Package, planned *installed) ([]report.Check, []report.Verdict, error) {
+	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) ([]report.Check, []report.Verdict, error) {
 	log := v.log().With("package", p.Name)
 	rs, err := v.pypiReleases(ctx, p.Name, lookups)
 	if err != nil {
@@ -130,9 +151,18 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 	passed := ""
 	for i, cand := range candidates {
 		log.Info("running checks", "baseline", versionOf(baseline), "candidate", cand.Version)
-		checks, blocked, err := v.judge(ctx, p.Name, baseline, cand, settings, planned)
+		checks, blocked, err := v.judge(ctx, p.Name, baseline, cand, settings, planned, constraints)
 		if i > 0 && errors.Is(err, ErrNotJudged) {
 			break // the check job tried no further release: none passed
+		}
+		var held *probe.ResolveError
+		switch {
+		case errors.As(err, &held) && i > 0:
+			// An older release the project's pins rule out does not pass either.
+			log.Warn("checks cannot run", "candidate", cand.Version, "err", err)
+			continue
+		case errors.As(err, &held):
+			return append(evidence, checks...), verdicts, err
 		}
 		if err != nil {
 			return evidence, nil, err
@@ -172,11 +202,11 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 // run runs the checks of one candidate against the baseline; blocked reports
 // whether a check failed that passed at the baseline.
 func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
-	settings *config.Package, planned *installed) (checks []report.Check, blocked bool, err error) {
+	settings *config.Package, planned *installed, constraints []probe.Constraint) (checks []report.Check, blocked bool, err error) {
 	if len(settings.Probes) > 0 {
-		pc, b, err := v.probe(ctx, name, baseline, cand, settings)
+		pc, b, err := v.probe(ctx, name, baseline, cand, settings, constraints)
 		if err != nil {
-			return nil, false, err
+			return pc, false, err
 		}
 		checks, blocked = append(checks, pc...), blocked || b
 	}
@@ -190,11 +220,13 @@ func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Relea
 	return checks, blocked, nil
 }
 
-func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package) ([]report.Check, bool, error) {
+func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package,
+	constraints []probe.Constraint) ([]report.Check, bool, error) {
 	opts := probe.Options{
 		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes,
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
+		Constraints: constraints, HTTPClient: v.HTTPClient,
 	}
 	var wheelChecks []report.Check
 	if !v.Dynamic() {
@@ -214,12 +246,19 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 	}
 	rep, err := probe.Run(ctx, opts)
 	var ie *probe.InstallError
-	if errors.As(err, &ie) && baseline != nil && ie.Version == baseline.Version {
+	var re *probe.ResolveError
+	if (errors.As(err, &ie) && baseline != nil && ie.Version == baseline.Version) ||
+		(errors.As(err, &re) && baseline != nil && re.Version == baseline.Version) {
 		// A baseline that no longer installs (a newer Python, say) leaves the
 		// candidate to be judged alone.
 		v.log().Warn("baseline does not install; probing the candidate alone", "package", name, "baseline", baseline.Version, "err", err)
 		opts.Baseline, opts.BaselineWheel = "", probe.Wheel{}
 		rep, err = probe.Run(ctx, opts)
+	}
+	if errors.As(err, &re) && re.Version == cand.Version {
+		check := report.Check{Kind: probe.CheckKind, Name: "environment " + name + "==" + cand.Version, Candidate: "unknown",
+			Detail: "held: " + re.Error(), Verdict: string(probe.Warning)}
+		return []report.Check{check}, false, re
 	}
 	if errors.As(err, &ie) && ie.Version == cand.Version {
 		detail := "blocked: " + name + " " + cand.Version + " does not install: " + lastLines(ie.Output, 5)
@@ -228,13 +267,68 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 	if err != nil {
 		return nil, false, err
 	}
+	env := reportEnvironment(rep)
 	var out []report.Check
 	for _, r := range rep.Results {
 		e := r.Check()
 		out = append(out, report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate,
-			Detail: e.Detail + wheelsRead(opts), Verdict: string(r.Verdict)})
+			Detail: e.Detail + wheelsRead(opts), Verdict: string(r.Verdict), Environment: env})
 	}
 	return append(out, wheelChecks...), rep.Verdict == probe.Blocked, nil
+}
+
+// reportEnvironment is the environment section of a dynamic probe's checks.
+func reportEnvironment(rep *probe.Report) *report.Environment {
+	if rep.CandidateEnv == nil {
+		return nil
+	}
+	dists := func(ds []probe.Dist) []report.Distribution {
+		out := []report.Distribution{}
+		for _, d := range ds {
+			out = append(out, report.Distribution{Name: d.Name, Version: d.Version})
+		}
+		return out
+	}
+	env := &report.Environment{Python: rep.CandidateEnv.Python, Candidate: dists(rep.CandidateEnv.Distributions),
+		Baseline: []report.Distribution{}, Changes: []report.Change{}, Constraints: []string{}, Reused: rep.CandidateEnv.Reused}
+	if rep.BaselineEnv != nil {
+		env.Baseline = dists(rep.BaselineEnv.Distributions)
+	}
+	for _, c := range rep.Changes() {
+		env.Changes = append(env.Changes, report.Change{Name: c.Name, From: c.From, To: c.To})
+	}
+	for _, c := range rep.Constraints {
+		env.Constraints = append(env.Constraints, c.String())
+	}
+	return env
+}
+
+// probeConstraints are the project's requirements of packages other than name,
+// as installer constraints: PEP 440 pins with a version constraint, not build
+// requirements, with their markers; each once, with the first place it is
+// written.
+func probeConstraints(name string, project []pins.Pin) []probe.Constraint {
+	var out []probe.Constraint
+	seen := map[string]bool{}
+	scheme := pep440.Scheme{}
+	for _, p := range project {
+		if p.Scheme != pep440.Name || p.Build || p.Skip != "" || strings.TrimSpace(p.Constraint) == "" || config.Key(p.Package) == config.Key(name) {
+			continue
+		}
+		if _, err := scheme.ParseConstraint(p.Constraint); err != nil {
+			continue
+		}
+		req := p.Package + strings.TrimSpace(p.Constraint)
+		if p.Condition != "" {
+			req += "; " + p.Condition
+		}
+		if seen[req] || strings.ContainsAny(req, "\n\r\\@[#") {
+			continue // written once already, or not a line a constraints file can hold
+		}
+		seen[req] = true
+		out = append(out, probe.Constraint{Requirement: req, Origin: fmt.Sprintf("%s:%d", p.File, p.Line)})
+	}
+	return out
 }
 
 // pypiReleases returns the package's PyPI releases from this run's lookups, or

@@ -209,6 +209,9 @@ packages:
       - preset: numba-unique-ids
       - path: numba.core.bytecode.FunctionIdentity._unique_ids
         expect: iterator
+    probe-environment: {constraints: none}
+  llvmlite:
+    probes: [{path: llvmlite.binding}]
   tensorflow:
     symbols:
       preset: tensorflow-protobuf
@@ -221,6 +224,9 @@ packages:
 	if n := cfg.Packages["numba"]; len(n.Probes) != 2 || !n.HasChecks() || n.Probes[1].Expect != "iterator" {
 		t.Errorf("numba = %+v", n)
 	}
+	if cfg.Packages["numba"].ProjectConstraints() || !cfg.Packages["llvmlite"].ProjectConstraints() || !(*config.Package)(nil).ProjectConstraints() {
+		t.Error("probe-environment.constraints: none turns project constraints off; the default keeps them")
+	}
 	if tf := cfg.Packages["tensorflow"]; tf.Symbols == nil || tf.Symbols.Preset != "tensorflow-protobuf" || tf.Symbols.Wheel.Python != "3.12" {
 		t.Errorf("tensorflow = %+v", tf)
 	}
@@ -232,6 +238,7 @@ packages:
 		"packages:\n  tf:\n    symbols:\n      forbid: ['google::[']\n":                        "c.yml:4:7: packages.tf.symbols",
 		"packages:\n  tf:\n    symbols:\n      preset: nope\n":                                 "c.yml:4:7: packages.tf.symbols",
 		"packages:\n  tf:\n    symbols:\n      forbid: [a]\n      extra: 1\n":                  "c.yml:5:7: packages.tf.symbols.extra: unknown key",
+		"packages:\n  numba:\n    probe-environment:\n      constraints: pinned\n":             "c.yml:4:7: packages.numba.probe-environment: constraints: unknown value \"pinned\" (expected one of: project, none)",
 	} {
 		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: err = %v, want prefix %q", doc, err, want)

@@ -101,6 +101,8 @@ type Package struct {
 	// Symbols configures the ELF symbol scan of a candidate's wheels
 	// (checks/symbols).
 	Symbols *symbols.Spec `yaml:"symbols"`
+	// ProbeEnvironment configures the environments dynamic probes run in.
+	ProbeEnvironment ProbeEnvironment `yaml:"probe-environment"`
 
 	// key is the package's key path as written ("packages.Numba"), for
 	// errors found after decoding.
@@ -114,6 +116,31 @@ func (p *Package) KeyPath() string {
 		return ""
 	}
 	return p.key
+}
+
+// ProbeEnvironment configures a package's probe environments.
+type ProbeEnvironment struct {
+	// Constraints is "project" (default: the project's own pins of other
+	// packages constrain the environment, as pip -c does) or "none".
+	Constraints string `yaml:"constraints"`
+}
+
+// ProbeConstraintsProject and ProbeConstraintsNone are the values of
+// probe-environment.constraints.
+const (
+	ProbeConstraintsProject = "project"
+	ProbeConstraintsNone    = "none"
+)
+
+// Validate checks the constraints setting.
+func (e *ProbeEnvironment) Validate() error {
+	return oneOf("constraints", e.Constraints, "", ProbeConstraintsProject, ProbeConstraintsNone)
+}
+
+// ProjectConstraints reports whether the project's pins constrain probe
+// environments (the default).
+func (p *Package) ProjectConstraints() bool {
+	return p == nil || p.ProbeEnvironment.Constraints != ProbeConstraintsNone
 }
 
 // HasChecks reports whether the package asks for probes or a symbol scan.

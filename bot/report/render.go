@@ -61,6 +61,9 @@ func Text(w io.Writer, r *Report) error {
 			mark, _ := checkMark(c)
 			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
 		}
+		if env := p.environment(); env != nil {
+			ew.printf("  probe environment: %s\n", envSummary(env, t, t))
+		}
 	}
 	for _, in := range r.Includes {
 		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
@@ -139,6 +142,9 @@ func Markdown(w io.Writer, r *Report) error {
 				ew.printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
 			}
 			ew.printf("\n")
+			if env := p.environment(); env != nil {
+				ew.printf("Probe environment: %s\n\n", envSummary(env, escape.Code, escape.Markdown))
+			}
 		}
 	}
 	if len(r.Includes) > 0 {
@@ -166,6 +172,32 @@ func Markdown(w io.Writer, r *Report) error {
 		}
 	}
 	return ew.err
+}
+
+// envSummary says what matters of a probe environment in one line: the
+// interpreter, the distributions that differ between the baseline's and the
+// candidate's environments, and the constraints applied; code quotes names.
+func envSummary(env *Environment, code, text func(string) string) string {
+	parts := []string{"Python " + text(env.Python)}
+	switch {
+	case len(env.Changes) > 0:
+		var cs []string
+		for _, c := range env.Changes {
+			cs = append(cs, code(c.String()))
+		}
+		parts = append(parts, "baseline → candidate: "+strings.Join(cs, ", "))
+	case len(env.Baseline) > 0:
+		parts = append(parts, "the baseline's and the candidate's environments differ only in the package")
+	}
+	if len(env.Constraints) > 0 {
+		var cs []string
+		for _, c := range env.Constraints {
+			cs = append(cs, code(c))
+		}
+		parts = append(parts, "project constraints: "+strings.Join(cs, ", "))
+	}
+	parts = append(parts, fmt.Sprintf("%d distributions installed for the candidate", len(env.Candidate)))
+	return strings.Join(parts, "; ")
 }
 
 type errWriter struct {

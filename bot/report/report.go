@@ -153,6 +153,64 @@ type Check struct {
 	// baseline), warning (already failing at the baseline, or undecided) or
 	// upstream-fixed (a canary that expected a bug passes).
 	Verdict string `json:"verdict,omitempty"`
+	// Environment is, for a dynamic probe, the Python environments it ran
+	// in; nil for symbol scans and static probes.
+	Environment *Environment `json:"environment,omitempty"`
+}
+
+// An Environment describes the environments of a dynamic probe: the
+// interpreter, every distribution installed for the candidate (and the
+// baseline), what differs between them, and the project's constraints their
+// resolution honoured.
+type Environment struct {
+	Python    string         `json:"python"` // version and executable
+	Candidate []Distribution `json:"candidate"`
+	Baseline  []Distribution `json:"baseline"`
+	// Changes are the distributions other than the package itself whose
+	// versions differ from the baseline's environment to the candidate's.
+	Changes []Change `json:"changes"`
+	// Constraints are the project's pins of other packages applied as
+	// installer constraints, each with the place it comes from.
+	Constraints []string `json:"constraints"`
+	// Reused is set when the candidate's environment came from the cache
+	// (its resolution unchanged); false when this run built it.
+	Reused bool `json:"reused"`
+}
+
+// A Distribution is one installed distribution.
+type Distribution struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// A Change is a distribution whose version differs between two
+// environments; From or To is "" when it is in only one of them.
+type Change struct {
+	Name string `json:"name"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// String is "numpy 2.4.6 → 2.5.2", "numpy 2.5.2 (new)" or "numpy 2.4.6 (gone)".
+func (c Change) String() string {
+	switch {
+	case c.From == "":
+		return c.Name + " " + c.To + " (new)"
+	case c.To == "":
+		return c.Name + " " + c.From + " (gone)"
+	}
+	return c.Name + " " + c.From + " → " + c.To
+}
+
+// environment returns the environment of a package's dynamic probes (they
+// share one), or nil.
+func (p Package) environment() *Environment {
+	for _, c := range p.Checks {
+		if c.Environment != nil {
+			return c.Environment
+		}
+	}
+	return nil
 }
 
 // Changed reports whether any pin of p changes.

@@ -122,9 +122,11 @@ func hostileReport(h string) *report.Report {
 	return &report.Report{
 		Packages: []report.Package{{
 			Name: h, Newest: h, Status: h, Sources: map[string]string{h: h}, Reason: h, Error: h,
-			Pins:   []report.Pin{{File: h, Line: 1, Key: h, Before: h, After: h + "x", Reason: h}},
-			Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}},
-			Drift:  []report.Drift{{Lower: h, Upper: h, Marker: h, Pins: []string{h}}},
+			Pins: []report.Pin{{File: h, Line: 1, Key: h, Before: h, After: h + "x", Reason: h}},
+			Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h, Environment: &report.Environment{
+				Python: h, Candidate: []report.Distribution{{Name: h, Version: h}}, Baseline: []report.Distribution{{Name: h, Version: h}},
+				Changes: []report.Change{{Name: h, From: h, To: h}, {Name: h, To: h}}, Constraints: []string{h}}}},
+			Drift: []report.Drift{{Lower: h, Upper: h, Marker: h, Pins: []string{h}}},
 		}},
 		Errors:   []string{h},
 		Written:  []string{h},
@@ -147,5 +149,52 @@ func TestRenderHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 		inerttest.Markdown(t, md.String())
+	}
+}
+
+// envFixture is a package whose dynamic probe blocks because a dependency
+// moved, with its environment.
+func envFixture() *report.Report {
+	env := &report.Environment{
+		Python:      "3.11.7 (/usr/bin/python3.11)",
+		Candidate:   []report.Distribution{{Name: "numba", Version: "0.63.0b1"}, {Name: "numpy", Version: "2.5.2"}},
+		Baseline:    []report.Distribution{{Name: "numba", Version: "0.62.0"}, {Name: "numpy", Version: "2.4.6"}},
+		Changes:     []report.Change{{Name: "numpy", From: "2.4.6", To: "2.5.2"}, {Name: "llvmlite", To: "0.46.0"}},
+		Constraints: []string{"llvmlite<0.47 (pyproject.toml:5)"},
+	}
+	return &report.Report{Packages: []report.Package{{
+		Name: "numba", Newest: "0.63.0b1", Status: "blocked", Sources: map[string]string{"pypi": "0.63.0b1"},
+		Reason: "pypi has 0.63.0b1; checks failed on 0.63.0b1",
+		Pins:   []report.Pin{{File: "pyproject.toml", Line: 4, Before: "numba<=0.62.0", After: "numba<=0.62.0", Reason: "not moved: checks failed on 0.63.0b1"}},
+		Checks: []report.Check{{Kind: "probe", Name: "numba.np.arrayobj imports", Baseline: "pass", Candidate: "fail", Verdict: "blocked",
+			Detail:      "blocked: importing numba.np.arrayobj raised AttributeError; numba 0.63.0b1 fails with numpy 2.5.2 (new since the last run, which passed with numpy 2.4.6); numba declares numpy>=1.22 with no cap",
+			Environment: env}},
+	}}}
+}
+
+// TestEnvironmentGolden: text and Markdown say once per package what differs
+// between the probe environments and which constraints applied; JSON carries
+// the whole environment in each probe check.
+func TestEnvironmentGolden(t *testing.T) {
+	for name, render := range map[string]func(io.Writer, *report.Report) error{
+		"environment.txt":  report.Text,
+		"environment.md":   report.Markdown,
+		"environment.json": report.JSON,
+	} {
+		var buf bytes.Buffer
+		if err := render(&buf, envFixture()); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name)
+		if *update {
+			os.WriteFile(path, buf.Bytes(), 0o644)
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), buf.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
 	}
 }

@@ -100,9 +100,10 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		Releases:  srcs[pypi.Name].Releases,
 		Root:      dir,
 		Python:    pf.Python, NoInstall: pf.NoInstall, Static: pf.Static, Timeout: pf.Timeout,
-		EnvCache: filepath.Join(store, probeEnvsDir),
-		TempDir:  tmp,
-		Log:      f.Log,
+		EnvCache:   filepath.Join(store, probeEnvsDir),
+		HTTPClient: hc,
+		TempDir:    tmp,
+		Log:        f.Log,
 	}
 	if hasChecks(cfg) {
 		v.Wheel.Platform = f.nativePlatform()
