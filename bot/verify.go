@@ -92,10 +92,9 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 			constraints = probeConstraints(p.Name, project)
 		}
 		checks, verdicts, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned, constraints)
-		var held *probe.ResolveError
-		if errors.As(err, &held) {
+		if reason, ok := heldReason(err); ok {
 			// The project's own pins shut the target out: held, not an error.
-			p.Status, p.Reason = plan.Held, fmt.Sprintf("%s; held by the project's constraints: %s", p.Reason, held.Error())
+			p.Status, p.Reason = plan.Held, fmt.Sprintf("%s; held by the project's constraints: %s", p.Reason, reason)
 			for j := range p.Pins {
 				pp := &p.Pins[j]
 				if pp.Changed {
@@ -155,14 +154,16 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 		if i > 0 && errors.Is(err, ErrNotJudged) {
 			break // the check job tried no further release: none passed
 		}
-		var held *probe.ResolveError
-		switch {
-		case errors.As(err, &held) && i > 0:
+		if reason, held := heldReason(err); held {
+			verdict := report.Verdict{Version: cand.Version, Baseline: versionOf(baseline), Held: reason}
+			if i == 0 {
+				return append(evidence, checks...), append(verdicts, verdict), err
+			}
 			// An older release the project's pins rule out does not pass either.
 			log.Warn("checks cannot run", "candidate", cand.Version, "err", err)
+			verdict.Blocked = true
+			verdicts = append(verdicts, verdict)
 			continue
-		case errors.As(err, &held):
-			return append(evidence, checks...), verdicts, err
 		}
 		if err != nil {
 			return evidence, nil, err
@@ -275,6 +276,29 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 			Detail: e.Detail + wheelsRead(opts), Verdict: string(r.Verdict), Environment: env})
 	}
 	return append(out, wheelChecks...), rep.Verdict == probe.Blocked, nil
+}
+
+// A HeldError is a candidate the project's own pins of other packages hold
+// back, as a check job's report recorded it (bot/verdicts): Reason is the
+// resolver's account.
+type HeldError struct {
+	Package, Version, Reason string
+}
+
+func (e *HeldError) Error() string { return e.Reason }
+
+// heldReason reports whether err says the project's pins hold the candidate
+// back, and why.
+func heldReason(err error) (string, bool) {
+	var re *probe.ResolveError
+	var he *HeldError
+	switch {
+	case errors.As(err, &re):
+		return re.Error(), true
+	case errors.As(err, &he):
+		return he.Reason, true
+	}
+	return "", false
 }
 
 // reportEnvironment is the environment section of a dynamic probe's checks.

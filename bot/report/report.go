@@ -91,6 +91,10 @@ type Verdict struct {
 	// Blocked is set when a check that passed at the baseline failed at the
 	// candidate.
 	Blocked bool `json:"blocked"`
+	// Held, when set, says why the project's own pins of other packages hold
+	// the candidate back (the resolver's account): the target is then held,
+	// an older candidate counts as blocked.
+	Held string `json:"held,omitempty"`
 }
 
 // A Drift is one range of a package's pins where its pins disagree, such as

@@ -39,6 +39,7 @@ const (
 	maxVerdicts = 16      // the target and its fallbacks (3 by default)
 	maxChecks   = 1000    // probe and scan results
 	maxText     = 1 << 16 // any one string
+	maxEnvTexts = 1 << 16 // names and versions in one check's environment
 )
 
 var (
@@ -168,10 +169,37 @@ func (p *pkg) validate() error {
 		}
 		seen[v.Version] = true
 	}
+	for i, v := range p.Verdicts {
+		switch {
+		case len(v.Held) > maxText:
+			return fmt.Errorf("verdicts[%d].held: longer than %d bytes", i, maxText)
+		case v.Held != "" && !v.Blocked && i > 0:
+			return fmt.Errorf("verdicts[%d]: %s held, but only the target can be", i, v.Version)
+		case v.Held != "" && !v.Blocked && i < len(p.Verdicts)-1:
+			return fmt.Errorf("verdicts[%d]: %s held, yet later candidates follow", i, v.Version)
+		}
+	}
 	for i, c := range p.Checks {
 		for _, s := range []string{c.Kind, c.Name, c.Baseline, c.Candidate, c.Detail, c.Verdict} {
 			if len(s) > maxText {
 				return fmt.Errorf("checks[%d]: a text longer than %d bytes", i, maxText)
+			}
+		}
+		if env := c.Environment; env != nil {
+			texts := append([]string{env.Python}, env.Constraints...)
+			for _, d := range append(slices.Clone(env.Candidate), env.Baseline...) {
+				texts = append(texts, d.Name, d.Version)
+			}
+			for _, ch := range env.Changes {
+				texts = append(texts, ch.Name, ch.From, ch.To)
+			}
+			if len(texts) > maxEnvTexts {
+				return fmt.Errorf("checks[%d].environment: more than %d names and versions", i, maxEnvTexts)
+			}
+			for _, s := range texts {
+				if len(s) > maxText {
+					return fmt.Errorf("checks[%d].environment: a text longer than %d bytes", i, maxText)
+				}
 			}
 		}
 	}
@@ -230,6 +258,9 @@ func (v *Verdicts) Verdict(pkg, baseline, version string) ([]report.Check, bool,
 	var checks []report.Check
 	if i == 0 {
 		checks = e.checks
+	}
+	if r.Held != "" && !r.Blocked {
+		return checks, false, &bot.HeldError{Package: pkg, Version: version, Reason: r.Held}
 	}
 	return checks, r.Blocked, nil
 }

@@ -60,6 +60,26 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// TestVerdictHeld: a target the check job's project pins held back is held
+// for the publisher too, with the resolver's account; an older candidate
+// that was held counts as blocked.
+func TestVerdictHeld(t *testing.T) {
+	v, err := verdicts.Parse("r.json", []byte(`{"schema": 1, "packages": [
+		{"name": "numba", "status": "held", "verdicts": [{"version": "0.63.0b1", "baseline": "0.62.0", "held": "conflict: numpy<2"}]},
+		{"name": "llvmlite", "verdicts": [{"version": "2", "baseline": "1", "blocked": true}, {"version": "1.5", "baseline": "1", "blocked": true, "held": "x"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, blocked, err := v.Verdict("numba", "0.62.0", "0.63.0b1")
+	var he *bot.HeldError
+	if blocked || !errors.As(err, &he) || he.Reason != "conflict: numpy<2" {
+		t.Errorf("held target: %v %v", blocked, err)
+	}
+	if _, blocked, err := v.Verdict("llvmlite", "1", "1.5"); !blocked || err != nil {
+		t.Errorf("held fallback: %v %v", blocked, err)
+	}
+}
+
 func TestParseRejects(t *testing.T) {
 	pkg := func(s string) string { return `{"schema": 1, "packages": [` + s + `]}` }
 	for _, tt := range []struct{ name, data, want string }{
@@ -83,6 +103,10 @@ func TestParseRejects(t *testing.T) {
 		{"too many", pkg(`{"name": "numba", "verdicts": [` + strings.Repeat(`{"version": "1", "blocked": true},`, 16) + `{"version": "0"}]}`), "17 verdicts, more than 16"},
 		{"long detail", pkg(`{"name": "numba", "checks": [{"detail": "` + strings.Repeat("x", 1<<16+1) + `"}]}`), "checks[0]: a text longer than 65536 bytes"},
 		{"blocked type", pkg(`{"name": "numba", "verdicts": [{"version": "1", "blocked": "no"}]}`), "packages.verdicts.blocked: expected bool"},
+		{"held then more", pkg(`{"name": "numba", "verdicts": [{"version": "2", "held": "numpy<2"}, {"version": "1", "blocked": true}]}`), "verdicts[0]: 2 passed, yet later candidates follow"},
+		{"held fallback", pkg(`{"name": "numba", "verdicts": [{"version": "2", "blocked": true}, {"version": "1", "held": "numpy<2"}]}`), "verdicts[1]: 1 held, but only the target can be"},
+		{"long held", pkg(`{"name": "numba", "verdicts": [{"version": "1", "held": "` + strings.Repeat("x", 1<<16+1) + `"}]}`), "verdicts[0].held: longer than 65536 bytes"},
+		{"long environment", pkg(`{"name": "numba", "checks": [{"environment": {"python": "` + strings.Repeat("x", 1<<16+1) + `"}}]}`), "checks[0].environment: a text longer than 65536 bytes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := verdicts.Parse("r.json", []byte(tt.data))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
@@ -282,4 +283,43 @@ func TestCheckProbeEnvironmentProjectConstraints(t *testing.T) {
 	}
 	_, text, _ := e.run("check", "--dir", e.dir, "--python", py)
 	t.Logf("held, text report:\n%s", text)
+}
+
+// TestRunVerdictsHeld: in the two-job layout the check job's report records
+// that the project's pins hold the target back, and pinbot run --verdicts
+// holds it too, without running anything, opening no pull request and
+// keeping the exit code.
+func TestRunVerdictsHeld(t *testing.T) {
+	py := dynamicOnly(t)
+	e := newRunEnvFiles(t, storyConfig+"github:\n  author: {name: pinbot, email: pinbot@example.com}\n", map[string]string{
+		"pyproject.toml":     "[project]\nname = \"x\"\ndependencies = [\n  \"numba>=0.60,<=0.62.0\",\n  \"numpy<2\",\n]\n",
+		"sub/pyproject.toml": "[project]\nname = \"sub\"\ndependencies = []\n",
+	})
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numpy", numpyRelease("2.4.6", true), numpyRelease("2.5.2", false))
+	e.pypi.Add("numba", storyNumba("0.62.0", "numpy>=1.22,<2.5"), storyNumba("0.63.0b1", "numpy>=1.22"))
+	code, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--python", py)
+	if code != 0 {
+		t.Fatalf("check job: exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep struct{ Packages []report.Package }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Packages[0]
+	if p.Status != "held" || len(p.Verdicts) != 1 || p.Verdicts[0].Blocked || !strings.Contains(p.Verdicts[0].Held, "(constraint) numpy<2") {
+		t.Fatalf("check job: %+v", p)
+	}
+	path := filepath.Join(t.TempDir(), "report.json")
+	os.WriteFile(path, []byte(out), 0o644)
+	code, out, stderr = e.run("--verdicts", path, "--format", "json")
+	if code != 0 {
+		t.Fatalf("publisher: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
+		t.Errorf("a held package got a pull request: %+v", pulls)
+	}
+	if !strings.Contains(out, `"status": "held"`) || !strings.Contains(out, "(constraint) numpy<2") {
+		t.Errorf("publisher report:\n%s\n%s", out, stderr)
+	}
 }
