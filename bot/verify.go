@@ -94,14 +94,12 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 		checks, verdicts, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned, constraints)
 		if reason, ok := heldReason(err); ok {
 			// The project's own pins shut the target out: held, not an error.
-			p.Status, p.Reason = plan.Held, fmt.Sprintf("%s; held by the project's constraints: %s", p.Reason, reason)
 			for j := range p.Pins {
-				pp := &p.Pins[j]
-				if pp.Changed {
-					pp.New, pp.Changed = pp.Pin.Constraint, false
-					pp.Reason = "not moved: the project's other pins cannot be installed with " + p.Target
+				if p.Pins[j].Changed {
+					p.Revert(j, "not moved: the project's other pins cannot be installed with "+p.Target)
 				}
 			}
+			p.SetHeld("held by the project's constraints: " + reason)
 			out[p.Name] = verified{checks, verdicts}
 			continue
 		}

@@ -47,9 +47,9 @@ const storyConfig = `packages:
 
 type envReport struct {
 	Packages []struct {
-		Name, Status, Newest, Reason string
-		Pins                         []struct{ Before, After string }
-		Checks                       []struct {
+		Name, Status, Newest, Reason, Hold string
+		Pins                               []struct{ Before, After string }
+		Checks                             []struct {
 			Kind, Name, Baseline, Candidate, Detail, Verdict string
 			OK                                               bool
 			Environment                                      *struct {
@@ -270,8 +270,8 @@ func TestCheckProbeEnvironmentProjectConstraints(t *testing.T) {
 	e.file(".pinbot.yml", []byte(storyConfig))
 	rep = runJSON(t, e, 0, "--python", py, "--write")
 	p = rep.Packages[0]
-	if p.Status != "held" || !strings.Contains(p.Reason, "held by the project's constraints: numba 0.63.0b1 cannot be installed with the project's constraints numpy<2 (pyproject.toml:5)") ||
-		!strings.Contains(p.Reason, "numpy") || p.Pins[0].After != p.Pins[0].Before {
+	if p.Status != "held" || !strings.Contains(p.Hold, "held by the project's constraints: numba 0.63.0b1 cannot be installed with the project's constraints numpy<2 (pyproject.toml:5)") ||
+		!strings.Contains(p.Hold, "(constraint) numpy<2") || p.Pins[0].After != p.Pins[0].Before {
 		t.Fatalf("unresolvable: %+v", p)
 	}
 	if len(p.Checks) != 1 || !strings.Contains(p.Checks[0].Detail, "held:") ||
