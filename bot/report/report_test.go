@@ -167,7 +167,7 @@ func envFixture() *report.Report {
 		Reason: "pypi has 0.63.0b1; checks failed on 0.63.0b1",
 		Pins:   []report.Pin{{File: "pyproject.toml", Line: 4, Before: "numba<=0.62.0", After: "numba<=0.62.0", Reason: "not moved: checks failed on 0.63.0b1"}},
 		Checks: []report.Check{{Kind: "probe", Name: "numba.np.arrayobj imports", Baseline: "pass", Candidate: "fail", Verdict: "blocked",
-			Detail:      "blocked: importing numba.np.arrayobj raised AttributeError; numba 0.63.0b1 fails with numpy 2.5.2 (new since the last run, which passed with numpy 2.4.6); numba declares numpy>=1.22 with no cap",
+			Detail:      "blocked: importing numba.np.arrayobj raised AttributeError; numba 0.63.0b1 fails with numpy 2.5.2 (new since the last run); numba declares numpy>=1.22 with no cap; the last run passed with numpy 2.4.6",
 			Environment: env}},
 	}}}
 }

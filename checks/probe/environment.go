@@ -107,14 +107,17 @@ func movedBlame(rec *resolveRecord, name, pkg, version string, requires []string
 				before = append(before, c.Name+" "+c.From)
 			}
 		}
-		when := fmt.Sprintf("it passed with %s until %s", strings.Join(before, ", "), past.Until.Format("2006-01-02"))
-		if i == 0 && rec.changed {
-			when = "new since the last run, which passed with " + strings.Join(before, ", ")
-		}
+		// The run that finds the new resolution says so; later runs give the
+		// day it was found.
+		was := "with " + strings.Join(before, ", ")
 		if len(before) == 0 {
-			when = strings.Replace(when, "passed with ", "passed without them", 1)
+			was = "without them"
 		}
-		msg := fmt.Sprintf("%s %s fails with %s (%s)", pkg, version, strings.Join(now, ", "), when)
+		since, passed := "new since "+past.Until.Format("2006-01-02"), "it passed "+was+" until then"
+		if i == 0 && rec.changed {
+			since, passed = "new since the last run", "the last run passed "+was
+		}
+		msg := fmt.Sprintf("%s %s fails with %s (%s)", pkg, version, strings.Join(now, ", "), since)
 		for _, c := range moved {
 			if req := declared(requires, c.Name); req != "" {
 				cap := "with no cap"
@@ -124,7 +127,7 @@ func movedBlame(rec *resolveRecord, name, pkg, version string, requires []string
 				msg += fmt.Sprintf("; %s declares %s %s", pkg, req, cap)
 			}
 		}
-		return msg
+		return msg + "; " + passed
 	}
 	return ""
 }

@@ -150,8 +150,8 @@ func TestCheckProbeEnvironmentFollowsDependencies(t *testing.T) {
 		t.Fatalf("run 2: %+v", p)
 	}
 	c := p.Checks[0]
-	for _, want := range []string{"row_stack", "numba 0.63.0b1 fails with numpy 2.5.2 (new since the last run, which passed with numpy 2.4.6)",
-		"numba declares numpy>=1.22 with no cap"} {
+	for _, want := range []string{"row_stack", "numba 0.63.0b1 fails with numpy 2.5.2 (new since the last run); numba declares numpy>=1.22 with no cap",
+		"the last run passed with numpy 2.4.6"} {
 		if c.Verdict != "blocked" || !strings.Contains(c.Detail, want) {
 			t.Errorf("run 2 check %q lacks %q", c.Detail, want)
 		}
@@ -186,7 +186,8 @@ func TestCheckProbeEnvironmentFollowsDependencies(t *testing.T) {
 	rep = runJSON(t, e, exitCheck, "--python", py)
 	p = rep.Packages[0]
 	c = p.Checks[0]
-	if p.Status != "blocked" || c.Verdict != "blocked" || !strings.Contains(c.Detail, "numba 0.63.0b1 fails with numpy 2.5.2 (it passed with numpy 2.4.6 until") ||
+	if p.Status != "blocked" || c.Verdict != "blocked" || !strings.Contains(c.Detail, "numba 0.63.0b1 fails with numpy 2.5.2 (new since 20") ||
+		!strings.Contains(c.Detail, "numba declares numpy>=1.22 with no cap; it passed with numpy 2.4.6 until then") ||
 		c.Environment == nil || !c.Environment.Reused {
 		t.Fatalf("run 3: %+v", p)
 	}
