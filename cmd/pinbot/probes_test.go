@@ -182,3 +182,88 @@ func TestCheckBadProbeExpectations(t *testing.T) {
 		}
 	}
 }
+
+// starRelease is a package whose names come through a star import honouring
+// __all__ and a plain assignment from the standard library, with a module
+// __getattr__ and a compiled module beside them; at 2.0 _impl's __all__ no
+// longer lists Engine.
+func starRelease(version string) fakes.Release {
+	all := `["public", "Engine"]`
+	if version == "2.0" {
+		all = `["public"]`
+	}
+	fn, data := fakes.Wheel("starpkg", version, "py3-none-any", map[string][]byte{
+		"starpkg/__init__.py": []byte("import math\n\nfrom ._impl import *  # noqa: F403\n\ninf = math.inf\n"),
+		"starpkg/_impl.py": []byte("__all__ = " + all + "\n\n\ndef public():\n    return 1\n\n\nclass Engine:\n    pass\n\n\n" +
+			"hidden = 1\n"),
+		"starpkg/lazy.py":  []byte("def __getattr__(name):\n    if name == \"thing\":\n        return 1\n    raise AttributeError(name)\n"),
+		"starpkg/accel.py": []byte("from ._native import *  # noqa: F403\n"),
+		"starpkg/_native.cpython-311-x86_64-linux-gnu.so": []byte("\x7fELF not really"),
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// TestCheckStaticProbesDecide: static probes follow the star import into the
+// wheel's own module, honour its __all__ and resolve inf = math.inf, so they
+// decide as the dynamic probes do (2.0 dropping Engine from __all__ blocks in
+// both modes); static mode answers undecided only behind a module __getattr__
+// or a compiled module, and names it.
+func TestCheckStaticProbesDecide(t *testing.T) {
+	const cfg = `packages:
+  starpkg:
+    probes:
+      - path: starpkg.public
+        expect: callable
+      - path: starpkg.Engine
+        expect: class
+      - path: starpkg.inf
+      - path: starpkg.hidden
+        expect: absent
+      - path: starpkg.lazy.thing
+      - path: starpkg.accel.fast
+`
+	decided := map[string]string{}
+	for mode, flags := range probeModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			e := newEnv(t)
+			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+			e.pypi.Add("starpkg", starRelease("1.0"), starRelease("2.0"))
+			e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"starpkg>=1.0,<=1.0\"]\n"))
+			e.file(".pinbot.yml", []byte(cfg))
+			code, out, stderr := e.run(append([]string{"check", "--dir", e.dir, "--format", "json"}, flags...)...)
+			var rep checksReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitCheck {
+				t.Fatalf("exit %d, want 3, %v\n%s\n%s", code, err, out, stderr)
+			}
+			p := rep.Packages[0]
+			if p.Status != "blocked" || len(p.Checks) != 6 {
+				t.Fatalf("%+v", p)
+			}
+			want := map[string][2]string{
+				"starpkg.public": {"ok", ""},
+				"starpkg.Engine": {"blocked", ""},
+				"starpkg.inf":    {"ok", ""},
+				"starpkg.hidden": {"ok", ""},
+			}
+			if mode == "static" {
+				want["starpkg.public"] = [2]string{"ok", "(starpkg._impl line 4)"}
+				want["starpkg.Engine"] = [2]string{"blocked", "no star import brings it in"}
+				want["starpkg.inf"] = [2]string{"ok", "inf = math.inf (starpkg line 5; math.inf is outside the wheel)"}
+				want["starpkg.lazy.thing"] = [2]string{"warning", "module __getattr__ at line 1"}
+				want["starpkg.accel.fast"] = [2]string{"warning", "starpkg._native is a compiled module (starpkg/_native.cpython-311-x86_64-linux-gnu.so)"}
+			}
+			for _, c := range p.Checks {
+				w, ok := want[c.Name]
+				if ok && (c.Verdict != w[0] || !strings.Contains(c.Detail, w[1])) {
+					t.Errorf("%s: %s %q, want %s naming %q", c.Name, c.Verdict, c.Detail, w[0], w[1])
+				}
+				if c.Name != "starpkg.lazy.thing" && c.Name != "starpkg.accel.fast" {
+					decided[mode] += c.Name + "=" + c.Verdict + " "
+				}
+			}
+		})
+	}
+	if len(decided) == 2 && decided["static"] != decided["dynamic"] {
+		t.Errorf("static and dynamic disagree where the wheel decides:\nstatic  %s\ndynamic %s", decided["static"], decided["dynamic"])
+	}
+}
