@@ -209,6 +209,34 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// TestDescribeProbeEnvironment: a pull request whose probes ran with a
+// dependency that moved says which, beside the failure it explains, and the
+// project constraints the environment honoured; names from the index stay in code spans.
+func TestDescribeProbeEnvironment(t *testing.T) {
+	env := &report.Environment{Python: "3.11.7 (/usr/bin/python3)",
+		Candidate:   []report.Distribution{{Name: "numba", Version: "0.63.0"}, {Name: "numpy", Version: "2.5.2"}},
+		Baseline:    []report.Distribution{{Name: "numba", Version: "0.62.0"}, {Name: "numpy", Version: "2.4.6"}},
+		Changes:     []report.Change{{Name: "numpy", From: "2.4.6", To: "2.5.2"}, {Name: "evil`<b>x</b>", To: "1"}},
+		Constraints: []string{"llvmlite<0.47 (pyproject.toml:5)"}}
+	d := github.Describe{Base: "main", Blocked: true, Package: report.Package{
+		Name: "numba", Newest: "0.62.5", Status: "blocked", Reason: "checks failed on 0.63.0, 0.62.5 passed",
+		Pins: []report.Pin{{File: "pyproject.toml", Line: 4, Before: "numba<=0.62.0", After: "numba<=0.62.5"}},
+		Checks: []report.Check{{Kind: "probe", Name: "arrayobj", Baseline: "pass", Candidate: "fail", Verdict: "blocked", Environment: env,
+			Detail: "blocked: numba 0.63.0 fails with numpy 2.5.2 (new since the last run); numba declares numpy>=1.22 with no cap"}},
+	}}
+	body := d.Body()
+	for _, want := range []string{"Probe environment: Python 3.11.7", "baseline → candidate: `numpy 2.4.6 → 2.5.2`",
+		"project constraints: `llvmlite<0.47 (pyproject.toml:5)`",
+		"numba 0.63.0 fails with numpy 2.5.2 (new since the last run); numba declares numpy&gt;=1.22 with no cap"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+	if !strings.Contains(body, "``evil`<b>x</b> 1 (new)``") { // a code span: inert
+		t.Errorf("a distribution name left its code span:\n%s", body)
+	}
+}
+
 func TestActionsFiles(t *testing.T) {
 	var b bytes.Buffer
 	github.Mask(&b, "-----BEGIN KEY-----\nabc%def\n\n-----END KEY-----\n")
