@@ -144,6 +144,7 @@ func TestWriteJSON(t *testing.T) {
   "forbidden": [],
   "clashes": [],
   "errors": [],
+  "warnings": [],
   "stats": {
     "libraries": 0,
     "symbols": 0,

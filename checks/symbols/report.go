@@ -33,6 +33,7 @@ func normalized(r *Result) *Result {
 	c.Forbidden = orEmpty(c.Forbidden)
 	c.Clashes = orEmpty(c.Clashes)
 	c.Errors = orEmpty(c.Errors)
+	c.Warnings = orEmpty(c.Warnings)
 	c.Libraries = slices.Clone(c.Libraries)
 	for i := range c.Libraries {
 		l := &c.Libraries[i]
@@ -91,9 +92,17 @@ func WriteText(w io.Writer, r *Result) error {
 			ew.printf("  %s: %s\n", t(l.Path), t(l.Error))
 		}
 	}
+	if len(r.Warnings) > 0 {
+		ew.printf("\nwarnings:\n")
+		for _, w := range r.Warnings {
+			ew.printf("  %s: %s\n", t(w.Path), t(w.Warning))
+		}
+	}
 	if len(r.Patterns) > 0 {
 		ew.printf("\nforbidden (%s): ", t(strings.Join(r.Patterns, ", ")))
-		if len(r.Forbidden) == 0 {
+		if r.Targets() == 0 {
+			ew.printf("not checked: no target shared object was read\n")
+		} else if len(r.Forbidden) == 0 {
 			ew.printf("none\n")
 		} else {
 			ew.printf("%s exports\n", count(r.ForbiddenExports()))

@@ -34,7 +34,10 @@ type Result struct {
 	// Errors are inputs that could not be read at all: a missing path, a wheel
 	// refused by a limit. Problems with one library are in Library.Error.
 	Errors []InputError `json:"errors"`
-	Stats  Stats        `json:"stats"`
+	// Warnings are inputs that were read but yield nothing to scan: an
+	// archive with no ELF shared object, a directory with none.
+	Warnings []InputWarning `json:"warnings"`
+	Stats    Stats          `json:"stats"`
 }
 
 // A Library is one shared object found by the scan.
@@ -172,6 +175,13 @@ type InputError struct {
 	Error string `json:"error"`
 	// Role is the role of the input: a target, against or host path.
 	Role Role `json:"role"`
+}
+
+// An InputWarning is an input that was read but gave nothing to scan.
+type InputWarning struct {
+	Path    string `json:"path"`
+	Warning string `json:"warning"`
+	Role    Role   `json:"role"`
 }
 
 // Stats are counts over the whole scan.

@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/pinbot-dev/pinbot/checks/artifact/archive"
 )
 
 // Options configure a scan.
@@ -25,8 +28,9 @@ type Options struct {
 	Host []string
 	// Limits bound the cost of reading wheels.
 	Limits Limits
-	// TempDir receives wheel members too large for memory, removed before
-	// Scan returns; "" means os.TempDir().
+	// TempDir receives the spool of archive members too large for memory
+	// (unlinked as soon as made, closed before Scan returns); "" means
+	// os.TempDir().
 	TempDir string
 	// Examples is how many demangled examples each Forbidden entry keeps
 	// (default 5; negative means none).
@@ -47,7 +51,9 @@ type source struct {
 	role Role
 	size int64
 	open func() (readerAt, error)
-	temp string // the temporary copy of a large wheel member, once made
+
+	mu   sync.Mutex
+	kept io.ReaderAt // a large compressed zip member, once kept in the spool
 }
 
 // scanner holds the state of one Scan call.
@@ -58,19 +64,21 @@ type scanner struct {
 	objs    []*object // parallel to sources; nil when parsing failed
 	errs    []error   // parallel to sources
 	inputs  []InputError
+	warns   []InputWarning
 	closers []interface{ Close() error }
 	seen    map[string]bool // paths of sources, scanned once
 	// files are the files added so far, by size: a file reached through
 	// several names (a symbolic link, a path given twice) is one library.
 	files map[int64][]os.FileInfo
 	role  Role // the role of the input being added, for its errors
-
-	mu    sync.Mutex
-	temps []string
 }
 
 func (s *scanner) inputError(p string, err error) {
 	s.inputs = append(s.inputs, InputError{Path: p, Error: err.Error(), Role: s.role})
+}
+
+func (s *scanner) warn(p, msg string) {
+	s.warns = append(s.warns, InputWarning{Path: p, Warning: msg, Role: s.role})
 }
 
 // sameFile reports whether the file st describes was added before, and
@@ -88,23 +96,15 @@ func (s *scanner) sameFile(st os.FileInfo) bool {
 	return false
 }
 
-func (s *scanner) addTemp(name string) {
-	s.mu.Lock()
-	s.temps = append(s.temps, name)
-	s.mu.Unlock()
-}
-
 func (s *scanner) cleanup() {
 	for _, c := range s.closers {
 		c.Close()
 	}
-	for _, t := range s.temps {
-		os.Remove(t)
-	}
 }
 
-// Scan scans the shared objects at paths (wheels, shared objects, or
-// directories walked for *.so and *.so.* regular files) as targets, with
+// Scan scans the shared objects at paths (archives: wheels, conda packages,
+// tarballs, see checks/artifact/archive; shared objects; or directories
+// walked for *.so and *.so.* regular files) as targets, with
 // opts.Against and opts.Host as the environment. It returns an error only for
 // bad options or a cancelled context; unreadable inputs and libraries are
 // reported in the Result.
@@ -137,7 +137,7 @@ func Scan(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if err := s.parseAll(ctx); err != nil {
 		return nil, err
 	}
-	r := &Result{Patterns: slices.Clone(opts.Forbid), Errors: s.inputs}
+	r := &Result{Patterns: slices.Clone(opts.Forbid), Errors: s.inputs, Warnings: s.warns}
 	s.libraries(r)
 	// Forbid matching and the clash index read the parsed objects only:
 	// they run side by side.
@@ -165,8 +165,8 @@ func (s *scanner) addPath(p string, role Role) {
 		s.addDir(p, role)
 	case s.sameFile(st):
 		// The same file under another name, or given twice: one library.
-	case isWheelName(p) || hasZipMagic(p):
-		s.addWheel(p, role)
+	case archiveKind(p) != "":
+		s.addArchive(p, archiveKind(p), role)
 	default:
 		s.addFile(p, filepath.Base(p), st.Size(), role)
 	}
@@ -186,6 +186,12 @@ func (s *scanner) addFile(p, rel string, size int64, role Role) {
 // addDir walks dir for regular files named like shared objects; symbolic
 // links are skipped, so a library is scanned once however many names it has.
 func (s *scanner) addDir(dir string, role Role) {
+	first := len(s.sources)
+	defer func() {
+		if len(s.sources) == first {
+			s.warn(dir, "the directory holds no shared object (*.so, *.so.*): nothing to scan")
+		}
+	}()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			s.inputError(p, err)
@@ -214,15 +220,20 @@ func (s *scanner) addDir(dir string, role Role) {
 	}
 }
 
-func hasZipMagic(p string) bool {
+// archiveKind returns the kind of archive p is by its name, else by its
+// first bytes; "" for a file that is no archive (a shared object).
+func archiveKind(p string) archive.Kind {
+	if k := archive.KindOf(p); k != "" {
+		return k
+	}
 	f, err := os.Open(p)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer f.Close()
-	var b [4]byte
-	n, _ := f.ReadAt(b[:], 0)
-	return n == 4 && string(b[:]) == "PK\x03\x04"
+	head := make([]byte, archive.SniffLen)
+	n, _ := f.ReadAt(head, 0)
+	return archive.Sniff(head[:n])
 }
 
 // parseAll parses every source, a few at a time.

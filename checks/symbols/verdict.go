@@ -130,7 +130,7 @@ func Judge(name string, baseline *Side, candidate Side, env Env) Check {
 }
 
 // unreadableEnv lists the against and host libraries either scan could not
-// read, once each.
+// read, and their inputs that held no shared object, once each.
 func unreadableEnv(baseline *Side, candidate Side) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -144,6 +144,13 @@ func unreadableEnv(baseline *Side, candidate Side) []string {
 			}
 			seen[e.Path] = true
 			out = append(out, fmt.Sprintf("%s library %s cannot be read as ELF, so nothing was compared with it: %s", e.Role, e.Path, e.Error))
+		}
+		for _, w := range s.Result.Warnings {
+			if w.Role == RoleTarget || w.Role == "" || seen[w.Path] {
+				continue
+			}
+			seen[w.Path] = true
+			out = append(out, fmt.Sprintf("%s %s: %s", w.Role, w.Path, w.Warning))
 		}
 	}
 	return out

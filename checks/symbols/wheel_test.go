@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
 // rawZip writes a zip with the given members verbatim (names unchecked) and
@@ -169,4 +170,58 @@ func cutTables(t *testing.T, good []byte) []byte {
 	}
 	t.Skip("fixture without .dynstr")
 	return nil
+}
+
+// TestTarballMembers scans conda packages and tarballs: their shared
+// objects pass once, kept in memory up to MaxInMemory in all and beyond it
+// in one spool file that has no name in TempDir; clashes between them are
+// judged from the kept bytes; a link to a library is that library; of a
+// member given twice the last is scanned; a refused archive yields nothing.
+func TestTarballMembers(t *testing.T) {
+	v1, v2, v0 := readFixture(t, "vers/libv1.so"), readFixture(t, "vers/libv2.so"), readFixture(t, "vers/libv0.so")
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	members := []fakes.ArchiveMember{
+		{Name: "lib/libv0.so", Data: v2}, // replaced below: the last copy counts
+		{Name: "lib/libv1.so.1", Data: v1},
+		{Name: "lib/libv1.so", Symlink: "libv1.so.1"},
+		{Name: "lib/libv0.so", Data: v0},
+	}
+	conda := write("v-1.0-h0_0.conda", fakes.CondaPackage{Name: "v", Version: "1.0", Build: "h0_0", Members: members}.Bytes())
+	bz2 := write("v-1.0-h0_0.tar.bz2", fakes.CondaPackage{Name: "v", Version: "1.0", Build: "h0_0", Members: members, TarBz2: true}.Bytes())
+	xz := write("v2.tar.xz", fakes.Tarball("tar.xz", []fakes.ArchiveMember{{Name: "libv1.so", Data: v2}}))
+	for _, target := range []string{conda, bz2} {
+		tmp := t.TempDir()
+		r := scan(t, []string{target}, symbols.Options{Against: []string{xz}, TempDir: tmp, Limits: symbols.Limits{MaxInMemory: int64(len(v0)) + 10}})
+		if len(r.Errors)+len(r.Failed())+len(r.Warnings) > 0 {
+			t.Fatalf("errors %+v %+v %+v", r.Errors, r.Failed(), r.Warnings)
+		}
+		var paths []string
+		for _, l := range r.Libraries {
+			paths = append(paths, strings.TrimPrefix(l.Path, dir+"/"))
+		}
+		want := []string{filepath.Base(target) + "!lib/libv0.so", filepath.Base(target) + "!lib/libv1.so.1", "v2.tar.xz!libv1.so"}
+		if strings.Join(paths, " ") != strings.Join(want, " ") {
+			t.Errorf("libraries %q, want %q", paths, want)
+		}
+		// ver_fn@V1 (libv1) and ver_fn@V2 (the against libv2) do not clash;
+		// the unversioned ver_fn of libv0 clashes with both.
+		if c := clash(r, "ver_fn", "V2"); c == nil || c.Body != symbols.BodyDifferent || len(c.Copies) != 2 {
+			t.Errorf("%s: clash ver_fn@V2 = %+v, want libv0 against the tarball's libv2", filepath.Base(target), c)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("temporary files left: %v", left)
+		}
+	}
+	bad := write("bad.tar.gz", fakes.Tarball("tar.gz", []fakes.ArchiveMember{{Name: "lib/libv0.so", Data: v0}, {Name: "lib/x", Symlink: "/etc/passwd"}}))
+	r := scan(t, []string{bad}, symbols.Options{})
+	if len(r.Libraries) != 0 || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error, "points outside the archive") {
+		t.Errorf("refused archive: libraries %+v, errors %+v", r.Libraries, r.Errors)
+	}
 }

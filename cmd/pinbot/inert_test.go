@@ -27,7 +27,7 @@ func TestScanHostileMemberName(t *testing.T) {
 	}
 	z := zip.NewWriter(f)
 	w, _ := z.Create("pkg/\x1b[2J\x1b]0;pwned\x07\u202e.so")
-	w.Write([]byte("not an ELF file"))
+	w.Write([]byte("\x7fELF, then nothing of an ELF file"))
 	z.Close()
 	f.Close()
 	code, out, stderr := e.run("scan", path)

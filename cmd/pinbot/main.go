@@ -4,7 +4,7 @@
 //
 // Exit codes: 0 success (bumps pending or not); 1 a runtime failure (a source
 // unreachable after retries, a file that does not parse); 2 a usage or
-// configuration error; 3 a check failed.
+// configuration error; 3 a check failed; 4 pinbot scan found nothing to scan.
 package main
 
 import (
@@ -28,6 +28,7 @@ const (
 	exitFailure = 1
 	exitUsage   = 2
 	exitCheck   = 3
+	exitEmpty   = 4
 )
 
 func main() {
@@ -62,17 +63,26 @@ type checkFailedError struct{}
 
 func (checkFailedError) Error() string { return "a check failed" }
 
+// nothingScannedError means pinbot scan read an input that holds no ELF
+// shared object: a warning, never a pass; the report says which.
+type nothingScannedError struct{}
+
+func (nothingScannedError) Error() string { return "nothing to scan" }
+
 // exitCode maps an error to an exit code, printing it unless it is silent.
 func exitCode(err error, stderr io.Writer) int {
 	var (
 		ue *usageError
 		ce checkFailedError
+		ne nothingScannedError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ce):
 		return exitCheck
+	case errors.As(err, &ne):
+		return exitEmpty
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "pinbot: %s\n", escape.TextLines(err.Error()))
 		return exitUsage

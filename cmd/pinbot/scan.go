@@ -27,11 +27,13 @@ func newScanCmd(f *Factory, runF func(context.Context, *ScanOptions) error) *cob
 	opts := &ScanOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "scan PATH...",
-		Short: "Scan wheels, shared objects or directories for exported symbols that can clash",
-		Long: `Scan reads the ELF shared objects in the given wheels, .so files and directories and
+		Short: "Scan archives, shared objects or directories for exported symbols that can clash",
+		Long: `Scan reads the ELF shared objects in the given archives (wheels and zips, conda packages
+.conda and .tar.bz2, tarballs .tar.gz, .tgz, .tar.xz, .tar.zst), .so files and directories and
 reports exported symbols matching --forbid patterns, symbols also exported by an --against or
 --host library, and which of those have different bodies. It exits 3 when it finds a problem
-(a forbidden export or a clash with different bodies), 1 when an input cannot be read.`,
+(a forbidden export or a clash with different bodies), 1 when an input cannot be read, 4 when
+an input holds no ELF shared object (nothing was checked there).`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Format != "text" && opts.Format != "json" {
@@ -46,7 +48,7 @@ reports exported symbols matching --forbid patterns, symbols also exported by an
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&opts.Forbid, "forbid", nil, "forbidden exports: a demangled glob (google::protobuf::*) or a mangled prefix (_ZN6google8protobuf); repeatable")
-	fl.StringArrayVar(&opts.Against, "against", nil, "another package's wheel, .so or directory whose exports may clash; repeatable")
+	fl.StringArrayVar(&opts.Against, "against", nil, "another package's archive, .so or directory whose exports may clash; repeatable")
 	fl.StringArrayVar(&opts.Host, "host", nil, "the project's own library, compared like --against; repeatable")
 	fl.StringVar(&opts.Preset, "preset", "", "add a built-in preset's patterns and packages (tensorflow-protobuf)")
 	fl.StringVar(&opts.Format, "format", "text", "report format: text or json")
@@ -80,7 +82,9 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 }
 
 // scanOutcome maps a scan to the exit codes: unreadable inputs and libraries
-// of any role are failures (1), problems found are a failed check (3).
+// of any role are failures (1), problems found are a failed check (3), an
+// input that holds no ELF shared object (a pure-Python wheel, a conda
+// metapackage) is a warning (4): nothing was checked there.
 func scanOutcome(stderr io.Writer, r *symbols.Result) error {
 	unreadable, found := len(r.Unreadable()), 0
 	for _, p := range symbols.Problems(r) {
@@ -94,6 +98,10 @@ func scanOutcome(stderr io.Writer, r *symbols.Result) error {
 	case found > 0:
 		fmt.Fprintf(stderr, "pinbot: %d problem(s) found\n", found)
 		return checkFailedError{}
+	case len(r.Warnings) > 0 || r.Targets() == 0:
+		n := max(len(r.Warnings), 1)
+		fmt.Fprintf(stderr, "pinbot: warning: %d input(s) hold no ELF shared object: nothing was checked there, which is not a pass\n", n)
+		return nothingScannedError{}
 	}
 	return nil
 }

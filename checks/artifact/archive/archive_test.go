@@ -279,7 +279,7 @@ func TestZipHostile(t *testing.T) {
 		{name: "total", data: rawZip(file("a", make([]byte, 3000)), file("b", make([]byte, 3000))), lim: archive.Limits{MaxTotalSize: 5000}, want: "more than 5000 bytes"},
 		{name: "bomb", data: rawZip(file("pkg/libbomb.so", make([]byte, 8<<20))), member: "refused pkg/libbomb.so: member compresses"},
 		{name: "large", data: rawZip(file("pkg/big.so", make([]byte, 2000))), lim: archive.Limits{MaxMemberSize: 1000}, member: "refused pkg/big.so: member is 2000 bytes uncompressed (limit 1000)"},
-		{name: "not a zip", data: []byte("PK\x03\x04 but not really a zip"), want: "not a readable zip"},
+		{name: "not a zip", data: []byte("PK\x03\x04 but not really a zip"), want: "not a readable wheel (zip)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,7 +18,7 @@ const maxLinkTarget = 4096
 // metadata.json and pkg-*.tar.zst / info-*.tar.zst members) is walked
 // through its inner tarballs, whatever its name says.
 func (w *walker) zip(r io.ReaderAt, size int64, kind Kind) error {
-	what := "zip"
+	what := "wheel (zip)"
 	if kind == Conda {
 		what = "conda package (a zip)"
 	}

@@ -1,4 +1,4 @@
-package symbols
+package archive
 
 import (
 	"archive/zip"
@@ -27,21 +27,5 @@ func TestZipEntryCount(t *testing.T) {
 	}
 	if _, ok := zipEntryCount(bytes.NewReader([]byte("not a zip at all, long enough to look")), 37); ok {
 		t.Error("counted members of a non-zip")
-	}
-}
-
-func TestLibraryKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"tensorflow/libtensorflow_framework.so.2":                        "tensorflow/libtensorflow_framework.so",
-		"google/protobuf/pyext/_message.cpython-311-x86_64-linux-gnu.so": "google/protobuf/pyext/_message.so",
-		"numpy.libs/libgfortran-040039e1.so.5.0.0":                       "numpy.libs/libgfortran.so",
-		"pkg/_ext.abi3.so": "pkg/_ext.so",
-		"torch-2.0.0.data/platlib/torch/lib/libc10.so": "torch/lib/libc10.so",
-		"libprotobuf.so.32.0.12":                       "libprotobuf.so",
-		"weird":                                        "weird",
-	} {
-		if got := libraryKey(in); got != want {
-			t.Errorf("libraryKey(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
