@@ -82,6 +82,15 @@ type File struct {
 	Tags []Tag
 	// Subdir is a conda package's platform subdir ("linux-64", "noarch").
 	Subdir string
+	// Build and BuildNumber are a conda package's build string and number
+	// ("py312h6e6e5ba_0", 0): builds of one version differ by Python,
+	// variant and respin.
+	Build       string
+	BuildNumber int
+	// Depends are a conda package's run requirements as the channel
+	// publishes them, MatchSpec strings ("python >=3.12,<3.13.0a0",
+	// "tensorflow-base 2.18.0 cpu_py312h1_0").
+	Depends []string
 }
 
 // The kinds of File.

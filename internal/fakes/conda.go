@@ -2,6 +2,7 @@ package fakes
 
 import (
 	"bytes"
+	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -35,6 +36,10 @@ type CondaFile struct {
 	Depends  []string  // default numba's run requirements
 	// TarBz2 makes it an old-style .tar.bz2 package (default .conda).
 	TarBz2 bool
+	// Members, when set, are the package's files: the fake builds the real
+	// package (CondaPackage), lists it with its true sha256 and size, and
+	// serves it at its download URL and under repodata's base_url.
+	Members []ArchiveMember
 }
 
 // Conda is a fake conda channel host: the anaconda.org package API
@@ -51,6 +56,7 @@ type Conda struct {
 	packages map[string]map[string][]CondaFile // channel -> name -> files
 	shards   map[string][]byte                 // hex -> compressed shard
 	pages    map[string][]byte                 // channel/name -> API page, until Add
+	blobs    map[string][]byte                 // channel/subdir/filename -> package bytes
 	// IndexNames adds this many other package names to every shard index, as a
 	// real channel's index holds tens of thousands.
 	IndexNames int
@@ -58,7 +64,7 @@ type Conda struct {
 
 // NewConda starts a fake conda host that is closed when the test ends.
 func NewConda(t testing.TB) *Conda {
-	c := &Conda{packages: map[string]map[string][]CondaFile{}, shards: map[string][]byte{}, pages: map[string][]byte{}}
+	c := &Conda{packages: map[string]map[string][]CondaFile{}, shards: map[string][]byte{}, pages: map[string][]byte{}, blobs: map[string][]byte{}}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.serve(w, r, c.answer)
 	}))
@@ -75,6 +81,22 @@ func (c *Conda) Add(channel, name string, files ...CondaFile) {
 	}
 	c.packages[channel][name] = files
 	delete(c.pages, channel+"/"+name)
+	for _, f := range files {
+		if f.Members == nil {
+			continue
+		}
+		f = f.defaults()
+		p := CondaPackage{Name: name, Version: f.Version, Build: f.Build, Subdir: f.Subdir, Depends: f.Depends, Members: f.Members, TarBz2: f.TarBz2}
+		c.blobs[channel+"/"+f.Subdir+"/"+f.filename(name)] = p.Bytes()
+	}
+}
+
+// Package returns the bytes the fake serves for a package file added with
+// Members (nil for others).
+func (c *Conda) Package(channel, subdir, filename string) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.blobs[channel+"/"+subdir+"/"+filename]
 }
 
 // SetGzip turns gzip compression of JSON bodies on (the default) or off.
@@ -84,6 +106,8 @@ var (
 	condaPackagePath = regexp.MustCompile(`^/package/([^/]+)/([^/]+)$`)
 	condaIndexPath   = regexp.MustCompile(`^/([^/]+)/([^/]+)/repodata_shards\.msgpack\.zst$`)
 	condaShardPath   = regexp.MustCompile(`^/([^/]+)/([^/]+)/shards/([0-9a-f]{64})\.msgpack\.zst$`)
+	condaDownload    = regexp.MustCompile(`^/download/([^/]+)/[^/]+/[^/]+/([^/]+)/([^/]+)$`)
+	condaFilePath    = regexp.MustCompile(`^/([^/]+)/([^/]+)/([^/]+\.(?:conda|tar\.bz2))$`)
 )
 
 func (c *Conda) answer(r *http.Request) reply {
@@ -111,6 +135,17 @@ func (c *Conda) answer(r *http.Request) reply {
 		}
 		return reply{header: http.Header{"Content-Type": {"application/octet-stream"}, "Cache-Control": {"public, max-age=60"}},
 			body: c.index(m[1], m[2], pkgs)}
+	}
+	for _, re := range []*regexp.Regexp{condaDownload, condaFilePath} {
+		if m := re.FindStringSubmatch(r.URL.Path); m != nil {
+			c.mu.Lock()
+			b, ok := c.blobs[m[1]+"/"+m[2]+"/"+m[3]]
+			c.mu.Unlock()
+			if !ok {
+				return reply{status: http.StatusNotFound, body: []byte("Not Found"), noETag: true}
+			}
+			return reply{header: http.Header{"Content-Type": {"application/octet-stream"}}, body: b}
+		}
 	}
 	if m := condaShardPath.FindStringSubmatch(r.URL.Path); m != nil {
 		c.mu.Lock()
@@ -159,10 +194,17 @@ func (f CondaFile) filename(name string) string {
 	return name + "-" + f.Version + "-" + f.Build + ext
 }
 
-func (f CondaFile) digests(channel, name string) (sha, md5 []byte) {
-	s := sha256.Sum256([]byte(channel + "/" + f.Subdir + "/" + f.filename(name)))
+// digests returns the file's sha256 and md5 and its size: of the real
+// package when it has Members, else made up from its name. c.mu is held.
+func (c *Conda) digests(channel, name string, f CondaFile) (sha, md5sum []byte, size int64) {
+	fn := f.filename(name)
+	if b, ok := c.blobs[channel+"/"+f.Subdir+"/"+fn]; ok {
+		s, m := sha256.Sum256(b), md5.Sum(b)
+		return s[:], m[:], int64(len(b))
+	}
+	s := sha256.Sum256([]byte(channel + "/" + f.Subdir + "/" + fn))
 	m := sha256.Sum256(s[:])
-	return s[:], m[:16]
+	return s[:], m[:16], 3_500_000 + int64(len(fn))*1000
 }
 
 func buildNumber(build string) int {
@@ -182,8 +224,7 @@ func (c *Conda) packageJSON(channel, name string, files []CondaFile) []byte {
 	for i, f := range files {
 		f = f.defaults()
 		fn := f.filename(name)
-		sha, md5 := f.digests(channel, name)
-		size := 3_500_000 + int64(len(fn))*1000
+		sha, md5, size := c.digests(channel, name, f)
 		top := hex.EncodeToString(sha)
 		if i%2 == 0 {
 			top = "None" // the API's quirk: the digest is in attrs only
@@ -248,7 +289,7 @@ func packZstd(v any) []byte {
 
 // shardFor builds the shard of one package in one subdir, or nil if the
 // package has no file there.
-func shardFor(channel, subdir, name string, files []CondaFile) []byte {
+func (c *Conda) shardFor(channel, subdir, name string, files []CondaFile) []byte {
 	pkgs, conda := map[string]any{}, map[string]any{}
 	removed := []string{}
 	for _, f := range files {
@@ -263,11 +304,11 @@ func shardFor(channel, subdir, name string, files []CondaFile) []byte {
 			}
 			continue
 		}
-		sha, md5 := f.digests(channel, name)
+		sha, md5, size := c.digests(channel, name, f)
 		rec := map[string]any{
 			"build": f.Build, "build_number": buildNumber(f.Build), "depends": f.Depends, "constrains": numbaConstrains,
 			"license": "BSD-2-Clause", "license_family": "BSD", "md5": md5, "name": name, "sha256": sha,
-			"size": 3_500_000 + int64(len(fn))*1000, "subdir": subdir, "timestamp": f.Uploaded.UnixMilli(), "version": f.Version,
+			"size": size, "subdir": subdir, "timestamp": f.Uploaded.UnixMilli(), "version": f.Version,
 		}
 		if subdir == "noarch" {
 			rec["noarch"] = "python"
@@ -288,7 +329,7 @@ func shardFor(channel, subdir, name string, files []CondaFile) []byte {
 func (c *Conda) index(channel, subdir string, pkgs map[string][]CondaFile) []byte {
 	shards := map[string]any{} // any: the encoder sorts only such maps
 	for name, files := range pkgs {
-		if b := shardFor(channel, subdir, name, files); b != nil {
+		if b := c.shardFor(channel, subdir, name, files); b != nil {
 			sum := sha256.Sum256(b)
 			c.shards[hex.EncodeToString(sum[:])] = b
 			shards[name] = sum[:]

@@ -31,9 +31,13 @@ type apiFile struct {
 	Size        int64    `json:"size"`
 	DownloadURL string   `json:"download_url"` // scheme-relative
 	Attrs       struct {
-		Subdir    string     `json:"subdir"`
-		SHA256    string     `json:"sha256"`
-		Timestamp flexNumber `json:"timestamp"`
+		Subdir      string     `json:"subdir"`
+		SHA256      string     `json:"sha256"`
+		Size        int64      `json:"size"`
+		Timestamp   flexNumber `json:"timestamp"`
+		Build       string     `json:"build"`
+		BuildNumber flexNumber `json:"build_number"`
+		Depends     []string   `json:"depends"`
 	} `json:"attrs"`
 }
 
@@ -92,9 +96,19 @@ func decodeAPI(u string, body []byte, labels []string) ([]sources.Release, error
 		if !counted && !broken {
 			continue
 		}
+		if len(f.Attrs.Depends) > maxDepends {
+			return nil, fmt.Errorf("%s: %s has %d depends (limit %d)", web.Redact(u), f.Basename, len(f.Attrs.Depends), maxDepends)
+		}
 		sf := sources.File{
 			Name: path.Base(f.Basename), Size: f.Size, Kind: sources.KindConda, Yanked: broken,
 			Subdir: f.Attrs.Subdir, SHA256: strings.ToLower(f.SHA256),
+			Build: f.Attrs.Build, BuildNumber: int(max(f.Attrs.BuildNumber, 0)), Depends: f.Attrs.Depends,
+		}
+		if sf.Size <= 0 {
+			sf.Size = max(f.Attrs.Size, 0)
+		}
+		if sf.Build == "" {
+			_, _, sf.Build, _ = splitFilename(sf.Name)
 		}
 		if sf.SHA256 == "none" || sf.SHA256 == "" {
 			sf.SHA256 = strings.ToLower(f.Attrs.SHA256)

@@ -34,6 +34,10 @@ const (
 	DefaultChannel = "conda-forge"
 )
 
+// maxDepends bounds the run requirements of one package file: real ones
+// have tens.
+const maxDepends = 4096
+
 // DefaultSubdirs are the subdirs read from sharded repodata when none are
 // configured.
 var DefaultSubdirs = []string{"linux-64", "osx-arm64", "win-64", "noarch"}

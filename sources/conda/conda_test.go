@@ -1,7 +1,10 @@
 package conda_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"runtime"
@@ -310,5 +313,40 @@ func TestHostileShards(t *testing.T) {
 				t.Errorf("decoding allocated %d MB", alloc>>20)
 			}
 		})
+	}
+}
+
+// TestFileRecords: both ways in give each file its build string and number,
+// its run requirements, and the sha256 and size of the bytes its URL
+// serves, which the checks download and verify.
+func TestFileRecords(t *testing.T) {
+	fake := fakes.NewConda(t)
+	files := []fakes.CondaFile{
+		{Version: "2.18.0", Build: "cpu_py312h1a2b3c4_1", Depends: []string{"python >=3.12,<3.13.0a0", "tensorflow-base 2.18.0 cpu_py312h1a2b3c4_1"},
+			Members: []fakes.ArchiveMember{{Name: "info/about.json", Data: []byte("{}")}}},
+		{Version: "2.18.0", Build: "cpu_py311h1a2b3c4_0", TarBz2: true, Depends: []string{"python >=3.11,<3.12.0a0"},
+			Members: []fakes.ArchiveMember{{Name: "lib/x.txt", Data: []byte("x")}}},
+	}
+	fake.Add("conda-forge", "tensorflow", files...)
+	for name, opts := range map[string]conda.Options{"api": {APIURL: fake.URL}, "shards": {RepodataURL: fake.URL, Subdirs: []string{"linux-64"}}} {
+		rs, err := conda.New(opts, client()).Releases(context.Background(), "tensorflow")
+		if err != nil || len(rs) != 1 || len(rs[0].Files) != 2 {
+			t.Fatalf("%s: %+v, %v", name, rs, err)
+		}
+		got := rs[0].Files
+		slices.SortFunc(got, func(a, b sources.File) int { return strings.Compare(b.Name, a.Name) })
+		for i, f := range got {
+			want := files[i]
+			data := fake.Package("conda-forge", "linux-64", f.Name)
+			sum := sha256.Sum256(data)
+			if f.Build != want.Build || f.BuildNumber != i^1 || !slices.Equal(f.Depends, want.Depends) ||
+				f.Size != int64(len(data)) || f.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("%s: file %+v, want build %s, depends %q, %d bytes", name, f, want.Build, want.Depends, len(data))
+			}
+			_, body, err := web.Get(context.Background(), client(), f.URL, nil)
+			if err != nil || !bytes.Equal(body, data) {
+				t.Errorf("%s: %s serves %d bytes, %v; want the package", name, f.URL, len(body), err)
+			}
+		}
 	}
 }

@@ -44,11 +44,14 @@ type shardIndex struct {
 // record is the part of a repodata record pinbot reads; the hash is raw
 // bytes (CEP-16) or, leniently, hex.
 type record struct {
-	Version   string
-	Subdir    string
-	SHA256    []byte
-	Size      int64
-	Timestamp int64
+	Version     string
+	Subdir      string
+	SHA256      []byte
+	Size        int64
+	Timestamp   int64
+	Build       string
+	BuildNumber int64
+	Depends     []string
 }
 
 // indexCell holds one subdir's index for the life of a Source.
@@ -308,7 +311,11 @@ func decodeShardMsgpack(u string, raw []byte, subdir string, base *url.URL) ([]s
 				if err != nil {
 					return err
 				}
-				f := sources.File{Name: fn, Kind: sources.KindConda, Subdir: subdir, Size: max(rec.Size, 0), Time: millis(rec.Timestamp)}
+				f := sources.File{Name: fn, Kind: sources.KindConda, Subdir: subdir, Size: max(rec.Size, 0), Time: millis(rec.Timestamp),
+					Build: rec.Build, BuildNumber: int(min(max(rec.BuildNumber, 0), 1<<31-1)), Depends: rec.Depends}
+				if f.Build == "" {
+					_, _, f.Build, _ = splitFilename(fn)
+				}
 				if sum, ok := digest(rec.SHA256); ok {
 					f.SHA256 = hex.EncodeToString(sum[:])
 				}
@@ -343,8 +350,28 @@ func decodeShardMsgpack(u string, raw []byte, subdir string, base *url.URL) ([]s
 	return files, vers, nil
 }
 
+// readStrings reads an array of at most limit strings (nil is empty).
+func readStrings(r *msgpack.Reader, limit int) ([]string, error) {
+	n, err := r.ArrayLen()
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, fmt.Errorf("%d entries (limit %d)", n, limit)
+	}
+	out := make([]string, 0, n)
+	for range n {
+		s, err := r.Str()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // readRecord reads the fields of a repodata record pinbot uses and skips the
-// rest (depends, constrains, license, ...).
+// rest (constrains, license, ...).
 func readRecord(r *msgpack.Reader) (record, error) {
 	var rec record
 	err := eachKey(r, func(r *msgpack.Reader, key string) error {
@@ -360,6 +387,12 @@ func readRecord(r *msgpack.Reader) (record, error) {
 			rec.Size, err = r.Int()
 		case "timestamp":
 			rec.Timestamp, err = r.Int()
+		case "build":
+			rec.Build, err = r.Str()
+		case "build_number":
+			rec.BuildNumber, err = r.Int()
+		case "depends":
+			rec.Depends, err = readStrings(r, maxDepends)
 		default:
 			err = r.Skip()
 		}
