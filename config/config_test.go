@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/pinbot-dev/pinbot/checks/symbols"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/versions"
@@ -217,6 +218,8 @@ packages:
       preset: tensorflow-protobuf
       host: ["build/lib/*.so"]
       wheel: {platform: manylinux_x86_64, python: "3.12"}
+      conda: {subdir: linux-64, python: "3.11"}
+      artifact: conda
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +230,8 @@ packages:
 	if cfg.Packages["numba"].ProjectConstraints() || !cfg.Packages["llvmlite"].ProjectConstraints() || !(*config.Package)(nil).ProjectConstraints() {
 		t.Error("probe-environment.constraints: none turns project constraints off; the default keeps them")
 	}
-	if tf := cfg.Packages["tensorflow"]; tf.Symbols == nil || tf.Symbols.Preset != "tensorflow-protobuf" || tf.Symbols.Wheel.Python != "3.12" {
+	if tf := cfg.Packages["tensorflow"]; tf.Symbols == nil || tf.Symbols.Preset != "tensorflow-protobuf" || tf.Symbols.Wheel.Python != "3.12" ||
+		tf.Symbols.Conda != (symbols.CondaSpec{Subdir: "linux-64", Python: "3.11"}) || tf.Symbols.Artifact != "conda" {
 		t.Errorf("tensorflow = %+v", tf)
 	}
 	for doc, want := range map[string]string{
@@ -239,6 +243,8 @@ packages:
 		"packages:\n  tf:\n    symbols:\n      preset: nope\n":                                 "c.yml:4:7: packages.tf.symbols",
 		"packages:\n  tf:\n    symbols:\n      forbid: [a]\n      extra: 1\n":                  "c.yml:5:7: packages.tf.symbols.extra: unknown key",
 		"packages:\n  numba:\n    probe-environment:\n      constraints: pinned\n":             "c.yml:4:7: packages.numba.probe-environment: constraints: unknown value \"pinned\" (expected one of: project, none)",
+		"packages:\n  tf:\n    symbols:\n      artifact: sdist\n":                              "c.yml:4:7: packages.tf.symbols",
+		"packages:\n  tf:\n    symbols:\n      conda: {subdir: linux64}\n":                     "c.yml:4:14: packages.tf.symbols.conda: subdir",
 	} {
 		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: err = %v, want prefix %q", doc, err, want)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pinbot-dev/pinbot/sources/condafile"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 )
 
@@ -26,6 +27,51 @@ type Spec struct {
 	Host []string `yaml:"host"`
 	// Wheel chooses which of a release's wheels is scanned.
 	Wheel WheelSpec `yaml:"wheel"`
+	// Conda chooses which of a release's conda package files is scanned
+	// when the check reads conda packages.
+	Conda CondaSpec `yaml:"conda"`
+	// Artifact is what the check reads: "wheel" (from PyPI) or "conda"
+	// (from the channel that governs the package's conda pins); "" reads
+	// conda packages when every pin that moves is a conda pin, else wheels.
+	Artifact string `yaml:"artifact"`
+}
+
+// The values of Spec.Artifact.
+const (
+	ArtifactWheel = "wheel"
+	ArtifactConda = "conda"
+)
+
+// A CondaSpec says which platform subdir and Python a release's conda
+// package file is chosen for (sources/condafile.Choose).
+type CondaSpec struct {
+	// Subdir is a conda platform ("linux-64", the default; "osx-arm64").
+	Subdir string `yaml:"subdir"`
+	// Python is a CPython version ("3.11") or tag ("cp311"); empty means
+	// the newest Python the candidate has a build for.
+	Python string `yaml:"python"`
+}
+
+// Validate checks that the subdir and Python are spelled as expected.
+func (c *CondaSpec) Validate() error {
+	if c.Subdir != "" && !condafile.ValidSubdir(c.Subdir) {
+		return fmt.Errorf("subdir: %q is not a conda platform such as linux-64, osx-arm64 or win-64", c.Subdir)
+	}
+	if c.Python != "" {
+		if _, err := wheel.ParsePython(c.Python); err != nil {
+			return fmt.Errorf("python: %w", err)
+		}
+	}
+	return nil
+}
+
+// Target returns what conda package files are chosen for.
+func (c CondaSpec) Target() condafile.Target {
+	t := condafile.Target{Subdir: c.Subdir}
+	if c.Python != "" {
+		t.Python, _ = wheel.ParsePython(c.Python)
+	}
+	return t
 }
 
 // A WheelSpec says which interpreter and platform a release's wheel is
@@ -95,6 +141,14 @@ func (s *Spec) Validate() error {
 	if err := s.Wheel.Validate(); err != nil {
 		return fmt.Errorf("wheel.%w", err)
 	}
+	if err := s.Conda.Validate(); err != nil {
+		return fmt.Errorf("conda.%w", err)
+	}
+	switch s.Artifact {
+	case "", ArtifactWheel, ArtifactConda:
+	default:
+		return fmt.Errorf("artifact: expected wheel or conda, found %q", s.Artifact)
+	}
 	return nil
 }
 
@@ -104,7 +158,7 @@ func (s Spec) Resolve() (Spec, error) {
 	if err := s.Validate(); err != nil {
 		return Spec{}, err
 	}
-	out := Spec{Host: slices.Clone(s.Host), Wheel: s.Wheel}
+	out := Spec{Host: slices.Clone(s.Host), Wheel: s.Wheel, Conda: s.Conda, Artifact: s.Artifact}
 	var forbid, against []string
 	if s.Preset != "" {
 		p := Presets[s.Preset]

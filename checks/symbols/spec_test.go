@@ -33,6 +33,11 @@ func TestSpecValidate(t *testing.T) {
 		{"good tags", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "manylinux_2_17_x86_64", Python: "cp311"}}, ""},
 		{"the issue's family and version", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "manylinux_x86_64", Python: "3.12"}}, ""},
 		{"a conda platform", symbols.Spec{Wheel: symbols.WheelSpec{Platform: "linux-64"}}, ""},
+		{"conda target", symbols.Spec{Conda: symbols.CondaSpec{Subdir: "linux-64", Python: "3.11"}, Artifact: "conda"}, ""},
+		{"conda python tag", symbols.Spec{Conda: symbols.CondaSpec{Subdir: "osx-arm64", Python: "cp312"}, Artifact: "wheel"}, ""},
+		{"bad conda subdir", symbols.Spec{Conda: symbols.CondaSpec{Subdir: "Linux 64"}}, `conda.subdir: "Linux 64" is not a conda platform`},
+		{"bad conda python", symbols.Spec{Conda: symbols.CondaSpec{Python: "three"}}, "conda.python: bad Python"},
+		{"bad artifact", symbols.Spec{Artifact: "sdist"}, `artifact: expected wheel or conda, found "sdist"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
