@@ -23,40 +23,40 @@ import (
 	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
 
-// scan runs the symbols check of one candidate against the baseline: each
-// release's wheel as pip would install it for the package's wheel target,
-// against the against packages at the version the project installs and the
-// host libraries. blocked reports whether the candidate has a new problem.
+// scan runs the symbols check of one candidate against the baseline: what
+// each release installs (the wheel pip would install for the package's
+// wheel target, or the conda package conda would install for its conda
+// target, as the release's files say: see checkReleases), against the
+// against packages at the version the project installs and the host
+// libraries. blocked reports whether the candidate has a new problem.
 func (v *Verifier) scan(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
 	spec symbols.Spec, planned *installed) (report.Check, bool, error) {
 	spec, err := spec.Resolve()
 	if err != nil {
 		return report.Check{}, false, err
 	}
-	target, err := v.target(ctx, spec.Wheel)
+	rd, err := v.artifactReader(ctx, spec, cand)
 	if err != nil {
 		return report.Check{}, false, err
 	}
 	var env symbols.Env
-	candWheel, candSide, err := v.scanWheel(ctx, name, cand, target)
+	candPaths, candSide, err := rd.release(ctx, name, cand)
 	if err != nil {
 		return report.Check{}, false, err
 	}
-	var baseWheel string
+	var basePaths []string
 	var baseSide *symbols.Side
 	if baseline != nil {
 		var side symbols.Side
-		if baseWheel, side, err = v.scanWheel(ctx, name, *baseline, target); err != nil {
+		if basePaths, side, err = rd.release(ctx, name, *baseline); err != nil {
 			return report.Check{}, false, err
 		}
 		baseSide = &side
 	}
 	var against, host []string
 	for _, a := range spec.Against {
-		p, note, warning := v.againstWheel(ctx, a, planned, target)
-		if p != "" {
-			against = append(against, p)
-		}
+		ps, note, warning := rd.against(ctx, a, planned)
+		against = append(against, ps...)
 		if note != "" {
 			env.Notes = append(env.Notes, note)
 		}
@@ -77,20 +77,89 @@ func (v *Verifier) scan(ctx context.Context, name string, baseline *sources.Rele
 	}
 	opts := symbols.Options{Forbid: spec.Forbid, Against: against, Host: host, TempDir: v.TempDir}
 	for _, s := range []struct {
-		path string
-		side *symbols.Side
-	}{{candWheel, &candSide}, {baseWheel, baseSide}} {
-		if s.path == "" || s.side == nil {
+		paths []string
+		side  *symbols.Side
+	}{{candPaths, &candSide}, {basePaths, baseSide}} {
+		if len(s.paths) == 0 || s.side == nil {
 			continue
 		}
-		if s.side.Result, err = symbols.Scan(ctx, []string{s.path}, opts); err != nil {
+		if s.side.Result, err = symbols.Scan(ctx, s.paths, opts); err != nil {
 			return report.Check{}, false, err
 		}
+		if s.side.Result.Targets() > 0 || len(s.side.Result.Errors) > 0 {
+			continue
+		}
+		// Nothing to scan: a metapackage's libraries are in the packages
+		// it pins exactly.
+		more, err := rd.follow(ctx, s.side)
+		if err != nil {
+			return report.Check{}, false, err
+		}
+		if len(more) > 0 {
+			if s.side.Result, err = symbols.Scan(ctx, more, opts); err != nil {
+				return report.Check{}, false, err
+			}
+		}
 	}
+	env.Notes = append(rd.notes(), env.Notes...)
 	e := symbols.Judge(cmp.Or(spec.Preset, "symbols"), baseSide, candSide, env)
 	check := report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate, Detail: e.Detail, Verdict: e.Verdict}
 	return check, e.Verdict == symbols.VerdictBlocked, nil
 }
+
+// An artifactReader fetches what a symbols check reads: of a release of
+// the checked package, and of an against package.
+type artifactReader interface {
+	// release returns the files to scan of r and what the check read.
+	release(ctx context.Context, name string, r sources.Release) ([]string, symbols.Side, error)
+	// against returns the files of another package, with a note naming
+	// the version read and why, or a warning saying why there are none.
+	against(ctx context.Context, pkg string, planned *installed) (paths []string, note, warning string)
+	// follow returns what to scan instead of a side that yielded no shared
+	// object (a metapackage's pinned dependencies), updating the side's
+	// File; nil when there is nothing to follow.
+	follow(ctx context.Context, side *symbols.Side) ([]string, error)
+	// notes say, for the check's detail, how the artifacts were chosen.
+	notes() []string
+}
+
+// artifactReader returns the reader for cand's kind of files: conda
+// packages when checkReleases gave conda releases, else wheels.
+func (v *Verifier) artifactReader(ctx context.Context, spec symbols.Spec, cand sources.Release) (artifactReader, error) {
+	if isConda(cand) {
+		return newCondaReader(v, spec.Conda.Target(), cand), nil
+	}
+	target, err := v.target(ctx, spec.Wheel)
+	if err != nil {
+		return nil, err
+	}
+	return wheelReader{v: v, target: target}, nil
+}
+
+// A wheelReader reads the wheels pip would install for a target.
+type wheelReader struct {
+	v      *Verifier
+	target wheel.Target
+}
+
+func (w wheelReader) release(ctx context.Context, name string, r sources.Release) ([]string, symbols.Side, error) {
+	p, side, err := w.v.scanWheel(ctx, name, r, w.target)
+	if p == "" {
+		return nil, side, err
+	}
+	return []string{p}, side, err
+}
+
+func (w wheelReader) against(ctx context.Context, pkg string, planned *installed) ([]string, string, string) {
+	p, note, warning := w.v.againstWheel(ctx, pkg, planned, w.target)
+	if p == "" {
+		return nil, note, warning
+	}
+	return []string{p}, note, warning
+}
+
+func (wheelReader) follow(context.Context, *symbols.Side) ([]string, error) { return nil, nil }
+func (wheelReader) notes() []string                                        { return nil }
 
 // scanWheel fetches the wheel of r pip would install for target, and says
 // what the choice means for a scan (a release with binary wheels, none of

@@ -36,6 +36,10 @@ type Verifier struct {
 	// Releases lists a package's PyPI releases, for packages the run does not
 	// plan (a symbol scan's against packages).
 	Releases func(ctx context.Context, pkg string) ([]sources.Release, error)
+	// Channels are the conda sources by channel name, for the conda
+	// packages a check reads beyond the checked one (a metapackage's exact
+	// dependencies, against packages).
+	Channels map[string]sources.Source
 	// Root is the repository, where symbols.host globs are resolved.
 	Root string
 
@@ -119,16 +123,15 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg plan.Package, ps []pins.Pin,
 	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) ([]report.Check, []report.Verdict, error) {
 	log := v.log().With("package", p.Name)
-	rs, err := v.pypiReleases(ctx, p.Name, lookups)
+	rs, scheme, where, err := v.checkReleases(ctx, c, p, lookups, settings)
 	if err != nil {
 		return nil, nil, err
 	}
-	scheme := pep440.Scheme{}
 	accepted := acceptable(scheme, rs, pkg.Prereleases)
 	baseline := currentRelease(c.Schemes, accepted, ps)
 	target, ok := findRelease(scheme, accepted, p.Target)
 	if !ok {
-		return nil, nil, fmt.Errorf("%s %s is not an installable release on PyPI, where the checks get it", p.Name, p.Target)
+		return nil, nil, fmt.Errorf("%s %s is not an installable release on %s, where the checks get it", p.Name, p.Target, where)
 	}
 	candidates := []sources.Release{target}
 	fallbacks := cmp.Or(v.Fallbacks, 3)
@@ -203,7 +206,11 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
 	settings *config.Package, planned *installed, constraints []probe.Constraint) (checks []report.Check, blocked bool, err error) {
 	if len(settings.Probes) > 0 {
-		pc, b, err := v.probe(ctx, name, baseline, cand, settings, constraints)
+		runProbes := v.probe
+		if isConda(cand) {
+			runProbes = v.condaProbe
+		}
+		pc, b, err := runProbes(ctx, name, baseline, cand, settings, constraints)
 		if err != nil {
 			return pc, false, err
 		}

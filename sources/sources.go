@@ -82,6 +82,9 @@ type File struct {
 	Tags []Tag
 	// Subdir is a conda package's platform subdir ("linux-64", "noarch").
 	Subdir string
+	// Channel is the conda channel that lists the file ("conda-forge"), so
+	// a check reading it can look up the packages it depends on there.
+	Channel string
 	// Build and BuildNumber are a conda package's build string and number
 	// ("py312h6e6e5ba_0", 0): builds of one version differ by Python,
 	// variant and respin.

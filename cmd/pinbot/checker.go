@@ -19,6 +19,8 @@ import (
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins/all"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/conda"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
@@ -110,6 +112,12 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 	}
 	if src, ok := srcs[pypi.Name].(*pypi.Source); ok {
 		v.Index = src.IndexURL()
+	}
+	v.Channels = map[string]sources.Source{}
+	for _, src := range srcs {
+		if sources.SchemeOf(src) == conda.Scheme {
+			v.Channels[src.Name()] = src
+		}
 	}
 	return &bot.Checker{
 		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes(),

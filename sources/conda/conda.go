@@ -117,10 +117,19 @@ func (*Source) Scheme() string { return Scheme }
 // does not have gives an error wrapping sources.ErrNotFound.
 func (s *Source) Releases(ctx context.Context, pkg string) ([]sources.Release, error) {
 	pkg = strings.ToLower(pkg)
+	var rs []sources.Release
+	var err error
 	if s.opts.RepodataURL != "" {
-		return s.fromShards(ctx, pkg)
+		rs, err = s.fromShards(ctx, pkg)
+	} else {
+		rs, err = s.fromAPI(ctx, pkg)
 	}
-	return s.fromAPI(ctx, pkg)
+	for i := range rs {
+		for j := range rs[i].Files {
+			rs[i].Files[j].Channel = s.opts.Channel
+		}
+	}
+	return rs, err
 }
 
 func contains(list []string, s string) bool {

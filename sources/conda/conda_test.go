@@ -152,7 +152,7 @@ func TestShards(t *testing.T) {
 	for v, r := range want {
 		for i, f := range r.Files {
 			if f.Yanked {
-				r.Files[i] = sources.File{Name: f.Name, Kind: f.Kind, Subdir: f.Subdir, Yanked: true}
+				r.Files[i] = sources.File{Name: f.Name, Kind: f.Kind, Subdir: f.Subdir, Channel: f.Channel, Yanked: true}
 			}
 		}
 		want[v] = r
@@ -339,7 +339,7 @@ func TestFileRecords(t *testing.T) {
 			want := files[i]
 			data := fake.Package("conda-forge", "linux-64", f.Name)
 			sum := sha256.Sum256(data)
-			if f.Build != want.Build || f.BuildNumber != i^1 || !slices.Equal(f.Depends, want.Depends) ||
+			if f.Build != want.Build || f.BuildNumber != i^1 || f.Channel != "conda-forge" || !slices.Equal(f.Depends, want.Depends) ||
 				f.Size != int64(len(data)) || f.SHA256 != hex.EncodeToString(sum[:]) {
 				t.Errorf("%s: file %+v, want build %s, depends %q, %d bytes", name, f, want.Build, want.Depends, len(data))
 			}
