@@ -303,7 +303,10 @@ func (v *Verifier) condaProbe(ctx context.Context, name string, baseline *source
 	if v.NoInstall {
 		return v.probe(ctx, name, baseline, cand, settings, constraints) // probes what is installed, conda or not
 	}
-	reason := "static mode"
+	reason := "--static"
+	if !v.Static {
+		reason = "no Python to run probes with"
+	}
 	if v.Dynamic() {
 		twinBase, twinCand, why := v.pipTwins(ctx, name, baseline, cand, settings)
 		if why == "" {
@@ -407,8 +410,8 @@ func (v *Verifier) condaStatic(ctx context.Context, name string, baseline *sourc
 		out = append(out, report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate,
 			Detail: e.Detail + suffix, Verdict: string(r.Verdict)})
 	}
-	for _, n := range rd.notes() {
-		out[len(out)-1].Detail += "; " + n
+	if notes := rd.notes(); len(notes) > 0 && len(out) > 0 {
+		out[len(out)-1].Detail += "; " + strings.Join(notes, "; ")
 	}
 	return out, rep.Verdict == probe.Blocked, nil
 }

@@ -159,7 +159,7 @@ func (w wheelReader) against(ctx context.Context, pkg string, planned *installed
 }
 
 func (wheelReader) follow(context.Context, *symbols.Side) ([]string, error) { return nil, nil }
-func (wheelReader) notes() []string                                        { return nil }
+func (wheelReader) notes() []string                                         { return nil }
 
 // scanWheel fetches the wheel of r pip would install for target, and says
 // what the choice means for a scan (a release with binary wheels, none of

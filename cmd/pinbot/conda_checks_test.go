@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +17,8 @@ import (
 // PyPI whose tensorflow wheels hide google::protobuf (so a check that read
 // them would pass). On conda-forge tensorflow is a metapackage pinning
 // tensorflow-base exactly; tensorflow-base 2.17.0 hides the symbols in its
-// Python 3.12 build (its 3.11 build exports them), 2.18.0 exports them.
+// Python 3.12 build (a classic .tar.bz2; its 3.11 build exports them),
+// 2.18.0 exports them. libprotobuf 5.28.3 exports them too.
 type condaEnv struct {
 	*env
 	conda *fakes.Conda
@@ -29,8 +33,9 @@ func newCondaEnv(t *testing.T) *condaEnv {
 	py := func(minor string) []string {
 		return []string{"python >=3." + minor + ",<3." + map[string]string{"11": "12", "12": "13"}[minor] + ".0a0", "python_abi 3." + minor + ".* *_cp3" + minor}
 	}
-	base := func(version, minor string, lib []byte) fakes.CondaFile {
+	base := func(version, minor string, lib []byte, tarBz2 bool) fakes.CondaFile {
 		return fakes.CondaFile{Version: version, Build: "cpu_py3" + minor + "h1a2b3c4_0", Depends: append(py(minor), "libgcc >=13", "libprotobuf >=5.28.3,<5.28.4.0a0"),
+			TarBz2: tarBz2,
 			Members: []fakes.ArchiveMember{
 				{Name: "lib/libtensorflow_framework.so.2", Data: lib},
 				{Name: "lib/libtensorflow_framework.so", Symlink: "libtensorflow_framework.so.2"},
@@ -41,7 +46,9 @@ func newCondaEnv(t *testing.T) *condaEnv {
 		return fakes.CondaFile{Version: version, Build: "cpu_py3" + minor + "h1a2b3c4_0", Members: []fakes.ArchiveMember{},
 			Depends: append(py(minor), "tensorflow-base "+version+" cpu_py3"+minor+"h1a2b3c4_0", "tensorflow-estimator >=2.15")}
 	}
-	e.conda.Add("conda-forge", "tensorflow-base", base("2.17.0", "11", exported), base("2.17.0", "12", hidden), base("2.18.0", "12", exported))
+	e.conda.Add("conda-forge", "tensorflow-base", base("2.17.0", "11", exported, false), base("2.17.0", "12", hidden, true), base("2.18.0", "12", exported, false))
+	e.conda.Add("conda-forge", "libprotobuf", fakes.CondaFile{Version: "5.28.3", Build: "h6128344_0", Depends: []string{"libgcc >=13"},
+		Members: []fakes.ArchiveMember{{Name: "lib/libprotobuf.so.28.3.0", Data: exported}}})
 	e.conda.Add("conda-forge", "tensorflow", meta("2.17.0", "11"), meta("2.17.0", "12"), meta("2.18.0", "12"))
 	tags := "cp312-cp312-manylinux_2_17_x86_64"
 	tf := func(version string) fakes.Release {
@@ -54,6 +61,17 @@ func newCondaEnv(t *testing.T) *condaEnv {
 }
 
 const condaSymbols = "packages:\n  tensorflow:\n    symbols:\n      forbid: [\"google::protobuf::*\"]\n      conda: {subdir: linux-64, python: \"3.12\"}\n"
+
+// wheelRequests returns the wheels the fake PyPI served.
+func wheelRequests(e *condaEnv) []string {
+	var out []string
+	for _, r := range e.pypi.Requests() {
+		if strings.Contains(r, ".whl") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 func (e *condaEnv) check(t *testing.T, cfg string, wantCode int) checksReport {
 	t.Helper()
@@ -87,7 +105,7 @@ func TestCheckCondaSymbols(t *testing.T) {
 	c := p.Checks[0]
 	for _, want := range []string{
 		"read tensorflow-2.18.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.18.0-cpu_py312h1a2b3c4_0.conda",
-		"(baseline tensorflow-2.17.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.17.0-cpu_py312h1a2b3c4_0.conda)",
+		"(baseline tensorflow-2.17.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.17.0-cpu_py312h1a2b3c4_0.tar.bz2)",
 		"conda packages from conda-forge for linux-64, Python 3.12",
 		"is a metapackage: read what it pins exactly",
 	} {
@@ -98,10 +116,8 @@ func TestCheckCondaSymbols(t *testing.T) {
 	if c.Verdict != "blocked" || c.OK {
 		t.Errorf("check %+v", c)
 	}
-	for _, r := range e.pypi.Requests() {
-		if strings.Contains(r, ".whl") {
-			t.Errorf("a wheel was downloaded: %s", r)
-		}
+	if whl := wheelRequests(e); len(whl) > 0 {
+		t.Errorf("wheels downloaded: %q", whl)
 	}
 	// With the newest Python (no python configured) 3.12 is still the
 	// candidate's only build, and the baseline is read for it.
@@ -126,6 +142,67 @@ func TestCheckCondaArtifactOverride(t *testing.T) {
 	rep = e.check(t, strings.Replace(condaSymbols, "      conda:", "      artifact: conda\n      conda:", 1), exitCheck)
 	if p := rep.Packages[0]; p.Status != "blocked" || !strings.Contains(p.Checks[0].Detail, "tensorflow-base-2.18.0-cpu_py312h1a2b3c4_0.conda") {
 		t.Errorf("artifact: conda for a PyPI pin: %+v", p)
+	}
+}
+
+// TestCheckCondaPinFiles: conda pins in a recipe and in pixi's conda
+// dependencies are checked against conda packages as environment files are
+// (the recipe's pins name no channel: the first configured one governs);
+// a package whose moving pins include a PyPI pin is checked against PyPI's
+// wheels, which hide the symbols here, so its bump goes ahead.
+func TestCheckCondaPinFiles(t *testing.T) {
+	const tfPin = "tensorflow >=2.16,<=2.17.0"
+	tests := []struct {
+		name   string
+		files  map[string]string
+		status string
+		read   string // in the check's detail
+	}{
+		{"recipe", map[string]string{"recipe/meta.yaml": "package:\n  name: server\nrequirements:\n  run:\n    - " + tfPin + "\n"},
+			"blocked", "read tensorflow-2.18.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.18.0-cpu_py312h1a2b3c4_0.conda"},
+		{"rattler recipe", map[string]string{"recipe/recipe.yaml": "schema_version: 1\npackage:\n  name: server\nrequirements:\n  run:\n    - " + tfPin + "\n"},
+			"blocked", "read tensorflow-2.18.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.18.0-cpu_py312h1a2b3c4_0.conda"},
+		{"pixi", map[string]string{"pixi.toml": "[workspace]\nchannels = [\"conda-forge\"]\nplatforms = [\"linux-64\"]\n\n[dependencies]\ntensorflow = \">=2.16,<=2.17.0\"\n"},
+			"blocked", "read tensorflow-2.18.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.18.0-cpu_py312h1a2b3c4_0.conda"},
+		{"conda and PyPI pins", map[string]string{
+			"environment.yml":  "channels: [conda-forge]\ndependencies:\n  - " + tfPin + "\n",
+			"requirements.txt": "tensorflow>=2.16,<=2.17.0\n",
+		}, "bump", "read tensorflow-2.18.0-cp312-cp312-manylinux_2_17_x86_64.whl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newCondaEnv(t)
+			if err := os.Remove(filepath.Join(e.dir, "environment.yml")); err != nil {
+				t.Fatal(err)
+			}
+			for name, data := range tt.files {
+				e.file(name, []byte(data))
+			}
+			code := exitCheck
+			if tt.status == "bump" {
+				code = 0
+			}
+			cfg := strings.Replace(condaSymbols, "      conda:", "      wheel: {platform: manylinux_x86_64, python: \"3.12\"}\n      conda:", 1)
+			p := e.check(t, cfg, code).Packages[0]
+			if p.Status != tt.status || len(p.Checks) != 1 || !strings.Contains(p.Checks[0].Detail, tt.read) {
+				t.Errorf("package %+v, want %s reading %q", p, tt.status, tt.read)
+			}
+		})
+	}
+}
+
+// TestCheckCondaAgainst: an against package of a conda check is read from
+// the same channel, for the same target, at the version the project
+// installs (its newest, unpinned), and the detail names the file; its
+// library is scanned with the candidate's (libprotobuf here is built from
+// the same source, so both of its exports clash).
+func TestCheckCondaAgainst(t *testing.T) {
+	e := newCondaEnv(t)
+	cfg := strings.Replace(condaSymbols, "      conda:", "      against: [libprotobuf]\n      conda:", 1)
+	c := e.check(t, cfg, exitCheck).Packages[0].Checks[0]
+	if c.Verdict != "blocked" || !strings.Contains(c.Detail, "against libprotobuf 5.28.3 (libprotobuf-5.28.3-h6128344_0.conda from conda-forge)") ||
+		!strings.Contains(c.Candidate, "2 clashes") {
+		t.Errorf("check %+v", c)
 	}
 }
 
@@ -219,8 +296,11 @@ func TestCheckCondaProbes(t *testing.T) {
 		e := setup(t, true)
 		c := probeCheck(t, e, "--static")
 		if c.Verdict != "blocked" || !strings.Contains(c.Detail, "_unique_ids") ||
-			!strings.Contains(c.Detail, "read statically (static mode); read numba-0.68.0-py312h6e6e5ba_0.conda (baseline numba-0.67.0-py312h6e6e5ba_0.conda)") {
+			!strings.Contains(c.Detail, "read statically (--static); read numba-0.68.0-py312h6e6e5ba_0.conda (baseline numba-0.67.0-py312h6e6e5ba_0.conda)") {
 			t.Errorf("check %+v", c)
+		}
+		if whl := wheelRequests(e); len(whl) > 0 {
+			t.Errorf("static probes of conda packages downloaded wheels: %q", whl)
 		}
 	})
 	t.Run("no wheel on the index", func(t *testing.T) {
@@ -229,16 +309,25 @@ func TestCheckCondaProbes(t *testing.T) {
 		if c.Verdict != "blocked" || !strings.Contains(c.Detail, "the index has no release numba 0.68.0, so the probes read the conda package statically") {
 			t.Errorf("check %+v", c)
 		}
+		if whl := wheelRequests(e); len(whl) > 0 {
+			t.Errorf("wheels downloaded: %q", whl)
+		}
 	})
 	t.Run("dynamic with pip wheels", func(t *testing.T) {
 		py, err := exec.LookPath("python3")
 		if err != nil {
+			if os.Getenv("PINBOT_INTEGRATION") != "" {
+				t.Fatal("python3 is not installed")
+			}
 			t.Skip("python3 is not installed")
 		}
 		e := setup(t, true)
 		c := probeCheck(t, e, "--python", py)
 		if c.Verdict != "blocked" || !strings.Contains(c.Detail, "probes ran on numba 0.68.0 installed from the index's pip wheels") {
 			t.Errorf("check %+v", c)
+		}
+		if whl := wheelRequests(e); !slices.ContainsFunc(whl, func(r string) bool { return strings.Contains(r, "numba-0.68.0-") }) {
+			t.Errorf("the candidate's wheel was not downloaded: %q", whl)
 		}
 	})
 }
