@@ -141,3 +141,36 @@ func TestExactPins(t *testing.T) {
 		t.Errorf("String: %q %q", want[0].String(), want[1].String())
 	}
 }
+
+// FuzzExactPins: any run requirements and build strings, as a channel may
+// list them, never panic; every pin is a plain name and version that the
+// requirement it came from spells, and Choose picks one of the files given,
+// for the subdir asked or noarch, never a yanked one.
+func FuzzExactPins(f *testing.F) {
+	f.Add("tensorflow-base 2.18.0 cpu_py312h1a2b3c4_0\npython_abi 3.12.* *_cp312\n__glibc >=2.17", "cpu_py312h1a2b3c4_0", "3.12")
+	f.Add("libprotobuf==5.28.3\npython >=3.11,<3.12.0a0\nx 1.0 [", "py311h0_0", "")
+	f.Add("numba 0.61.*\ncuda-version >=12\n__cuda", "cuda120py313h0_1", "3.13t")
+	f.Fuzz(func(t *testing.T, depends, build, python string) {
+		deps := strings.Split(depends, "\n")
+		for _, p := range condafile.ExactPins(deps) {
+			if p.Name == "" || p.Version == "" || strings.ContainsAny(p.Name+p.Version, " *<>=,|") {
+				t.Errorf("pin %+v from %q", p, deps)
+			}
+			if !strings.Contains(strings.ToLower(depends), p.Name) || !strings.Contains(depends, p.Version) {
+				t.Errorf("pin %+v is not in %q", p, deps)
+			}
+			_ = p.Matches(p.Version, sources.File{Build: build})
+		}
+		files := []sources.File{
+			{Name: "x-1-" + build + ".conda", Subdir: "linux-64", Build: build, Depends: deps},
+			{Name: "x-1-" + build + ".tar.bz2", Subdir: "noarch", Build: build, Depends: deps},
+			{Name: "x-1-" + build + "_y.conda", Subdir: "linux-64", Build: build + "_y", Depends: deps, Yanked: true},
+		}
+		c := condafile.Choose(condafile.Target{Python: python}, files)
+		_, _ = c.Describe(), c.Warning("x 1")
+		if c.Found && (c.File.Yanked || c.File.Subdir != "linux-64") {
+			t.Errorf("chose %+v", c.File)
+		}
+		_, _ = condafile.PythonOf(files[0])
+	})
+}
