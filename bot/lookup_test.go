@@ -110,7 +110,7 @@ func TestLookupBoundedConcurrency(t *testing.T) {
 }
 
 func TestLookupCancel(t *testing.T) {
-	src := &probeSource{name: "pypi", pause: 50 * time.Millisecond, block: map[string]bool{"p01": true}, started: make(chan string, 16), scheme: "pep440"}
+	src := &probeSource{name: "pypi", pause: time.Second, block: map[string]bool{"p01": true}, started: make(chan string, 16), scheme: "pep440"}
 	c := lookupRepo(t, 8, "", src)
 	c.Concurrency = 2
 	ctx, cancel := context.WithCancel(context.Background())
