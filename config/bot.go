@@ -196,10 +196,11 @@ const (
 	NotifyUpstreamFixed = "upstream-fixed" // a canary says upstream fixed what a workaround covers
 	NotifyError         = "error"          // a package or the run failed
 	NotifyHeld          = "held"           // a package newly held (its target shut out, nothing moves)
+	NotifyEarlyWarning  = "early-warning"  // a pre-release newer than the target fails a check, first seen
 )
 
 // NotifyEvents are every event, the default of notify.on.
-var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, NotifyError, NotifyHeld}
+var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, NotifyError, NotifyHeld, NotifyEarlyWarning}
 
 // Notify configures the Slack message of `pinbot run`. The webhook URL is a
 // secret and comes only from SLACK_WEBHOOK_URL.

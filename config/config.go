@@ -58,6 +58,11 @@ type Config struct {
 	GitHub       GitHub       `yaml:"github"`
 	PullRequests PullRequests `yaml:"pull-requests"`
 	Notify       Notify       `yaml:"notify"`
+	// DashboardOn is the boolean form of the dashboard key (dashboard:
+	// false turns the issue off); its mapping form is Dashboard. See
+	// DashboardIssue.
+	DashboardOn *bool     `yaml:"dashboard,mapping=Dashboard"`
+	Dashboard   Dashboard `yaml:"-"`
 	// Network bounds the cost of requests (config/network.go).
 	Network Network `yaml:"network"`
 

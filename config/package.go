@@ -103,6 +103,10 @@ type Package struct {
 	Symbols *symbols.Spec `yaml:"symbols"`
 	// ProbeEnvironment configures the environments dynamic probes run in.
 	ProbeEnvironment ProbeEnvironment `yaml:"probe-environment"`
+	// EarlyWarning runs the package's checks against a pre-release newer
+	// than the target, when there is one (default on for a package with
+	// checks; see EarlyWarns).
+	EarlyWarning *bool `yaml:"early-warning"`
 
 	// key is the package's key path as written ("packages.Numba"), for
 	// errors found after decoding.
@@ -146,8 +150,18 @@ func (p *Package) ProjectConstraints() bool {
 // HasChecks reports whether the package asks for probes or a symbol scan.
 func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.Symbols != nil) }
 
+// EarlyWarns reports whether the package's checks are run against a
+// pre-release newer than its target: on for a package with checks, unless
+// early-warning: false.
+func (p *Package) EarlyWarns() bool {
+	return p.HasChecks() && (p.EarlyWarning == nil || *p.EarlyWarning)
+}
+
 // Validate checks the package's values.
 func (p *Package) Validate() error {
+	if p.EarlyWarning != nil && *p.EarlyWarning && !p.HasChecks() {
+		return fmt.Errorf("early-warning: true, but the package has no probes or symbols to run against a pre-release")
+	}
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
 		return err
 	}
