@@ -64,6 +64,13 @@ func Text(w io.Writer, r *Report) error {
 		if env := p.environment(); env != nil {
 			ew.printf("  probe environment: %s\n", envSummary(env, t, t))
 		}
+		if pr := p.Prerelease; pr != nil {
+			ew.printf("  early warning: %s %s (%s): %s: %s\n", t(p.Name), t(pr.Version), t(pr.Source), t(pr.Verdict), t(oneLine(pr.Reason)))
+			for _, c := range pr.Checks {
+				mark, _ := checkMark(c)
+				ew.printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
+			}
+		}
 	}
 	for _, in := range r.Includes {
 		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
@@ -92,60 +99,7 @@ func Markdown(w io.Writer, r *Report) error {
 	}
 	for _, p := range r.Packages {
 		ew.printf("### %s: %s\n\n", escape.Markdown(p.Name), escape.Markdown(p.Status))
-		if p.Newest != "" {
-			ew.printf("Target: **%s**", escape.Markdown(p.Newest))
-			if len(p.Sources) > 0 {
-				var srcs []string
-				for _, s := range slices.Sorted(maps.Keys(p.Sources)) {
-					srcs = append(srcs, escape.Markdown(s)+" "+escape.Markdown(p.Sources[s]))
-				}
-				ew.printf(" (newest: %s)", strings.Join(srcs, ", "))
-			}
-			ew.printf("\n\n")
-		}
-		if p.Error != "" {
-			ew.printf("> **Error:** %s\n\n", escape.Markdown(oneLine(p.Error)))
-		}
-		if p.Hold != "" {
-			ew.printf("> **Held:** %s\n\n", escape.Markdown(oneLine(p.Hold)))
-		}
-		if len(p.Pins) > 0 {
-			ew.printf("| File | Before | After | Why |\n|---|---|---|---|\n")
-			for _, pin := range p.Pins {
-				after := "unchanged"
-				if pin.After != pin.Before {
-					after = escape.Code(pin.After)
-				}
-				ew.printf("| %s | %s | %s | %s |\n", escape.Code(fmt.Sprintf("%s:%d", pin.File, pin.Line)), escape.Code(pin.Before), after, escape.Markdown(pin.Reason))
-			}
-			ew.printf("\n")
-		}
-		if len(p.Drift) > 0 {
-			ew.printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", escape.Markdown(p.Name))
-			for _, d := range p.Drift {
-				var at []string
-				for _, pin := range d.Pins {
-					at = append(at, escape.Code(pin))
-				}
-				note := ""
-				if d.Marker != "" {
-					note = " (marker " + escape.Markdown(d.Marker) + ")"
-				}
-				ew.printf("| %s | %s%s |\n", escape.Code(d.Range()), strings.Join(at, ", "), note)
-			}
-			ew.printf("\n")
-		}
-		if len(p.Checks) > 0 {
-			ew.printf("| Check | Result | Baseline | Candidate | Detail |\n|---|---|---|---|---|\n")
-			for _, c := range p.Checks {
-				_, mark := checkMark(c)
-				ew.printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
-			}
-			ew.printf("\n")
-			if env := p.environment(); env != nil {
-				ew.printf("Probe environment: %s\n\n", envSummary(env, escape.Code, escape.Markdown))
-			}
-		}
+		packageMarkdown(ew, p)
 	}
 	if len(r.Includes) > 0 {
 		ew.printf("### Included files\n\n")
@@ -198,6 +152,87 @@ func envSummary(env *Environment, code, text func(string) string) string {
 	}
 	parts = append(parts, fmt.Sprintf("%d distributions installed for the candidate", len(env.Candidate)))
 	return strings.Join(parts, "; ")
+}
+
+// PackageMarkdown writes the Markdown of one package, everything under its
+// heading: the target, the error or the hold, the pins, the drift, the
+// checks and the early warning. Markdown writes it under "### NAME:
+// STATUS"; the dashboard (bot/dashboard) writes the same under its own
+// heading, so what a package shows is decided here once.
+func PackageMarkdown(w io.Writer, p Package) error {
+	ew := &errWriter{w: w}
+	packageMarkdown(ew, p)
+	return ew.err
+}
+
+func packageMarkdown(ew *errWriter, p Package) {
+	if p.Newest != "" {
+		ew.printf("Target: **%s**", escape.Markdown(p.Newest))
+		if len(p.Sources) > 0 {
+			var srcs []string
+			for _, s := range slices.Sorted(maps.Keys(p.Sources)) {
+				srcs = append(srcs, escape.Markdown(s)+" "+escape.Markdown(p.Sources[s]))
+			}
+			ew.printf(" (newest: %s)", strings.Join(srcs, ", "))
+		}
+		ew.printf("\n\n")
+	}
+	if p.Error != "" {
+		ew.printf("> **Error:** %s\n\n", escape.Markdown(oneLine(p.Error)))
+	}
+	if p.Hold != "" {
+		ew.printf("> **Held:** %s\n\n", escape.Markdown(oneLine(p.Hold)))
+	}
+	if len(p.Pins) > 0 {
+		ew.printf("| File | Before | After | Why |\n|---|---|---|---|\n")
+		for _, pin := range p.Pins {
+			after := "unchanged"
+			if pin.After != pin.Before {
+				after = escape.Code(pin.After)
+			}
+			ew.printf("| %s | %s | %s | %s |\n", escape.Code(fmt.Sprintf("%s:%d", pin.File, pin.Line)), escape.Code(pin.Before), after, escape.Markdown(pin.Reason))
+		}
+		ew.printf("\n")
+	}
+	if len(p.Drift) > 0 {
+		ew.printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", escape.Markdown(p.Name))
+		for _, d := range p.Drift {
+			var at []string
+			for _, pin := range d.Pins {
+				at = append(at, escape.Code(pin))
+			}
+			note := ""
+			if d.Marker != "" {
+				note = " (marker " + escape.Markdown(d.Marker) + ")"
+			}
+			ew.printf("| %s | %s%s |\n", escape.Code(d.Range()), strings.Join(at, ", "), note)
+		}
+		ew.printf("\n")
+	}
+	if len(p.Checks) > 0 {
+		checksTable(ew, p.Checks, "Candidate")
+		if env := p.environment(); env != nil {
+			ew.printf("Probe environment: %s\n\n", envSummary(env, escape.Code, escape.Markdown))
+		}
+	}
+	if pr := p.Prerelease; pr != nil {
+		ew.printf("**Early warning:** %s %s (%s): %s\n\n", escape.Markdown(p.Name), escape.Markdown(pr.Version), escape.Markdown(pr.Source), escape.Markdown(oneLine(pr.Reason)))
+		checksTable(ew, pr.Checks, "Pre-release")
+	}
+}
+
+// checksTable writes checks as a table; candidate names the column of the
+// release judged.
+func checksTable(ew *errWriter, checks []Check, candidate string) {
+	if len(checks) == 0 {
+		return
+	}
+	ew.printf("| Check | Result | Baseline | %s | Detail |\n|---|---|---|---|---|\n", candidate)
+	for _, c := range checks {
+		_, mark := checkMark(c)
+		ew.printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
+	}
+	ew.printf("\n")
 }
 
 type errWriter struct {

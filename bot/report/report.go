@@ -79,6 +79,34 @@ type Package struct {
 	// far the caps lag (0 when they admit the target).
 	Admits string `json:"admits"`
 	Behind int    `json:"behind"`
+	// Prerelease is the early warning: the package's checks run against a
+	// pre-release newer than the target. Absent when none was checked (no
+	// such pre-release, no checks, or early-warning: false).
+	Prerelease *Prerelease `json:"prerelease,omitempty"`
+}
+
+// A Prerelease is what the package's checks say of a pre-release newer than
+// the target (PyPI a, b, rc and .dev releases; conda label channels such
+// as numba/label/dev), judged against Baseline as a target is. It moves no
+// cap and opens no pull request: it says what will break when the final
+// release ships.
+type Prerelease struct {
+	Version string `json:"version"`
+	// Source is where the pre-release was found ("pypi",
+	// "numba/label/dev").
+	Source string `json:"source"`
+	// Baseline is the release it was compared with: the newest the caps
+	// admit once this run's plan is applied ("" for none).
+	Baseline string `json:"baseline"`
+	// Verdict is ok, blocked (a check that passes at the baseline fails at
+	// the pre-release) or warning (the checks could not decide, or could
+	// not read the pre-release; Reason says why).
+	Verdict string `json:"verdict"`
+	// Reason says, in one sentence, what the verdict means, such as
+	// "fails probe numba-unique-ids (...): the cap will hold when 0.68.0
+	// ships".
+	Reason string  `json:"reason"`
+	Checks []Check `json:"checks"`
 }
 
 // A Verdict is the checks' decision on one candidate release: the target
@@ -262,6 +290,11 @@ func normalized(r *Report) *Report {
 		}
 		if p.Drift == nil {
 			p.Drift = []Drift{}
+		}
+		if p.Prerelease != nil && p.Prerelease.Checks == nil {
+			pr := *p.Prerelease
+			pr.Checks = []Check{}
+			p.Prerelease = &pr
 		}
 		c.Packages[i] = p
 	}

@@ -34,6 +34,9 @@ func fixture() *report.Report {
 					{Lower: ">=0.57", Pins: []string{"requirements/base.txt:3"}},
 					{Pins: []string{"requirements/base.txt:4"}, Marker: `python_version < "3.9"`},
 				},
+				Prerelease: &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Baseline: "0.67.0", Verdict: "blocked",
+					Reason: "fails probe numba-unique-ids (FunctionIdentity._unique_ids is an iterator: attribute missing): the cap will hold when 0.68.0 ships",
+					Checks: []report.Check{{Kind: "probe", Name: "numba-unique-ids", Baseline: "pass", Candidate: "fail", Detail: "blocked: FunctionIdentity._unique_ids is missing", Verdict: "blocked"}}},
 			},
 			{Name: "llvmlite", Newest: "0.50.0", Status: "bump", Sources: map[string]string{"pypi": "0.50.0"}, Reason: "pypi has 0.50.0",
 				Pins: []report.Pin{{File: "requirements/base.txt", Line: 5, Key: "requirements[2]", Before: "llvmlite~=0.41.0", After: "llvmlite~=0.50.0",
@@ -104,6 +107,31 @@ func TestJSONContract(t *testing.T) {
 			t.Errorf("package key %q missing", k)
 		}
 	}
+	if _, ok := pkg["prerelease"]; ok {
+		t.Errorf("prerelease = %v, want it absent when no pre-release was checked", pkg["prerelease"])
+	}
+	buf.Reset()
+	r.Packages[0].Prerelease = &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Verdict: "ok"}
+	if err := report.JSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var withPre struct {
+		Packages []struct {
+			Prerelease map[string]any `json:"prerelease"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &withPre); err != nil {
+		t.Fatal(err)
+	}
+	pre := withPre.Packages[0].Prerelease
+	for _, k := range []string{"version", "source", "baseline", "verdict", "reason", "checks"} {
+		if _, ok := pre[k]; !ok {
+			t.Errorf("prerelease key %q missing: %v", k, pre)
+		}
+	}
+	if _, ok := pre["checks"].([]any); !ok {
+		t.Errorf("prerelease checks = %v, want []", pre["checks"])
+	}
 	if _, ok := pkg["pins"].([]any); !ok {
 		t.Errorf("pins = %v, want []", pkg["pins"])
 	}
@@ -127,6 +155,8 @@ func hostileReport(h string) *report.Report {
 				Python: h, Candidate: []report.Distribution{{Name: h, Version: h}}, Baseline: []report.Distribution{{Name: h, Version: h}},
 				Changes: []report.Change{{Name: h, From: h, To: h}, {Name: h, To: h}}, Constraints: []string{h}}}},
 			Drift: []report.Drift{{Lower: h, Upper: h, Marker: h, Pins: []string{h}}},
+			Prerelease: &report.Prerelease{Version: h, Source: h, Baseline: h, Verdict: h, Reason: h,
+				Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}}},
 		}},
 		Errors:   []string{h},
 		Written:  []string{h},
