@@ -144,13 +144,14 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		}
 	}
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project)
+	prereleases := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project)
 	c.hashPins(ctx, log, plans)
 	for i, p := range plans {
 		for _, w := range p.Warnings {
 			rep.Warnings = append(rep.Warnings, w.Error())
 		}
 		rp := toReport(p)
-		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
+		rp.Checks, rp.Verdicts, rp.Prerelease = checks[p.Name].checks, checks[p.Name].verdicts, prereleases[p.Name]
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
 		rep.Packages = append(rep.Packages, rp)
 	}

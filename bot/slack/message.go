@@ -26,10 +26,12 @@ const (
 	KindUpstreamFixed Kind = "upstream-fixed" // a canary passes: upstream fixed what a workaround covers
 	KindError         Kind = "error"          // a package or the run failed
 	KindHeld          Kind = "held"           // a package newly held: its target is shut out and nothing moves
+	KindEarlyWarning  Kind = "early-warning"  // a pre-release newer than the target fails a check, first seen
 )
 
 var kindMark = map[Kind]string{
 	KindPR: ":arrow_up:", KindFailure: ":x:", KindUpstreamFixed: ":tada:", KindError: ":warning:", KindHeld: ":pause_button:",
+	KindEarlyWarning: ":crystal_ball:",
 }
 
 // An Item is one piece of news.
@@ -119,6 +121,7 @@ func countLine(items []Item) string {
 	add(KindFailure, "failed check", "failed checks")
 	add(KindUpstreamFixed, "upstream fix", "upstream fixes")
 	add(KindHeld, "package newly held", "packages newly held")
+	add(KindEarlyWarning, "early warning", "early warnings")
 	add(KindError, "error", "errors")
 	if len(parts) == 0 {
 		return "nothing to report"

@@ -54,13 +54,17 @@ type Verdicts struct {
 	pkgs map[string]*entry // by config.Key
 }
 
-var _ bot.Recorded = (*Verdicts)(nil)
+var (
+	_ bot.Recorded           = (*Verdicts)(nil)
+	_ bot.PrereleaseRecorded = (*Verdicts)(nil)
+)
 
 type entry struct {
 	name     string
 	verdicts []report.Verdict
 	checks   []report.Check
 	err      string
+	pre      *report.Prerelease
 }
 
 // ReadFile reads and validates the report at path: a regular file (not a
@@ -103,6 +107,8 @@ type pkg struct {
 	Error    string           `json:"error"`
 	Checks   []report.Check   `json:"checks"`
 	Verdicts []report.Verdict `json:"verdicts"`
+	// Prerelease is the early warning: the checks on a pre-release.
+	Prerelease *report.Prerelease `json:"prerelease"`
 }
 
 // Parse validates data, the report read from file (named in errors).
@@ -135,7 +141,7 @@ func Parse(file string, data []byte) (*Verdicts, error) {
 		if prev, ok := v.pkgs[k]; ok {
 			return nil, diag.Errorf(file, 0, 0, key, "%s: a second entry for %s", quote(p.Name), prev.name)
 		}
-		v.pkgs[k] = &entry{name: p.Name, verdicts: p.Verdicts, checks: p.Checks, err: p.Error}
+		v.pkgs[k] = &entry{name: p.Name, verdicts: p.Verdicts, checks: p.Checks, err: p.Error, pre: p.Prerelease}
 	}
 	return v, nil
 }
@@ -179,10 +185,35 @@ func (p *pkg) validate() error {
 			return fmt.Errorf("verdicts[%d]: %s held, yet later candidates follow", i, v.Version)
 		}
 	}
-	for i, c := range p.Checks {
+	if err := checkTexts("checks", p.Checks); err != nil {
+		return err
+	}
+	if pr := p.Prerelease; pr != nil {
+		switch {
+		case !versionRE.MatchString(pr.Version):
+			return fmt.Errorf("prerelease.version: %s is not a version", quote(pr.Version))
+		case pr.Baseline != "" && !versionRE.MatchString(pr.Baseline):
+			return fmt.Errorf("prerelease.baseline: %s is not a version", quote(pr.Baseline))
+		case !slices.Contains([]string{"ok", "blocked", "warning"}, pr.Verdict):
+			return fmt.Errorf("prerelease.verdict: %s is not ok, blocked or warning", quote(pr.Verdict))
+		case len(pr.Checks) > maxChecks:
+			return fmt.Errorf("prerelease: %d checks, more than %d", len(pr.Checks), maxChecks)
+		case len(pr.Source) > maxText || len(pr.Reason) > maxText:
+			return errors.New("prerelease: a text too long")
+		}
+		if err := checkTexts("prerelease.checks", pr.Checks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTexts bounds the texts of checks, the report's key.
+func checkTexts(key string, checks []report.Check) error {
+	for i, c := range checks {
 		for _, s := range []string{c.Kind, c.Name, c.Baseline, c.Candidate, c.Detail, c.Verdict} {
 			if len(s) > maxText {
-				return fmt.Errorf("checks[%d]: a text longer than %d bytes", i, maxText)
+				return fmt.Errorf("%s[%d]: a text longer than %d bytes", key, i, maxText)
 			}
 		}
 		if env := c.Environment; env != nil {
@@ -194,11 +225,11 @@ func (p *pkg) validate() error {
 				texts = append(texts, ch.Name, ch.From, ch.To)
 			}
 			if len(texts) > maxEnvTexts {
-				return fmt.Errorf("checks[%d].environment: more than %d names and versions", i, maxEnvTexts)
+				return fmt.Errorf("%s[%d].environment: more than %d names and versions", key, i, maxEnvTexts)
 			}
 			for _, s := range texts {
 				if len(s) > maxText {
-					return fmt.Errorf("checks[%d].environment: a text longer than %d bytes", i, maxText)
+					return fmt.Errorf("%s[%d].environment: a text longer than %d bytes", key, i, maxText)
 				}
 			}
 		}
@@ -263,6 +294,28 @@ func (v *Verdicts) Verdict(pkg, baseline, version string) ([]report.Check, bool,
 		return checks, false, &bot.HeldError{Package: pkg, Version: version, Reason: r.Held}
 	}
 	return checks, r.Blocked, nil
+}
+
+// PrereleaseVerdict returns the recorded early warning on pkg's pre-release
+// version against baseline: its checks, and whether a check blocked it. A
+// pre-release the report did not judge, or judged against another
+// baseline, is an error wrapping bot.ErrNotJudged; one the check job could
+// not decide is an error carrying the job's reason, so that the publisher
+// says the same.
+func (v *Verdicts) PrereleaseVerdict(pkg, baseline, version string) ([]report.Check, bool, error) {
+	e, ok := v.pkgs[config.Key(pkg)]
+	switch {
+	case !ok || e.pre == nil:
+		return nil, false, fmt.Errorf("the report %s has no early warning for %s: %w", v.file, pkg, bot.ErrNotJudged)
+	case e.pre.Version != version:
+		return nil, false, fmt.Errorf("the report %s checked %s %s, not %s, the pre-release this run found: %w", v.file, pkg, quote(e.pre.Version), version, bot.ErrNotJudged)
+	case e.pre.Baseline != baseline:
+		return nil, false, fmt.Errorf("the report %s judged %s %s against %s, this run compares with %s: %w",
+			v.file, pkg, version, orNone(e.pre.Baseline), orNone(baseline), bot.ErrNotJudged)
+	case e.pre.Verdict == "warning" && !slices.ContainsFunc(e.pre.Checks, func(c report.Check) bool { return c.Verdict == "warning" }):
+		return nil, false, fmt.Errorf("the check job's report says %s", quote(firstLine(e.pre.Reason)))
+	}
+	return e.pre.Checks, e.pre.Verdict == "blocked", nil
 }
 
 // Packages returns the names of the report's packages, sorted.

@@ -1,0 +1,267 @@
+// Package earlywarn is pinbot's early warning on pre-releases: for a watched
+// package with checks, the same probes and symbol scans that judge a target
+// are run against a pre-release newer than it (PyPI a, b, rc and .dev
+// releases; conda label channels such as numba/label/dev), so that a
+// maintainer hears what will break before the final release ships.
+//
+// This package holds the decisions, not the I/O: which pre-release to check
+// (Choose), what the checks' outcome means (Judge, Unreadable) and which
+// warnings are news worth a message (News). bot runs the checks themselves,
+// through the same Verifier that judges targets. A pre-release never moves
+// a cap and never opens a pull request.
+package earlywarn
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/conda"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
+)
+
+// The verdicts of a report.Prerelease; they are the verdicts of a check.
+const (
+	OK      = "ok"
+	Blocked = "blocked"
+	Warning = "warning"
+)
+
+// PyPI is the source the checks read releases from.
+const PyPI = "pypi"
+
+// A Found is the releases of a package in one source.
+type Found struct {
+	Source string
+	// Scheme orders the source's versions (pep440 for PyPI, conda for a
+	// channel).
+	Scheme   versions.Scheme
+	Releases []sources.Release
+}
+
+// A Candidate is the pre-release the checks are run against.
+type Candidate struct {
+	Version string
+	// Source is where it was found: PyPI when PyPI has it, else the first
+	// source (by name) that does.
+	Source string
+	// Release is PyPI's release of the version, whose wheels the checks
+	// read; nil when PyPI does not have it (Unreadable says so).
+	Release *sources.Release
+}
+
+// Choose returns the pre-release to check: the newest pre-release newer
+// than target (compared in each source's own scheme) that is not yanked and
+// has files, preferring one PyPI has, since the checks read PyPI's wheels;
+// ok is false when no source has one. A target that a source's scheme
+// cannot read makes that source's releases count as not newer.
+func Choose(target string, found []Found) (c Candidate, ok bool) {
+	if target == "" {
+		return Candidate{}, false
+	}
+	type pre struct {
+		version, source string
+		release         sources.Release
+	}
+	var all []pre
+	for _, f := range found {
+		if f.Scheme == nil || !f.Scheme.Valid(target) {
+			continue
+		}
+		for _, r := range f.Releases {
+			if !f.Scheme.Valid(r.Version) || r.Yanked || len(r.Files) == 0 || !f.Scheme.Prerelease(r.Version) ||
+				f.Scheme.Compare(r.Version, target) <= 0 {
+				continue
+			}
+			all = append(all, pre{r.Version, f.Source, r})
+		}
+	}
+	if len(all) == 0 {
+		return Candidate{}, false
+	}
+	// Newest first; at equal versions PyPI first, then by source name.
+	slices.SortStableFunc(all, func(a, b pre) int {
+		return cmp.Or(-compareAcross(a.version, b.version), cmp.Compare(rank(a.source), rank(b.source)), strings.Compare(a.source, b.source))
+	})
+	best := all[0]
+	for _, p := range all {
+		if p.source == PyPI {
+			best = p
+			break
+		}
+	}
+	c = Candidate{Version: best.version, Source: best.source}
+	if best.source == PyPI {
+		r := best.release
+		c.Release = &r
+		return c, true
+	}
+	// A label channel's pre-release is checked on PyPI's wheels of the
+	// same version, when PyPI has them.
+	for _, f := range found {
+		if f.Source != PyPI {
+			continue
+		}
+		for _, r := range f.Releases {
+			if !r.Yanked && len(r.Files) > 0 && compareAcross(r.Version, best.version) == 0 {
+				c.Release = &r
+				return c, true
+			}
+		}
+	}
+	return c, true
+}
+
+func rank(source string) int {
+	if source == PyPI {
+		return 0
+	}
+	return 1
+}
+
+// compareAcross orders versions that may come from different ecosystems:
+// by PEP 440 when both are PEP 440 versions (a conda 0.68.0rc1 is PyPI's
+// 0.68.0rc1), else by conda's ordering.
+func compareAcross(a, b string) int {
+	p := pep440.Scheme{}
+	if p.Valid(a) && p.Valid(b) {
+		return p.Compare(a, b)
+	}
+	return conda.Scheme{}.Compare(a, b)
+}
+
+// Final returns the release a pre-release leads to ("0.68.0" for
+// 0.68.0rc1 and 0.68.0.dev0), or "" when its version says not.
+func Final(version string) string {
+	v, err := pep440.Parse(version)
+	if err != nil {
+		return ""
+	}
+	return v.BaseVersion()
+}
+
+// Judge returns the early warning for cand, whose checks against baseline
+// ("" for none) gave checks and blocked, or failed with err.
+func Judge(cand Candidate, baseline string, checks []report.Check, blocked bool, err error) report.Prerelease {
+	pr := report.Prerelease{Version: cand.Version, Source: cand.Source, Baseline: baseline, Checks: checks}
+	against := "against " + baseline
+	if baseline == "" {
+		against = "alone (no release the caps admit to compare with)"
+	}
+	switch {
+	case err != nil:
+		pr.Verdict, pr.Reason = Warning, "the checks could not judge it: "+oneLine(err.Error())
+	case blocked:
+		var failed []string
+		for _, c := range checks {
+			if c.Verdict == Blocked || (c.Verdict == "" && !c.OK) {
+				failed = append(failed, describe(c))
+			}
+		}
+		hold := "the cap will hold when the final release ships"
+		if f := Final(cand.Version); f != "" {
+			hold = "the cap will hold when " + f + " ships"
+		}
+		pass := ""
+		switch {
+		case baseline != "" && len(failed) == 1:
+			pass = ", which passes at " + baseline
+		case baseline != "":
+			pass = ", which pass at " + baseline
+		}
+		pr.Verdict = Blocked
+		pr.Reason = "fails " + strings.Join(failed, " and ") + pass + ": " + hold
+	default:
+		var warned []string
+		for _, c := range checks {
+			if c.Verdict == Warning {
+				warned = append(warned, describe(c))
+			}
+		}
+		if len(warned) > 0 {
+			pr.Verdict, pr.Reason = Warning, "the checks could not see everything: "+strings.Join(warned, "; ")
+		} else {
+			pr.Verdict, pr.Reason = OK, "passes every check "+against
+		}
+	}
+	return pr
+}
+
+// Unreadable returns the early warning for a pre-release PyPI does not
+// have: the checks read PyPI's wheels, so they cannot judge it.
+func Unreadable(cand Candidate) report.Prerelease {
+	return report.Prerelease{Version: cand.Version, Source: cand.Source, Verdict: Warning, Checks: []report.Check{},
+		Reason: "not checked: it is on " + cand.Source + " only, and the checks read PyPI's wheels"}
+}
+
+// describe names a check and what it found, in one short phrase:
+// "probe numba-unique-ids (FunctionIdentity._unique_ids is missing)".
+func describe(c report.Check) string {
+	s := c.Kind + " " + c.Name
+	d := c.Detail
+	for _, v := range []string{Blocked, Warning, "fail", "upstream-fixed"} {
+		d = strings.TrimPrefix(d, v+": ")
+	}
+	if d = oneLine(d); d != "" {
+		if r := []rune(d); len(r) > 200 {
+			d = string(r[:199]) + "…"
+		}
+		s += " (" + d + ")"
+	}
+	return s
+}
+
+// News returns the early warnings worth a message, one per package whose
+// pre-release is blocked and was not announced yet, and what to remember
+// for the next run: each package's announced pre-release. announced maps a
+// package to the pre-release last announced. A package with no pre-release
+// to check any more (the final release shipped) is forgotten; with partial
+// (the run checked only some packages) the others are kept as they were.
+func News(pkgs []report.Package, announced map[string]string, partial bool) ([]slack.Item, map[string]string) {
+	now := maps.Clone(announced)
+	if now == nil {
+		now = map[string]string{}
+	}
+	if !partial {
+		for name := range now {
+			if !slices.ContainsFunc(pkgs, func(p report.Package) bool { return p.Name == name }) {
+				delete(now, name)
+			}
+		}
+	}
+	var items []slack.Item
+	for _, p := range pkgs {
+		pr := p.Prerelease
+		switch {
+		case pr == nil:
+			if p.Status != "error" {
+				delete(now, p.Name)
+			}
+		case pr.Verdict == Blocked && now[p.Name] != pr.Version:
+			now[p.Name] = pr.Version
+			items = append(items, Item(p.Name, *pr))
+		}
+	}
+	return items, now
+}
+
+// Item is the Slack message item of a blocked pre-release: the failing
+// checks in its title, each check's evidence in its detail.
+func Item(pkg string, pr report.Prerelease) slack.Item {
+	var lines []string
+	for _, c := range pr.Checks {
+		if c.Verdict == Blocked || (c.Verdict == "" && !c.OK) {
+			lines = append(lines, fmt.Sprintf("%s %s: %s at %s, %s at %s: %s", c.Kind, c.Name, c.Baseline, cmp.Or(pr.Baseline, "no baseline"), c.Candidate, pr.Version, oneLine(c.Detail)))
+		}
+	}
+	lines = append(lines, "Found on "+pr.Source+". No pull request is opened and no cap moves for a pre-release; this is said once.")
+	return slack.Item{Kind: slack.KindEarlyWarning, Title: pkg + " " + pr.Version + " " + pr.Reason, Detail: strings.Join(lines, "\n")}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

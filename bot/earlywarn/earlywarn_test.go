@@ -1,0 +1,150 @@
+package earlywarn_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pinbot-dev/pinbot/bot/earlywarn"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions/conda"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
+)
+
+func rel(v string) sources.Release {
+	return sources.Release{Version: v, Files: []sources.File{{Name: "numba-" + v + "-py3-none-any.whl"}}}
+}
+
+func pypi(rs ...sources.Release) earlywarn.Found {
+	return earlywarn.Found{Source: "pypi", Scheme: pep440.Scheme{}, Releases: rs}
+}
+
+func channel(name string, rs ...sources.Release) earlywarn.Found {
+	return earlywarn.Found{Source: name, Scheme: conda.Scheme{}, Releases: rs}
+}
+
+func TestChoose(t *testing.T) {
+	yanked := rel("0.69.0rc1")
+	yanked.Yanked = true
+	noFiles := sources.Release{Version: "0.69.0b1"}
+	tests := []struct {
+		name    string
+		target  string
+		found   []earlywarn.Found
+		want    string // version, "" for none
+		source  string
+		release bool
+	}{
+		{"the newest pre-release newer than the target", "0.67.0",
+			[]earlywarn.Found{pypi(rel("0.66.0"), rel("0.67.0"), rel("0.67.0rc1"), rel("0.68.0rc1"), rel("0.68.0.dev0"), rel("0.68.0b2"))}, "0.68.0rc1", "pypi", true},
+		{"older pre-releases do not count", "0.67.0", []earlywarn.Found{pypi(rel("0.67.0"), rel("0.67.0rc1"), rel("0.66.0a1"))}, "", "", false},
+		{"final releases do not count", "0.67.0", []earlywarn.Found{pypi(rel("0.67.0"), rel("0.68.0"))}, "", "", false},
+		{"yanked and file-less pre-releases do not count", "0.67.0", []earlywarn.Found{pypi(rel("0.67.0"), yanked, noFiles, rel("0.68.0a1"))}, "0.68.0a1", "pypi", true},
+		{"no target, no early warning", "", []earlywarn.Found{pypi(rel("0.68.0rc1"))}, "", "", false},
+		{"a label channel's pre-release PyPI has too is read from PyPI", "0.67.0",
+			[]earlywarn.Found{channel("numba/label/dev", rel("0.68.0rc1")), pypi(rel("0.67.0"), rel("0.68.0rc1"))}, "0.68.0rc1", "pypi", true},
+		{"one PyPI has is preferred to a newer one PyPI lacks", "0.67.0",
+			[]earlywarn.Found{channel("numba/label/dev", rel("0.68.0rc2")), pypi(rel("0.67.0"), rel("0.68.0rc1"))}, "0.68.0rc1", "pypi", true},
+		{"a label channel's own pre-release, not on PyPI", "0.67.0",
+			[]earlywarn.Found{channel("numba/label/dev", rel("0.68.0rc2"), rel("0.66.0")), pypi(rel("0.67.0"))}, "0.68.0rc2", "numba/label/dev", false},
+		{"a conda dev build", "0.67.0", []earlywarn.Found{channel("numba/label/dev", rel("0.68.0dev0"))}, "0.68.0dev0", "numba/label/dev", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, ok := earlywarn.Choose(tt.target, tt.found)
+			if ok != (tt.want != "") || c.Version != tt.want || c.Source != tt.source || (c.Release != nil) != tt.release {
+				t.Errorf("Choose = %+v, %v; want %q from %q (PyPI release %v)", c, ok, tt.want, tt.source, tt.release)
+			}
+			if c.Release != nil && c.Release.Version != c.Version {
+				t.Errorf("release %s for %s", c.Release.Version, c.Version)
+			}
+		})
+	}
+}
+
+var failing = report.Check{Kind: "probe", Name: "numba-unique-ids", Baseline: "pass", Candidate: "fail",
+	Detail: "blocked: FunctionIdentity._unique_ids is missing", Verdict: "blocked"}
+
+func TestJudge(t *testing.T) {
+	cand := earlywarn.Candidate{Version: "0.68.0rc1", Source: "pypi", Release: &sources.Release{Version: "0.68.0rc1"}}
+	passing := report.Check{Kind: "probe", Name: "other", OK: true, Baseline: "pass", Candidate: "pass", Detail: "ok: fine", Verdict: "ok"}
+	warned := report.Check{Kind: "symbols", Name: "tensorflow-protobuf", Candidate: "not scanned", Detail: "warning: no wheel for this platform", Verdict: "warning"}
+
+	pr := earlywarn.Judge(cand, "0.67.0", []report.Check{passing, failing}, true, nil)
+	want := "fails probe numba-unique-ids (FunctionIdentity._unique_ids is missing), which passes at 0.67.0: the cap will hold when 0.68.0 ships"
+	if pr.Verdict != "blocked" || pr.Reason != want || pr.Baseline != "0.67.0" || pr.Source != "pypi" || len(pr.Checks) != 2 {
+		t.Errorf("blocked: %+v\nwant reason %q", pr, want)
+	}
+	if pr := earlywarn.Judge(cand, "0.67.0", []report.Check{passing}, false, nil); pr.Verdict != "ok" || pr.Reason != "passes every check against 0.67.0" {
+		t.Errorf("ok: %+v", pr)
+	}
+	if pr := earlywarn.Judge(cand, "", []report.Check{passing, warned}, false, nil); pr.Verdict != "warning" ||
+		!strings.Contains(pr.Reason, "symbols tensorflow-protobuf (no wheel for this platform)") {
+		t.Errorf("a warning is not ok: %+v", pr)
+	}
+	if pr := earlywarn.Judge(cand, "0.67.0", nil, false, errTest("download failed:\n503")); pr.Verdict != "warning" ||
+		pr.Reason != "the checks could not judge it: download failed: 503" {
+		t.Errorf("an error is a warning: %+v", pr)
+	}
+	dev := earlywarn.Candidate{Version: "2.0.0.dev20250601", Source: "pypi"}
+	if pr := earlywarn.Judge(dev, "1.9", []report.Check{failing}, true, nil); !strings.HasSuffix(pr.Reason, "the cap will hold when 2.0.0 ships") {
+		t.Errorf("dev release: %q", pr.Reason)
+	}
+	label := earlywarn.Candidate{Version: "0.68.0rc2", Source: "numba/label/dev"}
+	if pr := earlywarn.Unreadable(label); pr.Verdict != "warning" || !strings.Contains(pr.Reason, "on numba/label/dev only") {
+		t.Errorf("unreadable: %+v", pr)
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }
+
+func TestNews(t *testing.T) {
+	blocked := &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Baseline: "0.67.0", Verdict: "blocked",
+		Reason: "fails probe numba-unique-ids (FunctionIdentity._unique_ids is missing), which passes at 0.67.0: the cap will hold when 0.68.0 ships",
+		Checks: []report.Check{failing}}
+	pkgs := []report.Package{
+		{Name: "numba", Status: "bump", Prerelease: blocked},
+		{Name: "llvmlite", Status: "current", Prerelease: &report.Prerelease{Version: "0.51.0rc1", Verdict: "ok"}},
+	}
+	items, now := earlywarn.News(pkgs, nil, false)
+	if len(items) != 1 || items[0].Kind != slack.KindEarlyWarning ||
+		items[0].Title != "numba 0.68.0rc1 fails probe numba-unique-ids (FunctionIdentity._unique_ids is missing), which passes at 0.67.0: the cap will hold when 0.68.0 ships" ||
+		!strings.Contains(items[0].Detail, "probe numba-unique-ids: pass at 0.67.0, fail at 0.68.0rc1: blocked: FunctionIdentity._unique_ids is missing") {
+		t.Fatalf("first run: %+v", items)
+	}
+	if diff := cmp.Diff(map[string]string{"numba": "0.68.0rc1"}, now); diff != "" {
+		t.Errorf("remembered (-want +got):\n%s", diff)
+	}
+	// Announced once: the same pre-release, still failing, is not news.
+	if items, again := earlywarn.News(pkgs, now, false); len(items) != 0 || again["numba"] != "0.68.0rc1" {
+		t.Errorf("second run: %+v %v", items, again)
+	}
+	// A package in error keeps its memory: its pre-release was not looked at.
+	errored := []report.Package{{Name: "numba", Status: "error"}}
+	if _, kept := earlywarn.News(errored, now, false); kept["numba"] != "0.68.0rc1" {
+		t.Errorf("error forgot the announcement: %v", kept)
+	}
+	// rc2 fails too: news again.
+	rc2 := *blocked
+	rc2.Version = "0.68.0rc2"
+	if items, next := earlywarn.News([]report.Package{{Name: "numba", Prerelease: &rc2}}, now, false); len(items) != 1 || next["numba"] != "0.68.0rc2" {
+		t.Errorf("rc2: %+v %v", items, next)
+	}
+	// 0.68.0 shipped: no pre-release left, forgotten.
+	if _, next := earlywarn.News([]report.Package{{Name: "numba", Status: "blocked"}}, now, false); len(next) != 0 {
+		t.Errorf("after the final release: %v", next)
+	}
+	// A package no longer watched is forgotten on a full run, kept on a
+	// partial one.
+	if _, next := earlywarn.News(nil, now, false); len(next) != 0 {
+		t.Errorf("full run: %v", next)
+	}
+	if _, next := earlywarn.News(nil, now, true); next["numba"] != "0.68.0rc1" {
+		t.Errorf("partial run: %v", next)
+	}
+}

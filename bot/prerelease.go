@@ -1,0 +1,164 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/bot/earlywarn"
+	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins"
+	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
+)
+
+// A PrereleaseRecorded is a Recorded source that also holds the early
+// warnings of the check job's report (bot/verdicts), so that pinbot run
+// --verdicts reports them without running release code.
+type PrereleaseRecorded interface {
+	// PrereleaseVerdict is Verdict for the pre-release the report's early
+	// warning judged.
+	PrereleaseVerdict(pkg, baseline, version string) (checks []report.Check, blocked bool, err error)
+}
+
+// earlyWarnAll runs the early warning of every package that has one
+// (config.Package.EarlyWarns): the package's checks against the newest
+// pre-release newer than its target (bot/earlywarn), compared with the
+// release its caps admit once this run's plan is applied. Plans are not
+// changed: a pre-release moves no cap.
+func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []plan.Plan, pkgs []plan.Package, otherPins map[string][]pins.Pin,
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) map[string]*report.Prerelease {
+	out := map[string]*report.Prerelease{}
+	if c.Verifier == nil {
+		return out
+	}
+	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes}
+	for i := range plans {
+		planned.plans[plans[i].Name] = &plans[i]
+	}
+	for i := range plans {
+		p := &plans[i]
+		if !settings[p.Name].EarlyWarns() || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
+			continue
+		}
+		var constraints []probe.Constraint // as for the target (verifyAll)
+		if settings[p.Name].ProjectConstraints() {
+			constraints = probeConstraints(p.Name, project)
+		}
+		if pr := c.Verifier.earlyWarn(ctx, log, c, p, pkgs[i], lookups[p.Name], settings[p.Name], planned, constraints); pr != nil {
+			out[p.Name] = pr
+		}
+	}
+	return out
+}
+
+// earlyWarn chooses p's pre-release and judges it; nil when there is none.
+func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, p *plan.Plan, pkg plan.Package,
+	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) *report.Prerelease {
+	log = log.With("package", p.Name)
+	found := v.prereleaseSources(ctx, log, c, p.Name, lookups)
+	cand, ok := earlywarn.Choose(p.Target, found)
+	if !ok {
+		return nil
+	}
+	if cand.Release == nil {
+		pr := earlywarn.Unreadable(cand)
+		return &pr
+	}
+	var pypi []sources.Release
+	for _, f := range found {
+		if f.Source == earlywarn.PyPI {
+			pypi = f.Releases
+		}
+	}
+	// The baseline is the release the caps admit after this run's plan:
+	// what the project will be running when the final release ships.
+	var cs []admitter
+	for _, pp := range p.Pins {
+		if pp.Pin.Skip == "" {
+			cs = append(cs, admitter{pin: pp.Pin, constraint: pp.New})
+		}
+	}
+	baseline, _, _ := newestAdmitted(c.Schemes, acceptable(pep440.Scheme{}, pypi, pkg.Prereleases), cs)
+	log.Info("early warning: running the checks against a pre-release", "pre-release", cand.Version, "source", cand.Source, "baseline", versionOf(baseline))
+	checks, blocked, err := v.judgePrerelease(ctx, p.Name, baseline, *cand.Release, settings, planned, constraints)
+	if reason, ok := heldReason(err); ok {
+		err = errors.New("the project's other pins cannot be installed with it: " + reason)
+	}
+	if err != nil {
+		log.Warn("early warning: the checks could not judge the pre-release", "pre-release", cand.Version, "err", err)
+	}
+	pr := earlywarn.Judge(cand, versionOf(baseline), checks, blocked, err)
+	return &pr
+}
+
+// prereleaseSources returns the releases an early warning looks at: PyPI's
+// (whose wheels the checks read), the package's other sources from this
+// run's lookups, and every configured conda label channel
+// (sources.conda.channels: [numba/label/dev]), asked here when no pin
+// follows it.
+func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *Checker, name string, lookups []plan.Lookup) []earlywarn.Found {
+	var found []earlywarn.Found
+	if rs, err := v.pypiReleases(ctx, name, lookups); err == nil {
+		found = append(found, earlywarn.Found{Source: earlywarn.PyPI, Scheme: pep440.Scheme{}, Releases: rs})
+	} else {
+		log.Debug("early warning: no PyPI releases", "err", err)
+	}
+	asked := map[string]bool{earlywarn.PyPI: true}
+	for _, l := range lookups {
+		if asked[l.Source] || l.Err != nil {
+			continue
+		}
+		asked[l.Source] = true
+		if s := c.sourceScheme(l.Source); s != nil {
+			found = append(found, earlywarn.Found{Source: l.Source, Scheme: s, Releases: l.Releases})
+		}
+	}
+	for _, ch := range c.Config.Sources.Conda.Channels {
+		src, ok := c.Sources[ch]
+		if !ok || asked[src.Name()] || !strings.Contains(ch, "/label/") || ctx.Err() != nil {
+			continue
+		}
+		asked[src.Name()] = true
+		rs, err := src.Releases(ctx, name)
+		if err != nil {
+			if !errors.Is(err, sources.ErrNotFound) {
+				log.Warn("early warning: asking a label channel failed", "source", src.Name(), "err", err)
+			}
+			continue
+		}
+		if s := c.sourceScheme(src.Name()); s != nil {
+			found = append(found, earlywarn.Found{Source: src.Name(), Scheme: s, Releases: rs})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b earlywarn.Found) int { return strings.Compare(a.Source, b.Source) })
+	return found
+}
+
+// sourceScheme returns the version scheme of the named source's releases.
+func (c *Checker) sourceScheme(name string) versions.Scheme {
+	if src, ok := c.Sources[name]; ok {
+		return c.Schemes[sources.SchemeOf(src)]
+	}
+	return nil
+}
+
+// judgePrerelease decides a pre-release: from the recorded early warning
+// when there are recorded verdicts, else by running its checks.
+func (v *Verifier) judgePrerelease(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
+	settings *config.Package, planned *installed, constraints []probe.Constraint) ([]report.Check, bool, error) {
+	if v.Recorded != nil {
+		if pr, ok := v.Recorded.(PrereleaseRecorded); ok {
+			return pr.PrereleaseVerdict(name, versionOf(baseline), cand.Version)
+		}
+		return nil, false, fmt.Errorf("the recorded verdicts hold no early warnings: %w", ErrNotJudged)
+	}
+	return v.run(ctx, name, baseline, cand, settings, planned, constraints)
+}
