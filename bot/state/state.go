@@ -1,11 +1,15 @@
 // Package state keeps the little pinbot run must remember between runs to
-// send news once: which packages were held, per repository and base branch.
-// It is one small JSON file (state.json in the cache directory), written
-// atomically; a missing or unreadable file is an empty state, so a lost
-// cache costs at most one repeated message.
+// send news once and to say what changed: which packages were held, which
+// pre-releases' failures were announced, and what each package looked
+// like, per repository and base branch. It is one small JSON file
+// (state.json in the cache directory), written atomically; a missing or
+// unreadable file is an empty state, so a lost cache costs at most one
+// repeated message. A Scope also travels as one line of text (Encode), which
+// the dashboard issue carries, for runs that keep no cache.
 package state
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,21 +36,56 @@ type Store struct {
 
 type doc struct {
 	Schema int               `json:"schema"`
-	Scopes map[string]*scope `json:"scopes"`
+	Scopes map[string]*Scope `json:"scopes"`
 }
 
-// A scope is what one repository and base branch remembers.
-type scope struct {
+// A Scope is what one repository and base branch remembers from the last
+// run.
+type Scope struct {
+	// Updated is when a run last recorded the scope (zero: never).
 	Updated time.Time `json:"updated"`
 	// Held maps each held package to the target it was held at.
 	Held map[string]string `json:"held"`
+	// Warned maps each package to the pre-release whose failing checks
+	// were announced (bot/earlywarn).
+	Warned map[string]string `json:"warned,omitempty"`
+	// Seen is what the run saw of each package, for the dashboard's "what
+	// changed since the last run".
+	Seen map[string]Seen `json:"seen,omitempty"`
+}
+
+// A Seen is what a run saw of one package.
+type Seen struct {
+	Status string `json:"status"`
+	Target string `json:"target,omitempty"`
+	// Pull is the number of the package's pull request (0: none).
+	Pull int `json:"pull,omitempty"`
+	// Prerelease and PrereleaseVerdict are the early warning's pre-release
+	// and verdict ("" when none was checked).
+	Prerelease        string `json:"prerelease,omitempty"`
+	PrereleaseVerdict string `json:"prerelease_verdict,omitempty"`
+}
+
+// clone returns a copy of sc that shares no map with it, every map made.
+func (sc Scope) clone() Scope {
+	c := Scope{Updated: sc.Updated, Held: maps.Clone(sc.Held), Warned: maps.Clone(sc.Warned), Seen: maps.Clone(sc.Seen)}
+	if c.Held == nil {
+		c.Held = map[string]string{}
+	}
+	if c.Warned == nil {
+		c.Warned = map[string]string{}
+	}
+	if c.Seen == nil {
+		c.Seen = map[string]Seen{}
+	}
+	return c
 }
 
 // Open reads the state at path. A file that is missing, too large or does
 // not parse is an empty state (the error says why, for a log line); the
 // store still saves to path.
 func Open(path string) (*Store, error) {
-	s := &Store{path: path, doc: doc{Schema: 1, Scopes: map[string]*scope{}}}
+	s := &Store{path: path, doc: doc{Schema: 1, Scopes: map[string]*Scope{}}}
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
@@ -73,19 +112,59 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// Held returns the packages held at the last run in the scope key
-// ("owner/name@base"), with their targets.
-func (s *Store) Held(key string) map[string]string {
+// Scope returns what the scope key ("owner/name@base") remembers: a copy,
+// with every map made; the zero Scope (Updated zero) when nothing is.
+func (s *Store) Scope(key string) Scope {
 	if sc := s.doc.Scopes[key]; sc != nil {
-		return maps.Clone(sc.Held)
+		return sc.clone()
 	}
-	return map[string]string{}
+	return Scope{}.clone()
 }
 
+// SetScope records sc as what the scope key remembers.
+func (s *Store) SetScope(key string, sc Scope) {
+	c := sc.clone()
+	s.doc.Scopes[key] = &c
+}
+
+// Held returns the packages held at the last run in the scope key
+// ("owner/name@base"), with their targets.
+func (s *Store) Held(key string) map[string]string { return s.Scope(key).Held }
+
 // SetHeld records the packages held now in the scope key, replacing the
-// last run's.
+// last run's; the rest of the scope stays.
 func (s *Store) SetHeld(key string, held map[string]string, now time.Time) {
-	s.doc.Scopes[key] = &scope{Updated: now, Held: maps.Clone(held)}
+	sc := s.Scope(key)
+	sc.Held, sc.Updated = held, now
+	s.SetScope(key, sc)
+}
+
+// maxEncoded bounds the text Decode reads: an issue's body is at most
+// 65,536 characters.
+const maxEncoded = 1 << 16
+
+// Encode returns sc as one line of text that is safe inside an HTML
+// comment (base64 of its JSON), for the dashboard issue to carry.
+func Encode(sc Scope) string {
+	b, _ := json.Marshal(sc) // maps of strings and a time: cannot fail
+	return base64.RawStdEncoding.EncodeToString(b)
+}
+
+// Decode reads a Scope Encode wrote. Anything else (too long, not base64,
+// not a scope) is an error, and the zero Scope.
+func Decode(text string) (Scope, error) {
+	if len(text) > maxEncoded {
+		return Scope{}.clone(), fmt.Errorf("a recorded state of %d bytes, more than %d", len(text), maxEncoded)
+	}
+	b, err := base64.RawStdEncoding.DecodeString(text)
+	if err != nil {
+		return Scope{}.clone(), errors.New("a recorded state that is not base64")
+	}
+	var sc Scope
+	if err := json.Unmarshal(b, &sc); err != nil {
+		return Scope{}.clone(), errors.New("a recorded state that is not pinbot's")
+	}
+	return sc.clone(), nil
 }
 
 // Save writes the state atomically, dropping scopes no run has touched for
