@@ -8,8 +8,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/pinbot-dev/pinbot/bot/earlywarn"
 	"github.com/pinbot-dev/pinbot/bot/github"
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
@@ -60,6 +60,9 @@ type Runner struct {
 	// package newly held is announced once; nil announces every held
 	// package. A dry run reads it but does not change it.
 	State *state.Store
+	// Issues keeps the dashboard issue (bot/dashboard; the configuration's
+	// dashboard key); nil keeps none.
+	Issues IssueKeeper
 }
 
 // RunOptions are the per-run choices of Run.
@@ -83,6 +86,11 @@ type Outcome struct {
 	Message *slack.Message
 	// NotifyErr is the webhook's failure, if any; it stops nothing else.
 	NotifyErr error
+	// Dashboard is the dashboard's Markdown (bot/dashboard) under
+	// DashboardTitle, for the step summary and a dry run; DashboardIssue
+	// what was done to its issue (nil when none was kept).
+	Dashboard, DashboardTitle string
+	DashboardIssue            *github.IssueResult
 }
 
 // Run runs the job. Problems with one package are in the outcome and do not
@@ -107,12 +115,11 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	cfg := r.Checker.Config
 	var items []slack.Item
 	scope := r.Repo + "@" + r.Base
-	heldBefore := map[string]string{}
-	if r.State != nil {
-		heldBefore = r.State.Held(scope)
-	}
+	partial := len(opts.Packages) > 0
+	last, issue := r.lastRun(ctx, log, scope, partial)
+	heldBefore := last.Held
 	heldNow := maps.Clone(heldBefore)
-	if len(opts.Packages) == 0 {
+	if !partial {
 		heldNow = map[string]string{} // every package was checked: the last run's list is replaced
 	}
 	for _, p := range rep.Packages {
@@ -187,6 +194,11 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			items = append(items, *failure)
 		}
 	}
+	warnings, warnedNow := earlywarn.News(rep.Packages, last.Warned, partial)
+	for _, w := range warnings {
+		w.URL = issue.URL // the dashboard, when it exists already
+		items = append(items, w)
+	}
 	for _, e := range rep.Errors {
 		items = append(items, slack.Item{Kind: slack.KindError, Title: firstLine(e)})
 	}
@@ -201,18 +213,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 		}
 	}
-	// Remember what is held, unless the message that announces it failed:
-	// the next run announces it again.
-	if r.State != nil && !r.DryRun && out.NotifyErr == nil {
-		now := time.Now()
-		if r.Checker.Now != nil {
-			now = r.Checker.Now()
-		}
-		r.State.SetHeld(scope, heldNow, now)
-		if err := r.State.Save(now); err != nil {
-			log.Warn("saving which packages are held failed; they may be announced again", "err", err)
-		}
-	}
+	r.keepDashboard(ctx, log, out, scope, last, heldNow, warnedNow, partial)
 	return out, nil
 }
 

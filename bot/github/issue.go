@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -83,7 +84,7 @@ func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found Is
 	if found == nil {
 		created, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &gh.IssueRequest{Title: &is.Title, Body: &full, Labels: &is.Labels})
 		if err != nil {
-			return IssueResult{}, c.wrap("opening the issue "+is.Marker, err)
+			return IssueResult{}, c.issueWrap("opening the issue "+is.Marker, err)
 		}
 		return IssueResult{Action: Opened, Number: created.GetNumber(), URL: created.GetHTMLURL()}, nil
 	}
@@ -106,10 +107,43 @@ func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found Is
 		req.Labels = &labels
 	}
 	if _, _, err := c.gh.Issues.Edit(ctx, c.owner, c.repo, found.GetNumber(), req); err != nil {
-		return res, c.wrap(fmt.Sprintf("updating the issue #%d", found.GetNumber()), err)
+		return res, c.issueWrap(fmt.Sprintf("updating the issue #%d", found.GetNumber()), err)
 	}
 	res.Action = Updated
 	return res, nil
+}
+
+// FindIssue returns the issue with is.Marker as SyncIssue would find it:
+// its Number, URL and body (in Previous), with Action Unchanged; the zero
+// IssueResult when there is none. It reads what a caller carries from one
+// sync to the next before it decides what to say in the next.
+func (c *Client) FindIssue(ctx context.Context, is Issue) (IssueResult, error) {
+	if !issueMarkerRE.MatchString(is.Marker) {
+		return IssueResult{}, fmt.Errorf("github: issue marker %q: expected lower-case letters, digits, '.', '_', '-' and '/'", is.Marker)
+	}
+	if c.repo == "" {
+		return IssueResult{}, fmt.Errorf("github: no repository for the issue %s", is.Marker)
+	}
+	found, err := c.findIssue(ctx, is)
+	if err != nil || found == nil {
+		return IssueResult{}, err
+	}
+	return IssueResult{Action: Unchanged, Number: found.GetNumber(), URL: found.GetHTMLURL(), Previous: found.GetBody()}, nil
+}
+
+// issueWrap is wrap for a request that writes an issue, saying what a
+// refusal usually means.
+func (c *Client) issueWrap(what string, err error) error {
+	if describeLimit(err) != "" {
+		return c.wrap(what, err) // a rate limit, not a refusal
+	}
+	switch status(err) {
+	case http.StatusForbidden, http.StatusNotFound:
+		return fmt.Errorf("%w (the token needs the issues: write permission)", c.wrap(what, err))
+	case http.StatusGone:
+		return fmt.Errorf("%w (issues are turned off in this repository)", c.wrap(what, err))
+	}
+	return c.wrap(what, err)
 }
 
 // findIssue returns the oldest issue whose body starts with the marker, or

@@ -49,9 +49,11 @@ type Scope struct {
 	// Warned maps each package to the pre-release whose failing checks
 	// were announced (bot/earlywarn).
 	Warned map[string]string `json:"warned,omitempty"`
-	// Seen is what the run saw of each package, for the dashboard's "what
-	// changed since the last run".
-	Seen map[string]Seen `json:"seen,omitempty"`
+	// Seen is what the last run of every package saw of each, for the
+	// dashboard's "what changed since the last run", and SeenAt when (zero:
+	// no such run). A run of some packages only (--package) leaves both.
+	Seen   map[string]Seen `json:"seen,omitempty"`
+	SeenAt time.Time       `json:"seen_at,omitempty"`
 }
 
 // A Seen is what a run saw of one package.
@@ -66,9 +68,10 @@ type Seen struct {
 	PrereleaseVerdict string `json:"prerelease_verdict,omitempty"`
 }
 
-// clone returns a copy of sc that shares no map with it, every map made.
-func (sc Scope) clone() Scope {
-	c := Scope{Updated: sc.Updated, Held: maps.Clone(sc.Held), Warned: maps.Clone(sc.Warned), Seen: maps.Clone(sc.Seen)}
+// Clone returns a copy of sc that shares no map with it, every map made
+// (Scope{}.Clone() is an empty scope ready for use).
+func (sc Scope) Clone() Scope {
+	c := Scope{Updated: sc.Updated, SeenAt: sc.SeenAt, Held: maps.Clone(sc.Held), Warned: maps.Clone(sc.Warned), Seen: maps.Clone(sc.Seen)}
 	if c.Held == nil {
 		c.Held = map[string]string{}
 	}
@@ -116,14 +119,14 @@ func Open(path string) (*Store, error) {
 // with every map made; the zero Scope (Updated zero) when nothing is.
 func (s *Store) Scope(key string) Scope {
 	if sc := s.doc.Scopes[key]; sc != nil {
-		return sc.clone()
+		return sc.Clone()
 	}
-	return Scope{}.clone()
+	return Scope{}.Clone()
 }
 
 // SetScope records sc as what the scope key remembers.
 func (s *Store) SetScope(key string, sc Scope) {
-	c := sc.clone()
+	c := sc.Clone()
 	s.doc.Scopes[key] = &c
 }
 
@@ -154,17 +157,17 @@ func Encode(sc Scope) string {
 // not a scope) is an error, and the zero Scope.
 func Decode(text string) (Scope, error) {
 	if len(text) > maxEncoded {
-		return Scope{}.clone(), fmt.Errorf("a recorded state of %d bytes, more than %d", len(text), maxEncoded)
+		return Scope{}.Clone(), fmt.Errorf("a recorded state of %d bytes, more than %d", len(text), maxEncoded)
 	}
 	b, err := base64.RawStdEncoding.DecodeString(text)
 	if err != nil {
-		return Scope{}.clone(), errors.New("a recorded state that is not base64")
+		return Scope{}.Clone(), errors.New("a recorded state that is not base64")
 	}
 	var sc Scope
 	if err := json.Unmarshal(b, &sc); err != nil {
-		return Scope{}.clone(), errors.New("a recorded state that is not pinbot's")
+		return Scope{}.Clone(), errors.New("a recorded state that is not pinbot's")
 	}
-	return sc.clone(), nil
+	return sc.Clone(), nil
 }
 
 // Save writes the state atomically, dropping scopes no run has touched for

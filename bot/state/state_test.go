@@ -52,7 +52,7 @@ func TestScope(t *testing.T) {
 	if !sc.Updated.IsZero() || sc.Held == nil || sc.Warned == nil || sc.Seen == nil {
 		t.Fatalf("an empty scope: %+v", sc)
 	}
-	sc.Updated = now
+	sc.Updated, sc.SeenAt = now, now
 	sc.Warned["numba"] = "0.68.0rc1"
 	sc.Seen["numba"] = state.Seen{Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}
 	s.SetScope("a/b@main", sc)
@@ -66,7 +66,7 @@ func TestScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := s.Scope("a/b@main")
-	want := state.Scope{Updated: now, Held: map[string]string{"protobuf": "6.33.0"}, Warned: map[string]string{"numba": "0.68.0rc1"},
+	want := state.Scope{Updated: now, SeenAt: now, Held: map[string]string{"protobuf": "6.33.0"}, Warned: map[string]string{"numba": "0.68.0rc1"},
 		Seen: map[string]state.Seen{"numba": {Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("reopened (-want +got):\n%s", diff)

@@ -75,7 +75,8 @@ func TestCheckHeld(t *testing.T) {
 }
 
 // TestRunHeld: pinbot run sends a Slack alert for a newly held package,
-// once, lists held packages in the step summary with an annotation, and
+// once, shows held packages in the step summary (the dashboard) with an
+// annotation, and
 // exits as it would without them; a newer release shut out again is news.
 func TestRunHeld(t *testing.T) {
 	e := newRunEnvFiles(t, heldConfig, heldRepo)
@@ -98,7 +99,7 @@ func TestRunHeld(t *testing.T) {
 		}
 	}
 	s, _ := os.ReadFile(summary)
-	for _, w := range []string{"### protobuf: held", "### Held packages", "- **protobuf** (6.33.0 is shut out): requirements.txt:2 protobuf==5.29.3 shuts out 6.33.0"} {
+	for _, w := range []string{"### protobuf: held", "| protobuf | ⏸️ held | 5.29.3 (1 behind) | 6.33.0 |", "> **Held:** requirements.txt:2 protobuf==5.29.3 shuts out 6.33.0"} {
 		if !strings.Contains(string(s), w) {
 			t.Errorf("step summary lacks %q:\n%s", w, s)
 		}

@@ -14,7 +14,7 @@ import (
 
 const probedConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n" +
 	"pull-requests:\n  labels: [dependencies, numba]\n  reviewers: [ricardoV94, pymc-devs/core]\n  assignees: [ricardoV94]\n" +
-	"github:\n  author: {name: pinbot, email: pinbot@example.com}\n"
+	"github:\n  author: {name: pinbot, email: pinbot@example.com}\ndashboard: false\n"
 
 // newPublishEnv is a run environment whose numba releases the probes can
 // read: 0.66.0 (the baseline) and 0.67.0 keep _unique_ids, 0.68.0 drops it.

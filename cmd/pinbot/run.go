@@ -220,7 +220,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 				return err
 			}
 		}
-		runner.GitHub = client
+		runner.GitHub, runner.Issues = client, client
 		if env.webhook != "" {
 			runner.Slack = &slack.Client{URL: env.webhook, HTTP: hc, Sleep: runHooks.sleep}
 		}
@@ -293,13 +293,23 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 			Draft   bool   `json:"draft"`
 			Detail  string `json:"detail,omitempty"`
 		}
+		type issue struct {
+			Action string `json:"action"`
+			Number int    `json:"number"`
+			URL    string `json:"url"`
+		}
 		doc := struct {
 			Schema   int             `json:"schema"`
 			Report   json.RawMessage `json:"report"`
 			Pulls    []pr            `json:"pull_requests"`
 			Notified bool            `json:"notified"`
 			Failures []string        `json:"failures"`
+			// Dashboard is the dashboard issue, when one was kept.
+			Dashboard *issue `json:"dashboard,omitempty"`
 		}{Schema: 1, Pulls: []pr{}, Failures: runFailures(out)}
+		if d := out.DashboardIssue; d != nil {
+			doc.Dashboard = &issue{string(d.Action), d.Number, d.URL}
+		}
 		var rb strings.Builder
 		if err := report.JSON(&rb, out.Report); err != nil {
 			return err
@@ -328,6 +338,7 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 			fmt.Fprintf(w, "labels: %s\nreviewers: %s\nassignees: %s\n--- commit message\n%s--- body\n%s", t(strings.Join(ch.Labels, ", ")),
 				t(strings.Join(ch.Reviewers, ", ")), t(strings.Join(ch.Assignees, ", ")), lines(ch.Message), lines(ch.Body))
 		}
+		fmt.Fprintf(w, "\n=== dashboard issue (dry run): %s\n%s", t(out.DashboardTitle), lines(out.Dashboard))
 		if out.Message != nil {
 			b, _ := json.MarshalIndent(out.Message, "", "  ")
 			fmt.Fprintf(w, "\n=== slack message (dry run)\n%s\n--- blocks\n%s\n", lines(out.Message.Text), lines(string(b)))
@@ -344,6 +355,9 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 				fmt.Fprintf(w, "    %s\n", escape.Text(p.Detail))
 			}
 		}
+	}
+	if d := out.DashboardIssue; d != nil {
+		fmt.Fprintf(w, "\ndashboard: %s #%d %s\n", d.Action, d.Number, escape.Text(d.URL))
 	}
 	if out.Message != nil && out.NotifyErr == nil {
 		fmt.Fprintf(w, "\nslack: sent\n")
@@ -386,12 +400,10 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	for _, w := range out.Report.Warnings {
 		annotate("warning", "pinbot: skipped", w)
 	}
-	var held []report.Package
 	for _, p := range out.Report.Packages {
 		if plan.Status(p.Status) != plan.Held {
 			continue
 		}
-		held = append(held, p)
 		a := gh.Annotation{Level: "warning", Title: escape.Text("pinbot: " + p.Name + " is held"), Text: escape.TextLines(p.Name + ": " + p.Hold)}
 		for _, pin := range p.Pins {
 			if pin.Held {
@@ -414,23 +426,9 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	}
 	var errs []error
 	if env.summary != "" {
-		var b strings.Builder
-		if err := report.Markdown(&b, out.Report); err != nil {
-			return err
-		}
-		if len(held) > 0 {
-			b.WriteString("\n### Held packages\n\n")
-			for _, p := range held {
-				fmt.Fprintf(&b, "- **%s** (%s is shut out): %s\n", escape.Markdown(p.Name), escape.Markdown(p.Newest), escape.Markdown(p.Hold))
-			}
-		}
-		if len(out.Pulls) > 0 {
-			b.WriteString("\n### Pull requests\n\n")
-			for _, p := range out.Pulls {
-				fmt.Fprintf(&b, "- %s: %s [#%d](%s)\n", escape.Markdown(p.Package), p.Action, p.Number, p.URL)
-			}
-		}
-		errs = append(errs, gh.AppendSummary(env.summary, b.String()))
+		// The dashboard: what the dashboard issue says, every package's
+		// pins, checks, pull request and early warning.
+		errs = append(errs, gh.AppendSummary(env.summary, "# "+escape.Markdown(out.DashboardTitle)+"\n\n"+out.Dashboard))
 	}
 	if env.output != "" {
 		type pr struct {

@@ -39,6 +39,7 @@ pull-requests:
   assignees: [ricardoV94]
 github:
   author: {name: pinbot, email: pinbot@example.com}
+dashboard: false
 `
 
 // runEnv is a repository checkout plus fake PyPI, GitHub and Slack.
@@ -593,7 +594,7 @@ func TestRunActions(t *testing.T) {
 		t.Errorf("no annotation:\n%s", out)
 	}
 	s, _ := os.ReadFile(summary)
-	if !strings.Contains(string(s), "### numba: blocked") || !strings.Contains(string(s), "- numba: opened [#1](https://github.com/pymc-devs/pytensor/pull/1)") {
+	if !strings.Contains(string(s), "### numba: blocked") || !strings.Contains(string(s), "Pull request: [#1 (draft)](https://github.com/pymc-devs/pytensor/pull/1) (opened)") {
 		t.Errorf("step summary:\n%s", s)
 	}
 	o, _ := os.ReadFile(output)
