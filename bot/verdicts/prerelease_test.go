@@ -49,7 +49,9 @@ func TestPrereleaseVerdict(t *testing.T) {
 }
 
 func TestPrereleaseRejects(t *testing.T) {
-	pre := func(s string) string { return `{"schema": 1, "packages": [{"name": "numba", "prerelease": ` + s + `}]}` }
+	pre := func(s string) string {
+		return `{"schema": 1, "packages": [{"name": "numba", "prerelease": ` + s + `}]}`
+	}
 	for _, tt := range []struct{ name, data, want string }{
 		{"version", pre(`{"version": "1; rm", "verdict": "ok"}`), `prerelease.version: "1; rm" is not a version`},
 		{"baseline", pre(`{"version": "1rc1", "baseline": "<b>", "verdict": "ok"}`), `prerelease.baseline: "<b>" is not a version`},

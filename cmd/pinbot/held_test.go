@@ -76,8 +76,8 @@ func TestCheckHeld(t *testing.T) {
 
 // TestRunHeld: pinbot run sends a Slack alert for a newly held package,
 // once, shows held packages in the step summary (the dashboard) with an
-// annotation, and
-// exits as it would without them; a newer release shut out again is news.
+// annotation, and exits as it would without them; a newer release shut out
+// again is news.
 func TestRunHeld(t *testing.T) {
 	e := newRunEnvFiles(t, heldConfig, heldRepo)
 	summary := filepath.Join(e.dir, "..", "summary.md")
