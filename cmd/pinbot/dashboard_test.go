@@ -1,0 +1,257 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/escape/inerttest"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+const dashConfig = `packages:
+  numba:
+    probes:
+      - preset: numba-unique-ids
+  protobuf: {}
+dashboard:
+  title: Pins of pytensor
+  labels: [pins, dependencies]
+`
+
+const dashMarker = "<!-- pinbot:issue dashboard/main -->"
+
+// newDashEnv is pytensor's checkout with a protobuf==5.29.3 pin (held) and
+// numba's probes; PyPI has numba 0.66.0 and 0.67.0, which keep
+// _unique_ids, and 0.68.0rc1, which drops it.
+func newDashEnv(t *testing.T, config string) *runTestEnv {
+	e := newRunEnvFiles(t, config, map[string]string{"requirements.txt": "protobuf==5.29.3\n"})
+	e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false), numbaRelease("0.68.0rc1", true))
+	return e
+}
+
+// dashboard returns the repository's one issue, failing unless there is
+// exactly one.
+func (e *runTestEnv) dashboard(t *testing.T) fakes.IssueInfo {
+	t.Helper()
+	issues := e.gh.Issues(testRepo)
+	if len(issues) != 1 {
+		t.Fatalf("%d issues, want one dashboard: %+v", len(issues), issues)
+	}
+	return issues[0]
+}
+
+// issueWrites are the writes to issues (not to pull requests' labels and
+// assignees) since the from-th request.
+func (e *runTestEnv) issueWrites(from int) []string {
+	re := regexp.MustCompile(`^(POST /repos/[^/]+/[^/]+/issues|PATCH /repos/[^/]+/[^/]+/issues/\d+)$`)
+	var out []string
+	for _, w := range e.writesSince(from) {
+		if re.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TestRunDashboard drives the pin dashboard through pinbot run: one issue,
+// opened on the first run and updated in place on every later one (closed
+// by a person or stripped of its label, it is still found, never
+// duplicated), listing each package's pins, target per source, status,
+// checks with their evidence, pull request, early warning and what changed
+// since the last run; the same content goes to the step summary. A
+// pre-release whose checks fail is announced on Slack once.
+func TestRunDashboard(t *testing.T) {
+	e := newDashEnv(t, dashConfig)
+	summary := filepath.Join(e.dir, "..", "summary.md")
+	e.vars["GITHUB_ACTIONS"] = "true"
+	e.vars["GITHUB_STEP_SUMMARY"] = summary
+
+	code, out, stderr := e.run("--static", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var doc struct {
+		Report    report.Report `json:"report"`
+		Dashboard struct {
+			Action, URL string
+			Number      int
+		} `json:"dashboard"`
+	}
+	if err := json.NewDecoder(strings.NewReader(out[strings.Index(out, "{"):])).Decode(&doc); err != nil { // annotations follow
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Dashboard.Action != "opened" || doc.Dashboard.Number != 2 || doc.Dashboard.URL != "https://github.com/"+testRepo+"/issues/2" {
+		t.Errorf("dashboard in the JSON: %+v", doc.Dashboard)
+	}
+	is := e.dashboard(t)
+	if is.Number != 2 || is.Title != "Pins of pytensor" || !slices.Equal(is.Labels, []string{"pins", "dependencies"}) || is.State != "open" ||
+		!strings.HasPrefix(is.Body, dashMarker+"\n<!-- pinbot:state ") {
+		t.Errorf("issue %d %q %v %s:\n%.200s", is.Number, is.Title, is.Labels, is.State, is.Body)
+	}
+	for _, want := range []string{
+		"pinbot keeps this issue up to date on every `pinbot run` of `pymc-devs/pytensor` (base branch `main`)",
+		"| numba | ⬆️ bump | 0.66.0 (1 behind) | 0.67.0 | [#1](https://github.com/pymc-devs/pytensor/pull/1) | ❌ 0.68.0rc1 blocked |",
+		"| protobuf | ⏸️ held | 5.29.3 (1 behind) | 6.33.0 |  |  |",
+		"No earlier run is recorded",
+		"### numba: bump",
+		"Pull request: [#1](https://github.com/pymc-devs/pytensor/pull/1) (opened)",
+		"Target: **0.67.0** (newest: pypi 0.67.0)",
+		"| `pyproject.toml:53` | `numba>=0.58,<=0.66.0` | `numba>=0.58,<=0.67.0` |", // pins: file:line and constraint
+		"| `sub/pyproject.toml:3` | `numba>=0.57` | `numba>=0.57,<=0.67.0` |",
+		"| probe `FunctionIdentity._unique_ids is an iterator` | ✅ ok | pass | pass | ok: found \\_unique\\_ids = itertools.count(1)", // a verdict with its evidence
+		"| probe `from_function takes its unique_id from a swapped-in iterator` | ⚠️ warning |",
+		"**Early warning:** numba 0.68.0rc1 (pypi): fails probe FunctionIdentity.\\_unique\\_ids is an iterator",
+		"the cap will hold when 0.68.0 ships",
+		"| Check | Result | Baseline | Pre-release | Detail |",
+		"### protobuf: held",
+		"> **Held:** requirements.txt:1 protobuf==5.29.3 shuts out 6.33.0",
+	} {
+		if !strings.Contains(is.Body, want) {
+			t.Errorf("dashboard lacks %q:\n%s", want, is.Body)
+		}
+	}
+	inerttest.Markdown(t, is.Body, "https://github.com/"+testRepo+"/pull/")
+	s, _ := os.ReadFile(summary)
+	visible := is.Body[strings.Index(is.Body, "pinbot keeps"):]
+	if !strings.HasPrefix(string(s), "# Pins of pytensor\n\n") || !strings.Contains(string(s), visible) || strings.Contains(string(s), "pinbot:state") {
+		t.Errorf("the step summary is not the dashboard:\n%s", s)
+	}
+	msgs := e.slack.Messages()
+	if len(msgs) != 1 {
+		t.Fatalf("%d slack messages", len(msgs))
+	}
+	for _, want := range []string{"1 early warning", ":crystal_ball:",
+		"numba 0.68.0rc1 fails probe FunctionIdentity._unique_ids is an iterator (",
+		"which passes at 0.67.0: the cap will hold when 0.68.0 ships",
+		"probe FunctionIdentity._unique_ids is an iterator: pass at 0.67.0, fail at 0.68.0rc1",
+		"No pull request is opened and no cap moves for a pre-release"} {
+		if !strings.Contains(string(msgs[0]), want) {
+			t.Errorf("slack message lacks %q:\n%s", want, msgs[0])
+		}
+	}
+
+	// Second run, nothing new: the same issue is updated, the early warning
+	// is not repeated.
+	before := len(e.gh.Requests())
+	if code, out, stderr := e.run("--static"); code != 0 || !strings.Contains(out, "dashboard: updated #2") {
+		t.Fatalf("second run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if w := e.issueWrites(before); !slices.Equal(w, []string{"PATCH /repos/" + testRepo + "/issues/2"}) {
+		t.Errorf("second run's issue writes %q", w)
+	}
+	if is := e.dashboard(t); !strings.Contains(is.Body, "Nothing changed since the last run") || !strings.Contains(is.Body, "Early warning") {
+		t.Errorf("second dashboard:\n%s", is.Body)
+	}
+	if n := len(e.slack.Messages()); n != 1 {
+		t.Errorf("second run sent %d messages", n-1)
+	}
+
+	// rc2 fails too, and protobuf 6.34.0 is out: news, listed as changes.
+	e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false), numbaRelease("0.68.0rc1", true), numbaRelease("0.68.0rc2", true))
+	e.pypi.Add("protobuf", fakes.Release{Version: "5.29.3"}, fakes.Release{Version: "6.33.0"}, fakes.Release{Version: "6.34.0"})
+	if code, out, stderr := e.run("--static"); code != 0 {
+		t.Fatalf("third run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	is = e.dashboard(t)
+	for _, want := range []string{"- numba: early warning on 0.68.0rc2: blocked", "- protobuf: target 6.33.0 → 6.34.0", "❌ 0.68.0rc2 blocked"} {
+		if !strings.Contains(is.Body, want) {
+			t.Errorf("third dashboard lacks %q:\n%s", want, is.Body)
+		}
+	}
+	msgs = e.slack.Messages()
+	if len(msgs) != 2 || !strings.Contains(string(msgs[1]), "numba 0.68.0rc2 fails probe") || strings.Contains(string(msgs[1]), "0.68.0rc1 fails") {
+		t.Errorf("third run's message:\n%s", msgs[len(msgs)-1])
+	}
+
+	// A person closes the dashboard: it stays closed, and is still the one
+	// pinbot updates.
+	e.gh.EditIssue(testRepo, 2, "closed", nil)
+	if code, _, stderr := e.run("--static"); code != 0 {
+		t.Fatalf("after a close: exit %d\n%s", code, stderr)
+	}
+	if is := e.dashboard(t); is.State != "closed" || !strings.Contains(is.Body, "Nothing changed since the last run") {
+		t.Errorf("closed dashboard: %s\n%s", is.State, is.Body)
+	}
+	// ... and strips its labels: found by search, the labels come back.
+	e.gh.EditIssue(testRepo, 2, "", []string{})
+	if code, _, stderr := e.run("--static"); code != 0 {
+		t.Fatalf("after the labels went: exit %d\n%s", code, stderr)
+	}
+	if is := e.dashboard(t); !slices.Equal(is.Labels, []string{"pins", "dependencies"}) {
+		t.Errorf("labels %v", is.Labels)
+	}
+
+	// The cache is lost (as in a job that keeps none): the issue's hidden
+	// line still says what was announced and what the last run saw.
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	if code, _, stderr := e.run("--static"); code != 0 {
+		t.Fatalf("without the cache: exit %d\n%s", code, stderr)
+	}
+	if n := len(e.slack.Messages()); n != 2 {
+		t.Errorf("without the cache, %d new messages: %s", n-2, e.slack.Messages()[n-1])
+	}
+	if is := e.dashboard(t); !strings.Contains(is.Body, "Nothing changed since the last run") {
+		t.Errorf("without the cache:\n%s", is.Body)
+	}
+	e.checkSecrets(t)
+}
+
+// TestRunDashboardOff: dashboard: false keeps no issue; the step summary
+// still shows the dashboard. A run of some packages (--package) does not
+// touch the issue, which would lose the others; a dry run prints it.
+func TestRunDashboardOff(t *testing.T) {
+	e := newDashEnv(t, dashConfig+"dashboard: false\n")
+	e.file(".pinbot.yml", []byte(strings.Replace(dashConfig, "dashboard:\n  title: Pins of pytensor\n  labels: [pins, dependencies]\n", "dashboard: false\n", 1)))
+	summary := filepath.Join(e.dir, "..", "summary.md")
+	e.vars["GITHUB_ACTIONS"] = "true"
+	e.vars["GITHUB_STEP_SUMMARY"] = summary
+	if code, out, stderr := e.run("--static"); code != 0 || strings.Contains(out, "dashboard:") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if n := len(e.gh.Issues(testRepo)); n != 0 {
+		t.Errorf("dashboard: false opened %d issues", n)
+	}
+	if s, _ := os.ReadFile(summary); !strings.HasPrefix(string(s), "# pinbot dashboard\n") || !strings.Contains(string(s), "## Overview") {
+		t.Errorf("step summary:\n%s", s)
+	}
+
+	e = newDashEnv(t, dashConfig)
+	if code, _, stderr := e.run("--static", "--package", "numba"); code != 0 {
+		t.Fatalf("--package: exit %d\n%s", code, stderr)
+	}
+	if n := len(e.gh.Issues(testRepo)); n != 0 {
+		t.Errorf("a run of one package opened %d issues", n)
+	}
+
+	e = newDashEnv(t, dashConfig)
+	code, out, stderr := e.run("--static", "--dry-run")
+	if code != 0 || !strings.Contains(out, "=== dashboard issue (dry run): Pins of pytensor\n") || !strings.Contains(out, "| numba | ⬆️ bump |") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if n := len(e.gh.Requests()); n != 0 {
+		t.Errorf("a dry run made %d GitHub requests", n)
+	}
+}
+
+// TestRunDashboardRefused: a token without issues: write fails the run
+// (exit 1) with what to do, after the pull requests were made.
+func TestRunDashboardRefused(t *testing.T) {
+	e := newDashEnv(t, dashConfig)
+	e.gh.Fail("POST", `^/repos/`+regexp.QuoteMeta(testRepo)+`/issues$`, fakes.Fault{Status: 403,
+		Body: `{"message": "Resource not accessible by integration", "documentation_url": "https://docs.github.com/rest/issues/issues#create-an-issue"}`})
+	code, out, stderr := e.run("--static")
+	if code != 1 || !strings.Contains(stderr, "dashboard: github: opening the issue dashboard/main") ||
+		!strings.Contains(stderr, "(the token needs the issues: write permission)") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if p := e.gh.Pulls(testRepo); len(p) != 1 {
+		t.Errorf("pull requests %+v", p)
+	}
+	e.checkSecrets(t)
+}

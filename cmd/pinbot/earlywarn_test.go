@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+const earlyConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n"
+
+// earlyEnv is a repository capping numba at 0.66.0 with the numba-unique-ids
+// probe; PyPI has 0.66.0 and 0.67.0, which keep _unique_ids, and the
+// pre-releases given.
+func earlyEnv(t *testing.T, config string, pre ...fakes.Release) *env {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numba", append([]fakes.Release{numbaRelease("0.66.0", false), numbaRelease("0.67.0", false)}, pre...)...)
+	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+	e.file(".pinbot.yml", []byte(config))
+	return e
+}
+
+// checkJSON runs pinbot check --format json --static and returns numba's
+// entry, asserting the exit code.
+func checkNumba(t *testing.T, e *env, code int) report.Package {
+	t.Helper()
+	got, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static")
+	if got != code {
+		t.Fatalf("exit %d, want %d\n%s\n%s", got, code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Packages {
+		if p.Name == "numba" {
+			return p
+		}
+	}
+	t.Fatalf("no numba in\n%s", out)
+	return report.Package{}
+}
+
+// TestCheckEarlyWarning: numba 0.68.0rc1 drops _unique_ids. The probes run
+// against it as against a target, compared with 0.67.0 (what the caps admit
+// once they move); the JSON report carries the verdict in prerelease, the
+// cap moves to 0.67.0 and no further, and the exit code is the bump's (a
+// pre-release blocks nothing).
+func TestCheckEarlyWarning(t *testing.T) {
+	e := earlyEnv(t, earlyConfig, numbaRelease("0.68.0rc1", true), numbaRelease("0.67.0rc1", true))
+	p := checkNumba(t, e, 0)
+	if p.Status != "bump" || p.Newest != "0.67.0" || p.Pins[0].After != "numba>=0.58,<=0.67.0" {
+		t.Errorf("the pre-release moved the plan: %s %s %+v", p.Status, p.Newest, p.Pins)
+	}
+	pr := p.Prerelease
+	if pr == nil {
+		t.Fatalf("no prerelease in %+v", p)
+	}
+	if pr.Version != "0.68.0rc1" || pr.Source != "pypi" || pr.Baseline != "0.67.0" || pr.Verdict != "blocked" ||
+		!strings.HasPrefix(pr.Reason, "fails probe ") || !strings.Contains(pr.Reason, "_unique_ids") ||
+		!strings.HasSuffix(pr.Reason, "which passes at 0.67.0: the cap will hold when 0.68.0 ships") {
+		t.Errorf("prerelease %+v", pr)
+	}
+	blocked := false
+	for _, c := range pr.Checks {
+		if c.Kind == "probe" && c.Verdict == "blocked" && c.Baseline == "pass" && c.Candidate == "fail" && strings.Contains(c.Detail, "_unique_ids") {
+			blocked = true
+		}
+	}
+	if !blocked {
+		t.Errorf("no blocked probe in the pre-release's checks: %+v", pr.Checks)
+	}
+	// The text and Markdown reports say it too.
+	_, text, _ := e.run("check", "--dir", e.dir, "--static")
+	if !strings.Contains(text, "early warning: numba 0.68.0rc1 (pypi): blocked: fails probe") {
+		t.Errorf("text:\n%s", text)
+	}
+	_, md, _ := e.run("check", "--dir", e.dir, "--static", "--format", "markdown")
+	if !strings.Contains(md, "**Early warning:** numba 0.68.0rc1 (pypi): fails probe") || !strings.Contains(md, "| Check | Result | Baseline | Pre-release | Detail |") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// TestCheckEarlyWarningCases: a pre-release that passes is ok; none newer
+// than the target, or early-warning: false, or no checks, gives no
+// prerelease; a pre-release only a conda label channel has cannot be read
+// by the checks, which is a warning, never ok.
+func TestCheckEarlyWarningCases(t *testing.T) {
+	t.Run("passes", func(t *testing.T) {
+		config := "packages:\n  numba:\n    probes:\n      - path: numba.core.bytecode.FunctionIdentity._unique_ids\n        expect: iterator\n"
+		p := checkNumba(t, earlyEnv(t, config, numbaRelease("0.68.0b1", false)), 0)
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0b1" || pr.Verdict != "ok" || pr.Reason != "passes every check against 0.67.0" {
+			t.Errorf("prerelease %+v", pr)
+		}
+	})
+	t.Run("undecided", func(t *testing.T) {
+		// The preset's run snippet needs Python, which static probing
+		// does not run: the pre-release is not ok, it is a warning.
+		p := checkNumba(t, earlyEnv(t, earlyConfig, numbaRelease("0.68.0b1", false)), 0)
+		if pr := p.Prerelease; pr == nil || pr.Verdict != "warning" || !strings.Contains(pr.Reason, "the checks could not see everything: probe from_function") {
+			t.Errorf("prerelease %+v", pr)
+		}
+	})
+	t.Run("none newer than the target", func(t *testing.T) {
+		if p := checkNumba(t, earlyEnv(t, earlyConfig, numbaRelease("0.67.0rc1", true)), 0); p.Prerelease != nil {
+			t.Errorf("prerelease %+v", p.Prerelease)
+		}
+	})
+	t.Run("early-warning: false", func(t *testing.T) {
+		e := earlyEnv(t, earlyConfig+"    early-warning: false\n", numbaRelease("0.68.0rc1", true))
+		if p := checkNumba(t, e, 0); p.Prerelease != nil {
+			t.Errorf("prerelease %+v", p.Prerelease)
+		}
+	})
+	t.Run("no checks", func(t *testing.T) {
+		e := earlyEnv(t, "packages:\n  numba: {}\n", numbaRelease("0.68.0rc1", true))
+		if p := checkNumba(t, e, 0); p.Prerelease != nil {
+			t.Errorf("prerelease %+v", p.Prerelease)
+		}
+	})
+	t.Run("the target blocked too", func(t *testing.T) {
+		// 0.67.0 fails: the caps stay at 0.66.0, the pre-release is
+		// compared with it.
+		e := earlyEnv(t, earlyConfig, numbaRelease("0.68.0rc1", true))
+		e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", true), numbaRelease("0.68.0rc1", true))
+		p := checkNumba(t, e, exitCheck)
+		if pr := p.Prerelease; p.Status != "blocked" || pr == nil || pr.Baseline != "0.66.0" || pr.Verdict != "blocked" {
+			t.Errorf("%s, prerelease %+v", p.Status, pr)
+		}
+	})
+	t.Run("a conda label channel", func(t *testing.T) {
+		c := fakes.NewConda(t)
+		c.Add("conda-forge", "numba", fakes.CondaFile{Version: "0.66.0"}, fakes.CondaFile{Version: "0.67.0"})
+		c.Add("numba", "numba", fakes.CondaFile{Version: "0.67.0"}, fakes.CondaFile{Version: "0.68.0rc2", Labels: []string{"dev"}},
+			fakes.CondaFile{Version: "0.69.0dev0", Labels: []string{"main"}}) // not the label: does not count
+		e := earlyEnv(t, earlyConfig+"sources:\n  conda:\n    channels: [conda-forge, numba/label/dev]\n")
+		e.vars["PINBOT_CONDA_URL"] = c.URL
+		p := checkNumba(t, e, 0)
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0rc2" || pr.Source != "numba/label/dev" || pr.Verdict != "warning" ||
+			!strings.Contains(pr.Reason, "on numba/label/dev only, and the checks read PyPI's wheels") {
+			t.Errorf("prerelease %+v", pr)
+		}
+		// PyPI has the same pre-release: its wheels are checked.
+		e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false), numbaRelease("0.68.0rc2", true))
+		p = checkNumba(t, e, 0)
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0rc2" || pr.Source != "pypi" || pr.Verdict != "blocked" {
+			t.Errorf("prerelease %+v", pr)
+		}
+	})
+}
+
+// TestRunVerdictsEarlyWarning: in the two-job layout the check job runs the
+// pre-release's checks, and pinbot run --verdicts announces its early
+// warning from the report without reading a wheel; a recorded early warning
+// for another baseline is not taken (a warning, no announcement).
+func TestRunVerdictsEarlyWarning(t *testing.T) {
+	setup := func(t *testing.T) *runTestEnv {
+		e := newRunEnv(t, probedConfig)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false), numbaRelease("0.68.0rc1", true))
+		return e
+	}
+	e := setup(t)
+	code, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--static")
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	pre, _ := numbaEntry(t, rep)["prerelease"].(map[string]any)
+	if pre["version"] != "0.68.0rc1" || pre["verdict"] != "blocked" || pre["baseline"] != "0.67.0" {
+		t.Fatalf("the check job's prerelease: %v", pre)
+	}
+	fetched := e.wheelsFetched()
+	if code, out, stderr := e.run("--verdicts", writeReport(t, rep)); code != 0 {
+		t.Fatalf("publish: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if n := e.wheelsFetched() - fetched; n != 0 {
+		t.Errorf("the publisher fetched %d wheels", n)
+	}
+	if msgs := e.slack.Messages(); len(msgs) != 1 || !strings.Contains(string(msgs[0]), "numba 0.68.0rc1 fails probe FunctionIdentity._unique_ids is an iterator") {
+		t.Errorf("slack %s", msgs)
+	}
+
+	pre["baseline"] = "0.58.0"
+	e = setup(t)
+	code, out, stderr = e.run("--verdicts", writeReport(t, rep))
+	if code != 0 || !strings.Contains(out, "early warning: numba 0.68.0rc1 (pypi): warning: the checks could not judge it: the report") ||
+		!strings.Contains(out, "judged numba 0.68.0rc1 against 0.58.0, this run compares with 0.67.0") {
+		t.Fatalf("another baseline: exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, m := range e.slack.Messages() {
+		if strings.Contains(string(m), "early warning") {
+			t.Errorf("an early warning the publisher could not match was announced: %s", m)
+		}
+	}
+}
