@@ -247,9 +247,9 @@ func packages(ew *errWriter, d *Dashboard) {
 		if pr, ok := d.Pulls[p.Name]; ok && pr.Number > 0 {
 			ew.printf("Pull request: %s (%s)\n\n", pullCell(pr), esc.Markdown(pr.Action))
 		}
-		if ew.err == nil {
-			ew.err = report.PackageMarkdown(ew.w, p)
-		}
+		var b strings.Builder
+		report.PackageMarkdown(&b, p) // a strings.Builder does not fail
+		ew.printf("%s\n", strings.TrimRight(b.String(), "\n"))
 	}
 }
 
