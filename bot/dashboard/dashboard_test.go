@@ -37,7 +37,7 @@ func fixture() *dashboard.Dashboard {
 				Checks: []report.Check{{Kind: "probe", Name: "FunctionIdentity._unique_ids is an iterator", OK: true, Baseline: "pass", Candidate: "pass",
 					Detail: "ok: found _unique_ids = itertools.count(1)", Verdict: "ok"}},
 				Prerelease: &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Baseline: "0.67.0", Verdict: "blocked",
-					Reason: "fails probe FunctionIdentity._unique_ids is an iterator (attribute missing), which passes at 0.67.0: the cap will hold when 0.68.0 ships",
+					Reason: "fails probe FunctionIdentity._unique_ids is an iterator (attribute missing): the cap will hold when 0.68.0 ships",
 					Checks: []report.Check{{Kind: "probe", Name: "FunctionIdentity._unique_ids is an iterator", Baseline: "pass", Candidate: "fail",
 						Detail: "blocked: attribute missing", Verdict: "blocked"}}}},
 			{Name: "protobuf", Newest: "6.33.0", Status: "held", Sources: map[string]string{"pypi": "6.33.0"}, Admits: "5.29.3", Behind: 1,

@@ -168,15 +168,10 @@ func Judge(cand Candidate, baseline string, checks []report.Check, blocked bool,
 		if f := Final(cand.Version); f != "" {
 			hold = "the cap will hold when " + f + " ships"
 		}
-		pass := ""
-		switch {
-		case baseline != "" && len(failed) == 1:
-			pass = ", which passes at " + baseline
-		case baseline != "":
-			pass = ", which pass at " + baseline
-		}
+		// Blocked means passing at the baseline: the checks' details and
+		// Baseline say where.
 		pr.Verdict = Blocked
-		pr.Reason = "fails " + strings.Join(failed, " and ") + pass + ": " + hold
+		pr.Reason = "fails " + strings.Join(failed, " and ") + ": " + hold
 	default:
 		var warned []string
 		for _, c := range checks {
@@ -209,8 +204,8 @@ func describe(c report.Check) string {
 		d = strings.TrimPrefix(d, v+": ")
 	}
 	if d = oneLine(d); d != "" {
-		if r := []rune(d); len(r) > 200 {
-			d = string(r[:199]) + "…"
+		if r := []rune(d); len(r) > 160 {
+			d = string(r[:159]) + "…"
 		}
 		s += " (" + d + ")"
 	}

@@ -148,7 +148,7 @@ func checkTwoJobs(t *testing.T, name string, data []byte) {
 	if !slices.Contains(needs, check) {
 		t.Errorf("%s: jobs.%s does not need %s", name, publish, check)
 	}
-	if pj.Permissions["contents"] != "write" || pj.Permissions["pull-requests"] != "write" {
+	if pj.Permissions["contents"] != "write" || pj.Permissions["pull-requests"] != "write" || pj.Permissions["issues"] != "write" {
 		t.Errorf("%s: jobs.%s permissions %v", name, publish, pj.Permissions)
 	}
 }
