@@ -35,7 +35,7 @@ type Notifier interface {
 // A Runner runs the bot job: the check, then one pull request per package
 // whose caps move (carrying only that package's edits, computed in memory:
 // the working tree is never written), then one Slack message when there is
-// something to say.
+// something to say, then the dashboard issue (foresight.go).
 type Runner struct {
 	Checker *Checker
 	// GitHub makes the pull requests; unused with DryRun.
