@@ -12,9 +12,9 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 )
 
-const probedConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n" +
+const probedConfig = "packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\ndashboard: false\n" +
 	"pull-requests:\n  labels: [dependencies, numba]\n  reviewers: [ricardoV94, pymc-devs/core]\n  assignees: [ricardoV94]\n" +
-	"github:\n  author: {name: pinbot, email: pinbot@example.com}\ndashboard: false\n"
+	"github:\n  author: {name: pinbot, email: pinbot@example.com}\n"
 
 // newPublishEnv is a run environment whose numba releases the probes can
 // read: 0.66.0 (the baseline) and 0.67.0 keep _unique_ids, 0.68.0 drops it.

@@ -33,13 +33,13 @@ const (
 
 const testConfig = `packages:
   numba: {}
+dashboard: false
 pull-requests:
   labels: [dependencies, numba]
   reviewers: [ricardoV94, pymc-devs/core]
   assignees: [ricardoV94]
 github:
   author: {name: pinbot, email: pinbot@example.com}
-dashboard: false
 `
 
 // runEnv is a repository checkout plus fake PyPI, GitHub and Slack.
