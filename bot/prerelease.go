@@ -15,7 +15,9 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/sources/pypi"
 	"github.com/pinbot-dev/pinbot/versions"
+	condaversions "github.com/pinbot-dev/pinbot/versions/conda"
 	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
 
@@ -60,23 +62,33 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 }
 
 // earlyWarn chooses p's pre-release and judges it; nil when there is none.
+// The checks read what they read for the target (checkReleases: PyPI's
+// wheels, or a channel's conda packages), and the baseline comes from the
+// same releases.
 func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, p *plan.Plan, pkg plan.Package,
 	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) *report.Prerelease {
 	log = log.With("package", p.Name)
-	found := v.prereleaseSources(ctx, log, c, p.Name, lookups)
+	rs, scheme, where, err := v.checkReleases(ctx, c, p, lookups, settings)
+	if err != nil {
+		log.Warn("early warning: no releases for the checks to read", "err", err)
+		return nil
+	}
+	conda := scheme.Name() == condaversions.Name
+	found := v.prereleaseSources(ctx, log, c, p.Name, lookups, conda)
+	if conda && !slices.ContainsFunc(found, func(f earlywarn.Found) bool { return f.Source == where }) {
+		found = append(found, earlywarn.Found{Source: where, Scheme: scheme, Releases: rs, Readable: true})
+	}
 	cand, ok := earlywarn.Choose(p.Target, found)
 	if !ok {
 		return nil
 	}
 	if cand.Release == nil {
-		pr := earlywarn.Unreadable(cand)
-		return &pr
-	}
-	var pypi []sources.Release
-	for _, f := range found {
-		if f.Source == earlywarn.PyPI {
-			pypi = f.Releases
+		reads := "PyPI's wheels"
+		if conda {
+			reads = "conda packages"
 		}
+		pr := earlywarn.Unreadable(cand, reads)
+		return &pr
 	}
 	// The baseline is the release the caps admit after this run's plan:
 	// what the project will be running when the final release ships.
@@ -86,7 +98,7 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 			cs = append(cs, admitter{pin: pp.Pin, constraint: pp.New})
 		}
 	}
-	baseline, _, _ := newestAdmitted(c.Schemes, acceptable(pep440.Scheme{}, pypi, pkg.Prereleases), cs)
+	baseline, _, _ := newestAdmitted(c.Schemes, acceptable(scheme, rs, pkg.Prereleases), cs)
 	log.Info("early warning: running the checks against a pre-release", "pre-release", cand.Version, "source", cand.Source, "baseline", versionOf(baseline))
 	checks, blocked, err := v.judgePrerelease(ctx, p.Name, baseline, *cand.Release, settings, planned, constraints)
 	if reason, ok := heldReason(err); ok {
@@ -99,27 +111,32 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 	return &pr
 }
 
-// prereleaseSources returns the releases an early warning looks at: PyPI's
-// (whose wheels the checks read), the package's other sources from this
-// run's lookups, and every configured conda label channel
-// (sources.conda.channels: [numba/label/dev]), asked here when no pin
-// follows it.
-func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *Checker, name string, lookups []plan.Lookup) []earlywarn.Found {
+// prereleaseSources returns the releases an early warning looks at: PyPI's,
+// the package's other sources from this run's lookups, and every
+// configured conda label channel (sources.conda.channels:
+// [numba/label/dev]), asked here when no pin follows it. conda says whether
+// the checks read conda packages (every channel is then readable), else
+// they read PyPI's wheels.
+func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *Checker, name string, lookups []plan.Lookup, conda bool) []earlywarn.Found {
 	var found []earlywarn.Found
+	add := func(source string, rs []sources.Release) {
+		if s := c.sourceScheme(source); s != nil {
+			isConda := s.Name() == condaversions.Name
+			found = append(found, earlywarn.Found{Source: source, Scheme: s, Releases: rs, Readable: isConda == conda})
+		}
+	}
 	if rs, err := v.pypiReleases(ctx, name, lookups); err == nil {
-		found = append(found, earlywarn.Found{Source: earlywarn.PyPI, Scheme: pep440.Scheme{}, Releases: rs})
+		found = append(found, earlywarn.Found{Source: pypi.Name, Scheme: pep440.Scheme{}, Releases: rs, Readable: !conda})
 	} else {
 		log.Debug("early warning: no PyPI releases", "err", err)
 	}
-	asked := map[string]bool{earlywarn.PyPI: true}
+	asked := map[string]bool{pypi.Name: true}
 	for _, l := range lookups {
 		if asked[l.Source] || l.Err != nil {
 			continue
 		}
 		asked[l.Source] = true
-		if s := c.sourceScheme(l.Source); s != nil {
-			found = append(found, earlywarn.Found{Source: l.Source, Scheme: s, Releases: l.Releases})
-		}
+		add(l.Source, l.Releases)
 	}
 	for _, ch := range c.Config.Sources.Conda.Channels {
 		src, ok := c.Sources[ch]
@@ -134,9 +151,7 @@ func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *C
 			}
 			continue
 		}
-		if s := c.sourceScheme(src.Name()); s != nil {
-			found = append(found, earlywarn.Found{Source: src.Name(), Scheme: s, Releases: rs})
-		}
+		add(src.Name(), rs)
 	}
 	slices.SortStableFunc(found, func(a, b earlywarn.Found) int { return strings.Compare(a.Source, b.Source) })
 	return found

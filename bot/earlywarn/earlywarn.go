@@ -33,9 +33,6 @@ const (
 	Warning = "warning"
 )
 
-// PyPI is the source the checks read releases from.
-const PyPI = "pypi"
-
 // A Found is the releases of a package in one source.
 type Found struct {
 	Source string
@@ -43,31 +40,37 @@ type Found struct {
 	// channel).
 	Scheme   versions.Scheme
 	Releases []sources.Release
+	// Readable is set when the checks can read the source's releases: PyPI
+	// when they read wheels, a conda channel (label channels included)
+	// when they read conda packages (bot's checkReleases decides).
+	Readable bool
 }
 
 // A Candidate is the pre-release the checks are run against.
 type Candidate struct {
 	Version string
-	// Source is where it was found: PyPI when PyPI has it, else the first
-	// source (by name) that does.
+	// Source is where it was found: a source the checks can read when one
+	// has it, else the first (by name) that does.
 	Source string
-	// Release is PyPI's release of the version, whose wheels the checks
-	// read; nil when PyPI does not have it (Unreadable says so).
+	// Release is the release the checks read; nil when no source they can
+	// read has the version (Unreadable says so).
 	Release *sources.Release
 }
 
-// Choose returns the pre-release to check: the newest pre-release newer
-// than target (compared in each source's own scheme) that is not yanked and
-// has files, preferring one PyPI has, since the checks read PyPI's wheels;
-// ok is false when no source has one. A target that a source's scheme
-// cannot read makes that source's releases count as not newer.
+// Choose returns the pre-release to check: the newest pre-release, newer
+// than target (compared in each source's own scheme), that is not yanked
+// and has files, preferring one the checks can read (a wheel on PyPI, a
+// conda package on a channel: whichever the checks read); ok is false when
+// no source has one. A target that a source's scheme cannot read makes that
+// source's releases count as not newer.
 func Choose(target string, found []Found) (c Candidate, ok bool) {
 	if target == "" {
 		return Candidate{}, false
 	}
 	type pre struct {
-		version, source string
-		release         sources.Release
+		source   string
+		readable bool
+		release  sources.Release
 	}
 	var all []pre
 	for _, f := range found {
@@ -79,50 +82,36 @@ func Choose(target string, found []Found) (c Candidate, ok bool) {
 				f.Scheme.Compare(r.Version, target) <= 0 {
 				continue
 			}
-			all = append(all, pre{r.Version, f.Source, r})
+			all = append(all, pre{f.Source, f.Readable, r})
 		}
 	}
 	if len(all) == 0 {
 		return Candidate{}, false
 	}
-	// Newest first; at equal versions PyPI first, then by source name.
+	// Newest first; at equal versions readable sources first, then by name.
 	slices.SortStableFunc(all, func(a, b pre) int {
-		return cmp.Or(-compareAcross(a.version, b.version), cmp.Compare(rank(a.source), rank(b.source)), strings.Compare(a.source, b.source))
+		return cmp.Or(-compareAcross(a.release.Version, b.release.Version), -cmpBool(a.readable, b.readable), strings.Compare(a.source, b.source))
 	})
 	best := all[0]
-	for _, p := range all {
-		if p.source == PyPI {
-			best = p
-			break
-		}
+	if i := slices.IndexFunc(all, func(p pre) bool { return p.readable }); i >= 0 {
+		best = all[i]
 	}
-	c = Candidate{Version: best.version, Source: best.source}
-	if best.source == PyPI {
+	c = Candidate{Version: best.release.Version, Source: best.source}
+	if best.readable {
 		r := best.release
 		c.Release = &r
-		return c, true
-	}
-	// A label channel's pre-release is checked on PyPI's wheels of the
-	// same version, when PyPI has them.
-	for _, f := range found {
-		if f.Source != PyPI {
-			continue
-		}
-		for _, r := range f.Releases {
-			if !r.Yanked && len(r.Files) > 0 && compareAcross(r.Version, best.version) == 0 {
-				c.Release = &r
-				return c, true
-			}
-		}
 	}
 	return c, true
 }
 
-func rank(source string) int {
-	if source == PyPI {
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
 		return 0
+	case a:
+		return 1
 	}
-	return 1
+	return -1
 }
 
 // compareAcross orders versions that may come from different ecosystems:
@@ -188,11 +177,12 @@ func Judge(cand Candidate, baseline string, checks []report.Check, blocked bool,
 	return pr
 }
 
-// Unreadable returns the early warning for a pre-release PyPI does not
-// have: the checks read PyPI's wheels, so they cannot judge it.
-func Unreadable(cand Candidate) report.Prerelease {
+// Unreadable returns the early warning for a pre-release no source the
+// checks read has: reads says what they read ("PyPI's wheels", "conda
+// packages"). The checks cannot judge it: a warning, never ok.
+func Unreadable(cand Candidate, reads string) report.Prerelease {
 	return report.Prerelease{Version: cand.Version, Source: cand.Source, Verdict: Warning, Checks: []report.Check{},
-		Reason: "not checked: it is on " + cand.Source + " only, and the checks read PyPI's wheels"}
+		Reason: "not checked: it is on " + cand.Source + " only, and the checks read " + reads}
 }
 
 // describe names a check and what it found, in one short phrase:

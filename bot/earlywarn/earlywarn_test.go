@@ -18,12 +18,22 @@ func rel(v string) sources.Release {
 	return sources.Release{Version: v, Files: []sources.File{{Name: "numba-" + v + "-py3-none-any.whl"}}}
 }
 
+// pypi is PyPI's releases, which the checks read (they read wheels).
 func pypi(rs ...sources.Release) earlywarn.Found {
-	return earlywarn.Found{Source: "pypi", Scheme: pep440.Scheme{}, Releases: rs}
+	return earlywarn.Found{Source: "pypi", Scheme: pep440.Scheme{}, Releases: rs, Readable: true}
 }
 
+// channel is a conda channel's releases, which checks that read wheels
+// cannot read.
 func channel(name string, rs ...sources.Release) earlywarn.Found {
 	return earlywarn.Found{Source: name, Scheme: conda.Scheme{}, Releases: rs}
+}
+
+// readable makes f a source the checks read (checks of conda packages
+// read every channel).
+func readable(f earlywarn.Found) earlywarn.Found {
+	f.Readable = true
+	return f
 }
 
 func TestChoose(t *testing.T) {
@@ -51,6 +61,12 @@ func TestChoose(t *testing.T) {
 		{"a label channel's own pre-release, not on PyPI", "0.67.0",
 			[]earlywarn.Found{channel("numba/label/dev", rel("0.68.0rc2"), rel("0.66.0")), pypi(rel("0.67.0"))}, "0.68.0rc2", "numba/label/dev", false},
 		{"a conda dev build", "0.67.0", []earlywarn.Found{channel("numba/label/dev", rel("0.68.0dev0"))}, "0.68.0dev0", "numba/label/dev", false},
+		{"checks of conda packages read a label channel", "0.67.0",
+			[]earlywarn.Found{readable(channel("conda-forge", rel("0.67.0"))), readable(channel("numba/label/dev", rel("0.68.0rc2"))), pypi(rel("0.68.0rc2"))},
+			"0.68.0rc2", "numba/label/dev", true},
+		{"checks of conda packages prefer a channel to PyPI", "0.67.0",
+			[]earlywarn.Found{readable(channel("numba/label/dev", rel("0.68.0rc1"))), {Source: "pypi", Scheme: pep440.Scheme{}, Releases: []sources.Release{rel("0.68.0rc2")}}},
+			"0.68.0rc1", "numba/label/dev", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,7 +110,7 @@ func TestJudge(t *testing.T) {
 		t.Errorf("dev release: %q", pr.Reason)
 	}
 	label := earlywarn.Candidate{Version: "0.68.0rc2", Source: "numba/label/dev"}
-	if pr := earlywarn.Unreadable(label); pr.Verdict != "warning" || !strings.Contains(pr.Reason, "on numba/label/dev only") {
+	if pr := earlywarn.Unreadable(label, "PyPI's wheels"); pr.Verdict != "warning" || pr.Reason != "not checked: it is on numba/label/dev only, and the checks read PyPI's wheels" {
 		t.Errorf("unreadable: %+v", pr)
 	}
 }

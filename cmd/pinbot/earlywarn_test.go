@@ -200,3 +200,31 @@ func TestRunVerdictsEarlyWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckEarlyWarningConda: a package whose pins are conda pins is
+// checked against conda packages, and so is its pre-release: numba's
+// 0.68.0rc1 on numba/label/dev, read from the label channel, compared with
+// conda-forge's 0.67.0.
+func TestCheckEarlyWarningConda(t *testing.T) {
+	c := fakes.NewConda(t)
+	c.Add("conda-forge", "numba", condaNumbaPackage("0.66.0", false), condaNumbaPackage("0.67.0", false))
+	rc := condaNumbaPackage("0.68.0rc1", true)
+	rc.Labels = []string{"dev"}
+	c.Add("numba", "numba", rc)
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.vars["PINBOT_CONDA_URL"] = c.URL
+	e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false))
+	e.file("environment.yml", []byte("channels: [conda-forge]\ndependencies:\n  - numba >=0.60,<=0.66.0\n"))
+	e.file(".pinbot.yml", []byte("packages:\n  numba:\n    probes:\n      - path: numba.core.bytecode.FunctionIdentity._unique_ids\n        expect: iterator\n"+
+		"sources:\n  conda:\n    channels: [conda-forge, numba/label/dev]\n"))
+	p := checkNumba(t, e, 0)
+	pr := p.Prerelease
+	if p.Status != "bump" || p.Newest != "0.67.0" || pr == nil {
+		t.Fatalf("%s %s, prerelease %+v", p.Status, p.Newest, pr)
+	}
+	if pr.Version != "0.68.0rc1" || pr.Source != "numba/label/dev" || pr.Baseline != "0.67.0" || pr.Verdict != "blocked" ||
+		len(pr.Checks) == 0 || !strings.Contains(pr.Checks[0].Detail, "read numba-0.68.0rc1-py312h6e6e5ba_0.conda (baseline numba-0.67.0-py312h6e6e5ba_0.conda)") {
+		t.Errorf("prerelease %+v", pr)
+	}
+}
