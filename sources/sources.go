@@ -47,6 +47,21 @@ type Release struct {
 	Files []File
 }
 
+// A Requirer is a Source that can say what a release of a package requires
+// to run: its dependency metadata as the registry publishes it. A Python
+// index gives PEP 508 requirement strings ("numpy<2.6,>=1.24",
+// "scipy; extra == 'all'"), a conda channel MatchSpec strings ("numpy
+// >=1.24,<2.6"). Markers, extras and platforms are the caller's to weigh.
+// A release that requires nothing gives none and no error; a release whose
+// requirements the registry does not publish gives an error.
+type Requirer interface {
+	Requires(ctx context.Context, pkg, version string) ([]string, error)
+}
+
+// MaxRequires is the most requirements a source accepts for one release:
+// real packages list a few dozen.
+const MaxRequires = 10_000
+
 // A Schemer is a Source that names the version scheme of its releases
 // ("pep440", "conda", "semver"), for comparing them when no pin says which.
 type Schemer interface {
@@ -73,6 +88,11 @@ type File struct {
 	Yanked bool
 	// RequiresPython is a Python file's requires-python specifier (PEP 345).
 	RequiresPython string
+	// Metadata is set for a file whose core metadata (METADATA) the index
+	// serves apart, at URL+".metadata" (PEP 658, PEP 714), with its sha256
+	// in MetadataSHA256 when the index gives one.
+	Metadata       bool
+	MetadataSHA256 string
 	// Kind is the artifact's type: KindSdist, KindWheel, KindConda or KindZip
 	// ("" when unknown).
 	Kind string

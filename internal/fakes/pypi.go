@@ -74,6 +74,12 @@ type Release struct {
 	// an sdist) and served under /packages/, so pip and pinbot's checks can
 	// download and verify them.
 	Artifacts map[string][]byte
+	// RequiresDist is the release's Requires-Dist metadata: the JSON API's
+	// info.requires_dist (null when nil) and the wheels' METADATA, served
+	// apart at FILE.metadata (PEP 658/714) with its sha256 on the simple
+	// API. For a release with Artifacts, nil reads it from the first
+	// wheel's METADATA.
+	RequiresDist []string
 }
 
 // PyPI is a fake PyPI: the JSON API (https://docs.pypi.org/api/json/), project
@@ -140,6 +146,27 @@ func (p *PyPI) artifact(filename string) ([]byte, bool) {
 	return nil, false
 }
 
+// fileMetadata returns the core metadata file of the wheel filename, served
+// at FILENAME.metadata (PEP 658).
+func (p *PyPI) fileMetadata(filename string) ([]byte, bool) {
+	if !strings.HasSuffix(filename, ".whl") {
+		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for name, rs := range p.projects {
+		for _, r := range rs {
+			for _, f := range files(name, r, "") {
+				if f.Filename == filename {
+					md := r.metadata(name, filename)
+					return md, md != nil
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
 // Remove removes a project: requests for it get PyPI's 404.
 func (p *PyPI) Remove(name string) {
 	p.mu.Lock()
@@ -168,6 +195,11 @@ func notFoundJSON() reply {
 func (p *PyPI) answer(r *http.Request) reply {
 	jsonHeader := http.Header{"Content-Type": {"application/json"}, "X-Pypi-Last-Serial": {"22406780"}}
 	if fn, ok := strings.CutPrefix(r.URL.Path, "/packages/"); ok {
+		if wheel, ok := strings.CutSuffix(path.Base(fn), ".metadata"); ok {
+			if data, ok := p.fileMetadata(wheel); ok {
+				return reply{header: http.Header{"Content-Type": {"application/octet-stream"}}, body: data}
+			}
+		}
 		if data, ok := p.artifact(path.Base(fn)); ok {
 			return reply{header: http.Header{"Content-Type": {"application/octet-stream"}}, body: data}
 		}
@@ -301,12 +333,58 @@ func files(name string, r Release, base string) []pypiFile {
 	return out
 }
 
-func info(name, version string) map[string]any {
+func info(name string, r Release) map[string]any {
+	var requires any // PyPI's null: the release declares no requirement
+	if rd := r.requiresDist(); rd != nil {
+		requires = rd
+	}
 	return map[string]any{
-		"name": name, "version": version, "summary": "compiling Python code using LLVM",
-		"requires_python": ">=3.10", "requires_dist": []string{"llvmlite<0.50,>=0.49.0dev0", "numpy<2.6,>=1.22"},
+		"name": name, "version": r.Version, "summary": "compiling Python code using LLVM",
+		"requires_python": ">=3.10", "requires_dist": requires,
 		"yanked": false, "yanked_reason": nil, "bugtrack_url": nil, "downloads": map[string]int{"last_day": -1},
 	}
+}
+
+// requiresDist is the release's Requires-Dist: RequiresDist, else what its
+// first wheel artifact's METADATA says.
+func (r Release) requiresDist() []string {
+	if r.RequiresDist != nil || r.Artifacts == nil {
+		return r.RequiresDist
+	}
+	for _, fn := range slices.Sorted(maps.Keys(r.Artifacts)) {
+		if md := wheelMetadata(r.Artifacts[fn]); md != nil {
+			var out []string
+			for _, line := range strings.Split(string(md), "\n") {
+				if v, ok := strings.CutPrefix(line, "Requires-Dist: "); ok {
+					out = append(out, strings.TrimSpace(v))
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// metadata is the core metadata file of a release's file: a real wheel's
+// own METADATA, or one made from the release for the others.
+func (r Release) metadata(project, filename string) []byte {
+	if data, ok := r.Artifacts[filename]; ok {
+		return wheelMetadata(data)
+	}
+	md := fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", project, r.Version)
+	for _, req := range r.RequiresDist {
+		md += "Requires-Dist: " + req + "\n"
+	}
+	return []byte(md + "\nA fake release.\n")
+}
+
+func latestRelease(rs []Release, version string) Release {
+	for _, r := range rs {
+		if r.Version == version {
+			return r
+		}
+	}
+	return Release{Version: version}
 }
 
 func projectJSON(name string, rs []Release, base string) []byte {
@@ -319,7 +397,7 @@ func projectJSON(name string, rs []Release, base string) []byte {
 		}
 	}
 	doc := map[string]any{
-		"info":            info(name, latest),
+		"info":            info(name, latestRelease(rs, latest)),
 		"last_serial":     22406780,
 		"releases":        releases,
 		"urls":            releases[latest],
@@ -332,7 +410,7 @@ func projectJSON(name string, rs []Release, base string) []byte {
 // versionJSON is /pypi/NAME/VERSION/json: the project at one version, its
 // files in "urls", and no "releases".
 func versionJSON(name string, r Release, base string) []byte {
-	in := info(name, r.Version)
+	in := info(name, r)
 	in["yanked"] = r.Yanked
 	if r.Yanked && r.YankedReason != "" {
 		in["yanked_reason"] = r.YankedReason
@@ -373,12 +451,13 @@ func (p *PyPI) simpleJSON(name string, rs []Release) []byte {
 				Filename: f.Filename, URL: "../../packages/" + f.Digests["sha256"][:4] + "/" + f.Filename,
 				Hashes:         map[string]string{"sha256": f.Digests["sha256"]},
 				RequiresPython: f.RequiresPython, Yanked: yanked,
-				CoreMetadata: map[string]string{"sha256": f.Digests["blake2b_256"]}, DistInfo: map[string]string{"sha256": f.Digests["blake2b_256"]},
+				CoreMetadata: false, DistInfo: false,
 			}
-			if strings.HasSuffix(f.Filename, ".tar.gz") || f.real {
-				// No PEP 714 metadata file for sdists, nor for real
-				// artifacts, whose .metadata this fake does not serve.
-				sf.CoreMetadata, sf.DistInfo = false, false
+			if md := r.metadata(name, f.Filename); strings.HasSuffix(f.Filename, ".whl") && md != nil {
+				// PEP 714 metadata for wheels, served at FILE.metadata.
+				sum := sha256.Sum256(md)
+				hashes := map[string]string{"sha256": hex.EncodeToString(sum[:])}
+				sf.CoreMetadata, sf.DistInfo = hashes, hashes
 			}
 			if p.FilesURL != "" {
 				sf.URL = f.URL // absolute, on the other host
@@ -415,7 +494,12 @@ func simpleHTML(name string, rs []Release, base string) []byte {
 					yanked = ` data-yanked="` + html.EscapeString(*f.YankedReason) + `"`
 				}
 			}
-			fmt.Fprintf(&b, "    <a href=\"%s#sha256=%s\" data-requires-python=\"%s\"%s>%s</a><br />\n", f.URL, f.Digests["sha256"], html.EscapeString(*f.RequiresPython), yanked, f.Filename)
+			md := ""
+			if data := r.metadata(name, f.Filename); strings.HasSuffix(f.Filename, ".whl") && data != nil {
+				sum := sha256.Sum256(data)
+				md = ` data-core-metadata="sha256=` + hex.EncodeToString(sum[:]) + `"`
+			}
+			fmt.Fprintf(&b, "    <a href=\"%s#sha256=%s\" data-requires-python=\"%s\"%s%s>%s</a><br />\n", f.URL, f.Digests["sha256"], html.EscapeString(*f.RequiresPython), yanked, md, f.Filename)
 		}
 	}
 	b.WriteString("  </body>\n</html>\n")

@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -52,4 +54,30 @@ func WheelMeta(name, version, tags string, meta []string, files map[string][]byt
 	w.Write([]byte(record.String()))
 	zw.Close()
 	return fmt.Sprintf("%s-%s-%s.whl", dist, version, tags), buf.Bytes()
+}
+
+// wheelMetadata returns the METADATA of a wheel's .dist-info, or nil when
+// data is not a wheel that has one.
+func wheelMetadata(data []byte) []byte {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil
+	}
+	for _, f := range zr.File {
+		dir, base := path.Split(f.Name)
+		if base != "METADATA" || !strings.HasSuffix(dir, ".dist-info/") || strings.Count(dir, "/") != 1 {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(io.LimitReader(rc, 1<<20))
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package pypi
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/sources"
@@ -64,6 +65,21 @@ func FuzzDecodeSimpleHTML(f *testing.F) {
 				if len(r.Files) == 0 {
 					t.Errorf("release %q without files from HTML", r.Version)
 				}
+			}
+		}
+	})
+}
+
+func FuzzParseMetadata(f *testing.F) {
+	f.Add([]byte("Metadata-Version: 2.1\nName: numba\nRequires-Dist: numpy<2.5,>=1.24\nRequires-Dist: scipy;\n extra == 'cuda'\n\ndescription\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		reqs, err := ParseMetadata(data)
+		if err != nil && reqs != nil {
+			t.Error("requirements with an error")
+		}
+		for _, r := range reqs {
+			if strings.ContainsAny(r, "\r\n") {
+				t.Errorf("requirement %q spans lines", r)
 			}
 		}
 	})

@@ -17,6 +17,9 @@ type project struct {
 		Version      string  `json:"version"`
 		Yanked       bool    `json:"yanked"`
 		YankedReason *string `json:"yanked_reason"`
+		// RequiresDist is the release's Requires-Dist metadata; null when
+		// it declares none.
+		RequiresDist []string `json:"requires_dist"`
 	} `json:"info"`
 	Releases map[string][]file `json:"releases"`
 	URLs     []file            `json:"urls"`

@@ -49,6 +49,56 @@ type simpleFile struct {
 	Size           int64   `json:"size"`
 	UploadTime     string  `json:"upload-time"`
 	Yanked         yanked  `json:"yanked"`
+	// CoreMetadata (PEP 714) and its older spelling DistInfoMetadata
+	// (PEP 658) say whether the index serves the file's METADATA apart.
+	CoreMetadata     metadataFlag `json:"core-metadata"`
+	DistInfoMetadata metadataFlag `json:"data-dist-info-metadata"`
+}
+
+// metadataFlag is PEP 658/714's core-metadata: false, true, or an object of
+// hashes of the metadata file.
+type metadataFlag struct {
+	Set    bool
+	SHA256 string
+}
+
+// UnmarshalJSON reads a bool or a hashes object.
+func (m *metadataFlag) UnmarshalJSON(b []byte) error {
+	switch b := bytes.TrimSpace(b); {
+	case string(b) == "null":
+		*m = metadataFlag{}
+	case len(b) > 0 && b[0] == '{':
+		var hashes struct {
+			SHA256 string `json:"sha256"`
+		}
+		if err := json.Unmarshal(b, &hashes); err != nil {
+			return err
+		}
+		*m = metadataFlag{Set: true, SHA256: strings.ToLower(hashes.SHA256)}
+	default:
+		var v bool
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("core-metadata: expected a bool or an object of hashes, found %.40q", b)
+		}
+		*m = metadataFlag{Set: v}
+	}
+	return nil
+}
+
+// metadataAttr reads PEP 658/714's HTML attribute: "true", or
+// "sha256=HEX"; absent is false.
+func metadataAttr(attrs map[string]string) metadataFlag {
+	v, ok := attrs["data-core-metadata"]
+	if !ok {
+		v, ok = attrs["data-dist-info-metadata"]
+	}
+	if !ok {
+		return metadataFlag{}
+	}
+	if algo, sum, found := strings.Cut(v, "="); found && algo == "sha256" {
+		return metadataFlag{Set: true, SHA256: strings.ToLower(sum)}
+	}
+	return metadataFlag{Set: v != "false"}
 }
 
 // yanked is PEP 691's yanked: false, true, or a non-empty reason string.
@@ -131,6 +181,11 @@ func decodeSimple(page *url.URL, project string, body []byte) ([]sources.Release
 		if f.RequiresPython != nil {
 			sf.RequiresPython = *f.RequiresPython
 		}
+		md := f.CoreMetadata
+		if !md.Set {
+			md = f.DistInfoMetadata
+		}
+		sf.Metadata, sf.MetadataSHA256 = md.Set, md.SHA256
 		if t, err := time.Parse(time.RFC3339Nano, f.UploadTime); err == nil {
 			sf.Time = t
 		}
@@ -209,6 +264,8 @@ func decodeSimpleHTML(page *url.URL, project string, body []byte) ([]sources.Rel
 		}
 		ref, frag, _ := strings.Cut(href, "#")
 		sf := sources.File{Name: fn, URL: resolve(page, ref), RequiresPython: attrs["data-requires-python"]}
+		md := metadataAttr(attrs)
+		sf.Metadata, sf.MetadataSHA256 = md.Set, md.SHA256
 		if algo, sum, ok := strings.Cut(frag, "="); ok && algo == "sha256" {
 			sf.SHA256 = strings.ToLower(sum)
 		}

@@ -52,12 +52,13 @@ func TestSimple(t *testing.T) {
 		Name:   "numba-0.67.0-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
 		URL:    fake.URL + "/packages/" + whl.SHA256[:4] + "/numba-0.67.0-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
 		SHA256: whl.SHA256, Size: 3_923_101, Time: r.Time, RequiresPython: ">=3.10", Kind: sources.KindWheel,
+		Metadata: true, MetadataSHA256: whl.MetadataSHA256,
 		Tags: []sources.Tag{{Python: "cp312", ABI: "cp312", Platform: "manylinux2014_x86_64"}, {Python: "cp312", ABI: "cp312", Platform: "manylinux_2_17_x86_64"}},
 	}
-	if diff := cmp.Diff(wantWhl, whl); diff != "" || len(whl.SHA256) != 64 {
+	if diff := cmp.Diff(wantWhl, whl); diff != "" || len(whl.SHA256) != 64 || len(whl.MetadataSHA256) != 64 {
 		t.Errorf("wheel (-want +got)\n%s", diff)
 	}
-	if r.Files[0].Kind != sources.KindSdist {
+	if r.Files[0].Kind != sources.KindSdist || r.Files[0].Metadata {
 		t.Errorf("sdist = %+v", r.Files[0])
 	}
 	if y := byV["0.66.1"]; !y.Yanked || y.YankedReason != "broken wheel for py3.14" {
