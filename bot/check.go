@@ -44,6 +44,8 @@ type Checker struct {
 
 	hashMu    sync.Mutex
 	hashCache map[hashKey][]string // the digests releaseHashes fetched
+	reqMu     sync.Mutex
+	reqCache  map[requireKey]requireResult // what releases require (costs.go)
 }
 
 // CheckOptions are the per-run choices of Check.
@@ -76,6 +78,9 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	c.hashMu.Lock()
 	c.hashCache = nil // a release can gain files: ask again in each check
 	c.hashMu.Unlock()
+	c.reqMu.Lock()
+	c.reqCache = nil
+	c.reqMu.Unlock()
 	// Every file of the repository is reached through repo: confined to the
 	// repository, links and all, and read within repofs.MaxFileSize.
 	repo, err := repofs.Open(c.Root)
@@ -146,6 +151,8 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project)
 	prereleases := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project)
 	c.hashPins(ctx, log, plans)
+	costs, costWarnings := c.holdsBack(ctx, log, plans, byPkg, lookups, watched)
+	rep.Warnings = append(rep.Warnings, costWarnings...)
 	for i, p := range plans {
 		for _, w := range p.Warnings {
 			rep.Warnings = append(rep.Warnings, w.Error())
@@ -153,6 +160,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		rp := toReport(p)
 		rp.Checks, rp.Verdicts, rp.Prerelease = checks[p.Name].checks, checks[p.Name].verdicts, prereleases[p.Name]
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
+		rp.HoldsBack = costs[p.Name]
 		rep.Packages = append(rep.Packages, rp)
 	}
 	if ctx.Err() != nil {

@@ -53,9 +53,10 @@ type Release struct {
 // "scipy; extra == 'all'"), a conda channel MatchSpec strings ("numpy
 // >=1.24,<2.6"). Markers, extras and platforms are the caller's to weigh.
 // A release that requires nothing gives none and no error; a release whose
-// requirements the registry does not publish gives an error.
+// requirements the registry does not publish gives an error. r is the
+// release as Releases listed it: its files may say where the metadata is.
 type Requirer interface {
-	Requires(ctx context.Context, pkg, version string) ([]string, error)
+	Requires(ctx context.Context, pkg string, r Release) ([]string, error)
 }
 
 // MaxRequires is the most requirements a source accepts for one release:

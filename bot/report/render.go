@@ -71,6 +71,9 @@ func Text(w io.Writer, r *Report) error {
 				ew.printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
 			}
 		}
+		for _, h := range p.HoldsBack {
+			ew.printf("  holds back %s: %s\n", t(h.Package), t(h.Reason))
+		}
 	}
 	for _, in := range r.Includes {
 		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
@@ -209,6 +212,13 @@ func packageMarkdown(ew *errWriter, p Package) {
 		}
 		ew.printf("\n")
 	}
+	if len(p.HoldsBack) > 0 {
+		ew.printf("**What the caps cost:** they hold back %s.\n\n", escape.Markdown(plural(len(p.HoldsBack), "package")))
+		for _, h := range p.HoldsBack {
+			ew.printf("- %s: %s\n", escape.Code(h.Package), escape.Markdown(h.Reason))
+		}
+		ew.printf("\n")
+	}
 	if len(p.Checks) > 0 {
 		checksTable(ew, p.Checks, "Candidate")
 		if env := p.environment(); env != nil {
@@ -272,6 +282,13 @@ func markerNote(m string) string {
 		return ""
 	}
 	return " (marker " + m + ")"
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }

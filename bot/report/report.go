@@ -83,6 +83,30 @@ type Package struct {
 	// pre-release newer than the target. Absent when none was checked (no
 	// such pre-release, no checks, or early-warning: false).
 	Prerelease *Prerelease `json:"prerelease,omitempty"`
+	// HoldsBack is what the caps cost: each other package the release they
+	// admit holds below its newest release, which the target would let go
+	// further (bot/holds). Empty when the caps admit the target; absent
+	// when it could not be told (no target, no dependency metadata: a
+	// warning says why).
+	HoldsBack []HoldBack `json:"holds_back,omitzero"`
+}
+
+// A HoldBack is one package a cap holds back: "numba 0.65.1 holds
+// numpy<2.5 while numpy 2.5.1 is out".
+type HoldBack struct {
+	// Package is the package held back.
+	Package string `json:"package"`
+	// Constraint is what shuts its newest release out ("<2.5"), with the
+	// requirement's environment marker after ";" when the configured
+	// Pythons do not decide it.
+	Constraint string `json:"constraint"`
+	// RequiredBy is the release that requires it, the newest the caps
+	// admit: "numba 0.65.1".
+	RequiredBy string `json:"required_by"`
+	// Newest is the held package's newest release.
+	Newest string `json:"newest"`
+	// Reason says it in a sentence, with what the target admits instead.
+	Reason string `json:"reason"`
 }
 
 // A Prerelease is what the package's checks say of a pre-release newer than

@@ -23,19 +23,19 @@ var _ sources.Requirer = (*Source)(nil)
 // description included.
 const maxMetadata = 4 << 20
 
-// Requires returns the Requires-Dist entries of pkg==version, PEP 508
+// Requires returns the Requires-Dist entries of release r of pkg, PEP 508
 // strings with their markers: with the JSON API, info.requires_dist of
 // /pypi/NAME/VERSION/json (PyPI fills it from the uploaded metadata, and
 // leaves it null for a release that declares none); with the simple API,
-// the METADATA of one of the release's files that the index serves apart
-// (PEP 658/714, URL+".metadata"), a wheel's first, checked against the
-// digest the index gives. A release none of whose files offers its metadata
-// is an error: what it requires cannot be read without downloading it.
-func (s *Source) Requires(ctx context.Context, pkg, version string) ([]string, error) {
+// the METADATA of one of r's files that the index serves apart (PEP
+// 658/714, URL+".metadata"), a wheel's first, checked against the digest
+// the index gives. A release none of whose files offers its metadata is an
+// error: what it requires cannot be read without downloading it.
+func (s *Source) Requires(ctx context.Context, pkg string, r sources.Release) ([]string, error) {
 	if s.api == SimpleAPI {
-		return s.simpleRequires(ctx, pkg, version)
+		return s.metadataRequires(ctx, pkg, r)
 	}
-	u := s.base + "/pypi/" + url.PathEscape(pep503.Normalize(pkg)) + "/" + url.PathEscape(version) + "/json"
+	u := s.base + "/pypi/" + url.PathEscape(pep503.Normalize(pkg)) + "/" + url.PathEscape(r.Version) + "/json"
 	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, err
@@ -50,18 +50,10 @@ func (s *Source) Requires(ctx context.Context, pkg, version string) ([]string, e
 	return checkRequires(u, p.Info.RequiresDist)
 }
 
-// simpleRequires reads the requirements of pkg==version from the metadata
-// file of one of its files on the simple API.
-func (s *Source) simpleRequires(ctx context.Context, pkg, version string) ([]string, error) {
-	rs, err := s.simple(ctx, pkg)
-	if err != nil {
-		return nil, err
-	}
-	i := slices.IndexFunc(rs, func(r sources.Release) bool { return r.Version == version })
-	if i < 0 {
-		return nil, fmt.Errorf("%s %s: no such version on %s: %w", pkg, version, web.Redact(s.base), sources.ErrNotFound)
-	}
-	files := slices.Clone(rs[i].Files)
+// metadataRequires reads the requirements of release r from the metadata
+// file of one of its files.
+func (s *Source) metadataRequires(ctx context.Context, pkg string, r sources.Release) ([]string, error) {
+	files := slices.Clone(r.Files)
 	// A wheel's metadata is static; an sdist's may be computed at build time.
 	slices.SortStableFunc(files, func(a, b sources.File) int {
 		return boolRank(b.Kind == sources.KindWheel) - boolRank(a.Kind == sources.KindWheel)
@@ -87,7 +79,7 @@ func (s *Source) simpleRequires(ctx context.Context, pkg, version string) ([]str
 		}
 		return checkRequires(u, reqs)
 	}
-	return nil, fmt.Errorf("%s %s: no file on %s offers its metadata (PEP 658), so what it requires cannot be read", pkg, version, web.Redact(s.base))
+	return nil, fmt.Errorf("%s %s: no file on %s offers its metadata (PEP 658), so what it requires cannot be read", pkg, r.Version, web.Redact(s.base))
 }
 
 func boolRank(b bool) int {

@@ -3,6 +3,7 @@ package pypi_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func requiresFake(t *testing.T) *fakes.PyPI {
 	fn, whl := fakes.WheelMeta("llvmlite", "0.48.0", "py3-none-any", []string{"Requires-Dist: numpy>=1.22 ; python_version < \"3.13\""}, nil)
 	fake.Add("numba",
 		fakes.Release{Version: "0.65.1", RequiresDist: numbaRequires},
-		fakes.Release{Version: "0.66.0"}, // declares nothing
+		fakes.Release{Version: "0.66.0"},                                                      // declares nothing
 		fakes.Release{Version: "0.64.0", Wheels: []string{}, RequiresDist: []string{"numpy"}}) // an sdist only
 	fake.Add("llvmlite", fakes.Release{Version: "0.48.0", Artifacts: map[string][]byte{fn: whl}})
 	return fake
@@ -41,29 +42,48 @@ func TestRequires(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fake.HTMLOnly = name == "simple HTML"
 			ctx := context.Background()
-			got, err := src.Requires(ctx, "Numba", "0.65.1")
+			rel := func(pkg, version string) sources.Release {
+				rs, err := src.Releases(ctx, pkg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range rs {
+					if r.Version == version {
+						return r
+					}
+				}
+				return sources.Release{Version: version}
+			}
+			got, err := src.Requires(ctx, "Numba", rel("numba", "0.65.1"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(numbaRequires, got); diff != "" {
 				t.Errorf("numba 0.65.1 (-want +got)\n%s", diff)
 			}
-			if got, err := src.Requires(ctx, "numba", "0.66.0"); err != nil || len(got) != 0 {
+			if got, err := src.Requires(ctx, "numba", rel("numba", "0.66.0")); err != nil || len(got) != 0 {
 				t.Errorf("a release that declares nothing: %q, %v", got, err)
 			}
-			got, err = src.Requires(ctx, "llvmlite", "0.48.0")
+			got, err = src.Requires(ctx, "llvmlite", rel("llvmlite", "0.48.0"))
 			if err != nil || len(got) != 1 || got[0] != `numpy>=1.22 ; python_version < "3.13"` {
 				t.Errorf("a real wheel's METADATA: %q, %v", got, err)
 			}
-			_, err = src.Requires(ctx, "numba", "9.9.9")
-			if !errors.Is(err, sources.ErrNotFound) {
-				t.Errorf("a version the index lacks: %v", err)
+			if name == "json" {
+				_, err = src.Requires(ctx, "numba", sources.Release{Version: "9.9.9"})
+				if !errors.Is(err, sources.ErrNotFound) {
+					t.Errorf("a version the index lacks: %v", err)
+				}
 			}
 		})
 	}
 	fake.HTMLOnly = false
 	// On the simple API an sdist offers no metadata file: unknown, not "none".
-	if _, err := srcs["simple"].Requires(context.Background(), "numba", "0.64.0"); err == nil || !strings.Contains(err.Error(), "no file") || !strings.Contains(err.Error(), "PEP 658") {
+	rs, err := srcs["simple"].Releases(context.Background(), "numba")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdist := rs[slices.IndexFunc(rs, func(r sources.Release) bool { return r.Version == "0.64.0" })]
+	if _, err := srcs["simple"].Requires(context.Background(), "numba", sdist); err == nil || !strings.Contains(err.Error(), "no file") || !strings.Contains(err.Error(), "PEP 658") {
 		t.Errorf("sdist only: %v", err)
 	}
 }
@@ -78,8 +98,10 @@ func TestRequiresBadMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	var u string
+	var rel sources.Release
 	for _, r := range rs {
 		if r.Version == "0.65.1" {
+			rel = r
 			for _, f := range r.Files {
 				if f.Metadata {
 					u = strings.TrimPrefix(f.URL, fake.URL) + ".metadata"
@@ -88,11 +110,11 @@ func TestRequiresBadMetadata(t *testing.T) {
 		}
 	}
 	fake.Fail(u, fakes.Fault{Body: "Metadata-Version: 2.1\nName: numba\nRequires-Dist: evil\n\n"})
-	if _, err := src.Requires(context.Background(), "numba", "0.65.1"); err == nil || !strings.Contains(err.Error(), "sha256") || !strings.Contains(err.Error(), ".metadata") {
+	if _, err := src.Requires(context.Background(), "numba", rel); err == nil || !strings.Contains(err.Error(), "sha256") || !strings.Contains(err.Error(), ".metadata") {
 		t.Errorf("digest mismatch: %v", err)
 	}
 	fake.Fail("/pypi/numba/0.65.1/json", fakes.Fault{Body: `{"info": {"version": "0.65.1", "requires_dist": "numpy"}}`})
-	if _, err := pypi.New(fake.URL, client()).Requires(context.Background(), "numba", "0.65.1"); err == nil || !strings.Contains(err.Error(), "invalid JSON") {
+	if _, err := pypi.New(fake.URL, client()).Requires(context.Background(), "numba", rel); err == nil || !strings.Contains(err.Error(), "invalid JSON") {
 		t.Errorf("requires_dist not a list: %v", err)
 	}
 }
