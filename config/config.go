@@ -65,6 +65,16 @@ type Config struct {
 	Dashboard   Dashboard `yaml:"-"`
 	// Network bounds the cost of requests (config/network.go).
 	Network Network `yaml:"network"`
+	// Groups makes packages move together, by group name
+	// (groups: {numba-stack: [numba, llvmlite]}): one plan with targets
+	// consistent with each other's dependency metadata, one pull request,
+	// one verdict. Members are watched packages, each in one group at most
+	// (config/groups.go); after loading they are normalised names.
+	Groups map[string][]string `yaml:"groups"`
+	// Solve asks a real resolver, before a pull request is opened, whether
+	// the project's requirements resolve with the new caps;
+	// packages.NAME.solve overrides it for one package.
+	Solve bool `yaml:"solve"`
 
 	// pos is where each key path was written, for errors found after
 	// decoding (see Pos).
@@ -173,6 +183,9 @@ func fromYAML(file string, doc *yaml.Node) (*Config, error) {
 		c.Packages = Default().Packages
 	}
 	if err := c.normalize(); err != nil {
+		return nil, err
+	}
+	if err := c.checkGroups(); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -107,6 +107,8 @@ type Package struct {
 	// than the target, when there is one (default on for a package with
 	// checks; see EarlyWarns).
 	EarlyWarning *bool `yaml:"early-warning"`
+	// Solve, when set, overrides the global solve for this package.
+	Solve *bool `yaml:"solve"`
 
 	// key is the package's key path as written ("packages.Numba"), for
 	// errors found after decoding.
