@@ -148,7 +148,10 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 			plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
 		}
 	}
-	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project)
+	groups := groupsOf(c.Config, names)
+	c.planGroups(ctx, log, groups, plans, pkgs, byPkg, lookups, watched)
+	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups.together(plans))
+	groups.settle(plans)
 	prereleases := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project)
 	c.hashPins(ctx, log, plans)
 	costs, costWarnings := c.holdsBack(ctx, log, plans, byPkg, lookups, watched)
@@ -163,6 +166,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		rp.HoldsBack = costs[p.Name]
 		rep.Packages = append(rep.Packages, rp)
 	}
+	rep.Groups = groups.report(rep.Packages)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -198,6 +202,11 @@ func (c *Checker) watched(only []string) map[string]*config.Package {
 	for _, n := range only {
 		n = config.Key(n)
 		w[n] = c.Config.Packages[n]
+		// A package moves with its group: the group is checked whole.
+		_, members := c.Config.GroupOf(n)
+		for _, m := range members {
+			w[m] = c.Config.Packages[m]
+		}
 	}
 	return w
 }

@@ -301,7 +301,7 @@ func condaTarget(settings *config.Package) condafile.Target {
 func (v *Verifier) condaProbe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package,
 	constraints []probe.Constraint) ([]report.Check, bool, error) {
 	if v.NoInstall {
-		return v.probe(ctx, name, baseline, cand, settings, constraints) // probes what is installed, conda or not
+		return v.probe(ctx, name, baseline, cand, settings, constraints, nil) // probes what is installed, conda or not
 	}
 	reason := "--static"
 	if !v.Static {
@@ -310,7 +310,7 @@ func (v *Verifier) condaProbe(ctx context.Context, name string, baseline *source
 	if v.Dynamic() {
 		twinBase, twinCand, why := v.pipTwins(ctx, name, baseline, cand, settings)
 		if why == "" {
-			checks, blocked, err := v.probe(ctx, name, twinBase, twinCand, settings, constraints)
+			checks, blocked, err := v.probe(ctx, name, twinBase, twinCand, settings, constraints, nil)
 			note := fmt.Sprintf("; probes ran on %s %s installed from the index's pip wheels: the conda package is what users install, the wheels are what probes could run", name, cand.Version)
 			for i := range checks {
 				checks[i].Detail += note

@@ -141,58 +141,22 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 					Title: fmt.Sprintf("%s: upstream fixed (%s %s)", p.Name, c.Kind, c.Name), Detail: c.Detail})
 			}
 		}
-		if status != plan.Bump && status != plan.Blocked {
-			continue
+		if p.Group != "" {
+			continue // the group's pull request carries it, below
 		}
-		settings := cfg.PullRequests.For(p.Name)
-		blocked := status == plan.Blocked
-		var failure *slack.Item
-		if blocked {
-			failure = &slack.Item{Kind: slack.KindFailure, Title: p.Name + ": a check failed", Detail: failedChecks(p)}
-		}
-		if blocked && (settings.OnFailure == config.OnFailureAlertOnly || !p.Changed()) {
-			if failure != nil {
-				failure.Detail = strings.TrimSpace(failure.Detail + "\nNo pull request (" + noPRReason(settings) + ").")
-				items = append(items, *failure)
-			}
-			continue
-		}
-		ch, err := r.change(ctx, log, p, settings, blocked)
+		more, err := r.publish(ctx, log, out, unit{name: p.Name, status: status, packages: []report.Package{p}, settings: cfg.PullRequests.For(p.Name)})
 		if err != nil {
-			out.Failures = append(out.Failures, p.Name+": "+err.Error())
-			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": " + firstLine(err.Error())})
-			continue
+			return nil, err
 		}
-		out.Planned = append(out.Planned, ch)
-		if r.DryRun {
-			items = append(items, slack.Item{Kind: slack.KindPR, Title: fmt.Sprintf("%s: would open or update %q on %s", p.Name, ch.Title, github.Branch(ch.Base, p.Name))})
-			if failure != nil {
-				items = append(items, *failure)
-			}
-			continue
-		}
-		res, err := r.GitHub.Sync(ctx, ch)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
+		items = append(items, more...)
+	}
+	for _, g := range rep.Groups {
+		u := groupUnit(cfg, rep, g)
+		more, err := r.publish(ctx, log, out, u)
 		if err != nil {
-			log.Error("pull request failed", "package", p.Name, "err", err)
-			out.Failures = append(out.Failures, p.Name+": "+err.Error())
-			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": pull request failed", Detail: err.Error()})
-			if failure != nil {
-				items = append(items, *failure)
-			}
-			continue
+			return nil, err
 		}
-		log.Info("pull request", "package", p.Name, "action", res.Action, "number", res.Number, "url", res.URL)
-		out.Pulls = append(out.Pulls, res)
-		if it, ok := prItem(res); ok {
-			items = append(items, it)
-		}
-		if failure != nil {
-			failure.URL = res.URL
-			items = append(items, *failure)
-		}
+		items = append(items, more...)
 	}
 	warnings, warnedNow := earlywarn.News(rep.Packages, last.Warned, partial)
 	for _, w := range warnings {
@@ -217,9 +181,65 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	return out, nil
 }
 
-// change describes the pull request for p.
-func (r *Runner) change(ctx context.Context, log *slog.Logger, p report.Package, s config.PullRequestSettings, blocked bool) (github.Change, error) {
-	files, err := r.packageFiles(ctx, log, p)
+// publish opens or updates the pull request of one unit (a package, or a
+// group of packages that move together) when its caps move, and returns
+// what the message says of it. The error is the context's, which ends the
+// run.
+func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u unit) ([]slack.Item, error) {
+	if u.status != plan.Bump && u.status != plan.Blocked {
+		return nil, nil
+	}
+	var items []slack.Item
+	blocked := u.status == plan.Blocked
+	var failure *slack.Item
+	if blocked {
+		failure = &slack.Item{Kind: slack.KindFailure, Title: u.name + ": a check failed", Detail: u.failedChecks()}
+	}
+	if blocked && (u.settings.OnFailure == config.OnFailureAlertOnly || !u.changed()) {
+		failure.Detail = strings.TrimSpace(failure.Detail + "\nNo pull request (" + noPRReason(u.settings) + ").")
+		return append(items, *failure), nil
+	}
+	ch, err := r.change(ctx, log, u, blocked)
+	if err != nil {
+		out.Failures = append(out.Failures, u.name+": "+err.Error())
+		return append(items, slack.Item{Kind: slack.KindError, Title: u.name + ": " + firstLine(err.Error())}), nil
+	}
+	out.Planned = append(out.Planned, ch)
+	if r.DryRun {
+		items = append(items, slack.Item{Kind: slack.KindPR, Title: fmt.Sprintf("%s: would open or update %q on %s", u.name, ch.Title, github.Branch(ch.Base, u.name))})
+		if failure != nil {
+			items = append(items, *failure)
+		}
+		return items, nil
+	}
+	res, err := r.GitHub.Sync(ctx, ch)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		log.Error("pull request failed", "package", u.name, "err", err)
+		out.Failures = append(out.Failures, u.name+": "+err.Error())
+		items = append(items, slack.Item{Kind: slack.KindError, Title: u.name + ": pull request failed", Detail: err.Error()})
+		if failure != nil {
+			items = append(items, *failure)
+		}
+		return items, nil
+	}
+	log.Info("pull request", "package", u.name, "action", res.Action, "number", res.Number, "url", res.URL)
+	out.Pulls = append(out.Pulls, res)
+	if it, ok := prItem(res); ok {
+		items = append(items, it)
+	}
+	if failure != nil {
+		failure.URL = res.URL
+		items = append(items, *failure)
+	}
+	return items, nil
+}
+
+// change describes the pull request of u.
+func (r *Runner) change(ctx context.Context, log *slog.Logger, u unit, blocked bool) (github.Change, error) {
+	files, err := r.packageFiles(ctx, log, u.packages)
 	if err != nil {
 		return github.Change{}, err
 	}
@@ -231,9 +251,15 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, p report.Package,
 	if u := cfg.Sources.PyPI.URL; u != "" && u != config.DefaultPyPIURL {
 		urls["pypi"] = web.Redact(u) // a private index URL may carry credentials
 	}
-	d := github.Describe{Package: p, Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls}
+	d := github.Describe{Package: u.packages[0], Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls}
+	target := u.packages[0].Newest
+	if u.group != nil {
+		d.Group, d.Members = u.group, u.packages
+		target = u.target()
+	}
+	s := u.settings
 	ch := github.Change{
-		Package: p.Name, Target: p.Newest, Base: r.Base, Files: files,
+		Package: u.name, Target: target, Base: r.Base, Files: files,
 		Title: d.Title(), Body: d.Body(), Message: d.Message(),
 		Draft: s.Draft || blocked, Blocked: blocked, Labels: s.Labels, Reviewers: s.Reviewers, Assignees: s.Assignees,
 		ReopenClosed: s.ReopenClosed,
@@ -253,12 +279,18 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, p report.Package,
 // new version's hashes, as the check fetched them). The report is the one
 // truth: whatever the plan and the checks decided is what the pull request
 // carries.
-func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, p report.Package) ([]github.File, error) {
+func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, ps []report.Package) ([]github.File, error) {
 	c := r.Checker
-	byFile := map[string][]report.Pin{}
-	for _, pin := range p.Pins {
-		if pin.After != pin.Before && pin.Skip == "" {
-			byFile[pin.File] = append(byFile[pin.File], pin)
+	type pkgPin struct {
+		pkg string
+		report.Pin
+	}
+	byFile := map[string][]pkgPin{}
+	for _, p := range ps {
+		for _, pin := range p.Pins {
+			if pin.After != pin.Before && pin.Skip == "" {
+				byFile[pin.File] = append(byFile[pin.File], pkgPin{p.Name, pin})
+			}
 		}
 	}
 	repo, err := repofs.Open(c.Root)
@@ -283,7 +315,7 @@ func (r *Runner) packageFiles(ctx context.Context, log *slog.Logger, p report.Pa
 		var edits []pins.Edit
 		for _, want := range byFile[path] {
 			i := slices.IndexFunc(found, func(f pins.Pin) bool {
-				return f.Package == p.Name && f.Line == want.Line && f.Key == want.Key && f.Text == want.Before
+				return config.Key(f.Package) == want.pkg && f.Line == want.Line && f.Key == want.Key && f.Text == want.Before
 			})
 			if i < 0 {
 				return nil, fmt.Errorf("%s:%d: %s changed since the check", path, want.Line, want.Before)
@@ -366,6 +398,60 @@ func failedChecks(p report.Package) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// A unit is what one pull request carries: a package, or a group of
+// packages that move together (named after the group).
+type unit struct {
+	name     string
+	status   plan.Status
+	packages []report.Package
+	settings config.PullRequestSettings
+	group    *report.Group
+}
+
+// groupUnit is the pull request unit of group g: its members' report
+// entries, its one status and the group's pull request settings.
+func groupUnit(cfg *config.Config, rep *report.Report, g report.Group) unit {
+	u := unit{name: g.Name, status: plan.Status(g.Status), group: &g, settings: cfg.PullRequests.ForGroup(g.Name, g.Packages)}
+	for _, m := range g.Packages {
+		for _, p := range rep.Packages {
+			if p.Name == m {
+				u.packages = append(u.packages, p)
+			}
+		}
+	}
+	return u
+}
+
+// changed reports whether any pin of the unit changes.
+func (u unit) changed() bool {
+	return slices.ContainsFunc(u.packages, report.Package.Changed)
+}
+
+// failedChecks lists the unit's failed checks, each line naming its
+// package in a group.
+func (u unit) failedChecks() string {
+	var lines []string
+	for _, p := range u.packages {
+		if f := failedChecks(p); f != "" {
+			if u.group != nil {
+				f = p.Name + ": " + strings.ReplaceAll(f, "\n", "\n"+p.Name+": ")
+			}
+			lines = append(lines, f)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// target names a group's targets, as a pull request's marker and trailer
+// record them: "numba==0.67.0,llvmlite==0.50.1".
+func (u unit) target() string {
+	var parts []string
+	for _, p := range u.packages {
+		parts = append(parts, p.Name+"=="+p.Newest)
+	}
+	return strings.Join(parts, ",")
 }
 
 func noPRReason(s config.PullRequestSettings) string {

@@ -317,6 +317,9 @@ type installed struct {
 	plans   map[string]*plan.Plan
 	pins    map[string][]pins.Pin // pins of packages the run does not plan
 	schemes map[string]versions.Scheme
+	// with maps a group's members to the releases installed beside them
+	// (name==version); a member of a group is in it even with none.
+	with map[string][]string
 }
 
 // version returns the release of pkg the project installs among accepted

@@ -76,13 +76,17 @@ type Verifier struct {
 // verifyAll runs the checks of every package that moves a cap and asks for
 // them, turning its plan blocked (or an error) as the results say. It returns
 // each package's check results and verdicts.
+//
+// together maps a group's members to the releases their checks install
+// beside them (the other members' targets); a member of a group is judged
+// at its target alone, with no fallback, for the group has one verdict.
 func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) map[string]verified {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, together map[string][]string) map[string]verified {
 	out := map[string]verified{}
 	if c.Verifier == nil {
 		return out
 	}
-	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes}
+	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes, with: together}
 	for i := range plans {
 		planned.plans[plans[i].Name] = &plans[i]
 	}
@@ -94,6 +98,13 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 		var constraints []probe.Constraint
 		if settings[p.Name].ProjectConstraints() {
 			constraints = probeConstraints(p.Name, project)
+		}
+		if with, grouped := together[p.Name]; grouped {
+			// The group's other members are installed at their targets
+			// beside it: their pins as written are not constraints.
+			constraints = slices.DeleteFunc(constraints, func(c probe.Constraint) bool {
+				return slices.ContainsFunc(with, func(w string) bool { return requirementName(w) == requirementName(c.Requirement) })
+			})
 		}
 		checks, verdicts, err := c.Verifier.verify(ctx, c, p, pkgs[i], byPkg[p.Name], lookups[p.Name], settings[p.Name], planned, constraints)
 		if reason, ok := heldReason(err); ok {
@@ -137,6 +148,9 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 	fallbacks := cmp.Or(v.Fallbacks, 3)
 	if v.NoInstall && len(settings.Probes) > 0 {
 		fallbacks = 0 // every candidate would probe the same installed release
+	}
+	if _, grouped := planned.with[p.Name]; grouped {
+		fallbacks = 0 // a group's targets are judged together, once
 	}
 	for _, r := range accepted {
 		if len(candidates) > fallbacks {
@@ -206,7 +220,10 @@ func (v *Verifier) verify(ctx context.Context, c *Checker, p *plan.Plan, pkg pla
 func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
 	settings *config.Package, planned *installed, constraints []probe.Constraint) (checks []report.Check, blocked bool, err error) {
 	if len(settings.Probes) > 0 {
-		runProbes := v.probe
+		runProbes := func(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package,
+			constraints []probe.Constraint) ([]report.Check, bool, error) {
+			return v.probe(ctx, name, baseline, cand, settings, constraints, planned.with[name])
+		}
 		if isConda(cand) {
 			runProbes = v.condaProbe
 		}
@@ -227,9 +244,9 @@ func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Relea
 }
 
 func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package,
-	constraints []probe.Constraint) ([]report.Check, bool, error) {
+	constraints []probe.Constraint, with []string) ([]report.Check, bool, error) {
 	opts := probe.Options{
-		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes,
+		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, With: with,
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
 		Constraints: constraints, HTTPClient: v.HTTPClient,
@@ -358,6 +375,16 @@ func probeConstraints(name string, project []pins.Pin) []probe.Constraint {
 		out = append(out, probe.Constraint{Requirement: req, Origin: fmt.Sprintf("%s:%d", p.File, p.Line)})
 	}
 	return out
+}
+
+// requirementName returns the normalised name a requirement line starts
+// with ("llvmlite" of "llvmlite<=0.49; python_version < '3.13'").
+func requirementName(req string) string {
+	end := strings.IndexAny(req, "<>=!~;[ (")
+	if end < 0 {
+		end = len(req)
+	}
+	return config.Key(strings.TrimSpace(req[:end]))
 }
 
 // pypiReleases returns the package's PyPI releases from this run's lookups, or

@@ -107,7 +107,8 @@ type PullRequests struct {
 	// and target was closed without merging (default: respect the close).
 	ReopenClosed bool `yaml:"reopen-closed"`
 	// Packages override the settings above per package (keys are package
-	// names, normalised); a key set there replaces the global value.
+	// names, normalised, or group names for a group's pull request); a key
+	// set there replaces the global value.
 	Packages map[string]*PullRequestOverride `yaml:"packages"`
 }
 
@@ -187,6 +188,16 @@ func (p PullRequests) For(pkg string) PullRequestSettings {
 		s.OnFailure = OnFailureDraft
 	}
 	return s
+}
+
+// ForGroup returns the settings of a group's pull request:
+// pull-requests.packages.GROUP when the configuration names the group there,
+// else those of its first member.
+func (p PullRequests) ForGroup(group string, members []string) PullRequestSettings {
+	if _, ok := p.Packages[Key(group)]; ok || len(members) == 0 {
+		return p.For(group)
+	}
+	return p.For(members[0])
 }
 
 // The events notify.on selects.

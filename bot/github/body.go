@@ -27,11 +27,50 @@ type Describe struct {
 	// SourceURLs maps a source name to its base URL when it is not the public
 	// default (a PyPI mirror), for release links.
 	SourceURLs map[string]string
+	// Group, when set, is the group the pull request moves together, and
+	// Members its packages' entries (Package is then the first of them).
+	Group   *report.Group
+	Members []report.Package
+}
+
+// packages returns what the pull request moves: the group's members, or
+// the one package.
+func (d Describe) packages() []report.Package {
+	if d.Group != nil {
+		return d.Members
+	}
+	return []report.Package{d.Package}
+}
+
+// name is the package, or the group, the pull request is for.
+func (d Describe) name() string {
+	if d.Group != nil {
+		return d.Group.Name
+	}
+	return d.Package.Name
+}
+
+// targets lists each package with its target: "numba 0.67.0, llvmlite
+// 0.50.1".
+func (d Describe) targets() string {
+	var parts []string
+	for _, p := range d.packages() {
+		parts = append(parts, p.Name+" "+p.Newest)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// headline is the title without the failure note.
+func (d Describe) headline() string {
+	if d.Group != nil {
+		return fmt.Sprintf("Bump %s caps: %s", escape.Text(d.Group.Name), escape.Text(d.targets()))
+	}
+	return fmt.Sprintf("Bump %s cap to %s", escape.Text(d.Package.Name), escape.Text(d.Package.Newest))
 }
 
 // Title returns the pull request's title.
 func (d Describe) Title() string {
-	t := fmt.Sprintf("Bump %s cap to %s", escape.Text(d.Package.Name), escape.Text(d.Package.Newest))
+	t := d.headline()
 	if d.Blocked {
 		t += " (a check failed)"
 	}
@@ -42,14 +81,18 @@ func (d Describe) Title() string {
 func (d Describe) Message() string {
 	var b strings.Builder
 	t := escape.Text
-	fmt.Fprintf(&b, "Bump %s cap to %s\n\n", t(d.Package.Name), t(d.Package.Newest))
-	for _, p := range d.Package.Pins {
-		if p.Before != p.After {
-			fmt.Fprintf(&b, "%s:%d: %s -> %s\n", t(p.File), p.Line, t(p.Before), t(p.After))
+	b.WriteString(d.headline() + "\n\n")
+	for _, pkg := range d.packages() {
+		for _, p := range pkg.Pins {
+			if p.Before != p.After {
+				fmt.Fprintf(&b, "%s:%d: %s -> %s\n", t(p.File), p.Line, t(p.Before), t(p.After))
+			}
 		}
 	}
-	if d.Package.Reason != "" {
-		fmt.Fprintf(&b, "\n%s.\n", t(strings.TrimSuffix(d.Package.Reason, ".")))
+	for _, pkg := range d.packages() {
+		if pkg.Reason != "" {
+			fmt.Fprintf(&b, "\n%s.\n", t(strings.TrimSuffix(pkg.Reason, ".")))
+		}
 	}
 	return b.String()
 }
@@ -59,46 +102,73 @@ func (d Describe) Message() string {
 // reproduce, and the GITHUB_TOKEN caveat when it applies. Sync cuts it to fit.
 func (d Describe) Body() string {
 	p := d.Package
-	name := mdText(p.Name)
+	ps := d.packages()
+	name := mdText(d.name())
+	admit := "**" + mdText(p.Newest) + "**"
+	if d.Group != nil {
+		var members, targets []string
+		for _, m := range ps {
+			members = append(members, mdText(m.Name))
+			targets = append(targets, "**"+mdText(m.Name+" "+m.Newest)+"**")
+		}
+		name = fmt.Sprintf("%s (%s, together)", mdText(d.Group.Name), strings.Join(members, ", "))
+		admit = strings.Join(targets, ", ")
+	}
 	var b strings.Builder
 	if d.Blocked {
 		b.WriteString(markerCheckFailed + "\n")
-		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only **%s**, the newest release that passed, and is a draft while the check fails. The evidence is below.\n\n", name, mdText(p.Newest))
+		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only %s, the newest release that passed, and is a draft while the check fails. The evidence is below.\n\n", name, admit)
 	}
-	fmt.Fprintf(&b, "pinbot moves the caps on **%s** to admit **%s**", name, mdText(p.Newest))
-	if p.Reason != "" {
+	fmt.Fprintf(&b, "pinbot moves the caps on **%s** to admit %s", name, admit)
+	if d.Group == nil && p.Reason != "" {
 		fmt.Fprintf(&b, " (%s)", mdText(p.Reason))
+	}
+	if d.Group != nil && d.Group.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", mdText(d.Group.Reason))
 	}
 	b.WriteString(".\n\n")
 
-	// The check report's Markdown for this package is the base: files,
+	// The check report's Markdown for these packages is the base: files,
 	// before → after, and the checks.
 	var md bytes.Buffer
-	_ = report.Markdown(&md, &report.Report{Packages: []report.Package{p}})
+	rep := &report.Report{Packages: ps}
+	if d.Group != nil {
+		rep.Groups = []report.Group{*d.Group}
+	}
+	_ = report.Markdown(&md, rep)
 	b.WriteString(strings.Replace(md.String(), "## pinbot\n\n", "", 1))
 	b.WriteString("\n")
 
-	if len(p.Sources) > 0 {
-		b.WriteString("#### Releases\n\n")
-		for _, s := range slices.Sorted(maps.Keys(p.Sources)) {
-			v := p.Sources[s]
-			if u := ReleaseURL(s, d.SourceURLs[s], p.Name, v); u != "" {
-				fmt.Fprintf(&b, "- %s: [%s %s](%s)\n", mdText(s), name, mdText(v), u)
+	var releases, unchecked []string
+	for _, pkg := range ps {
+		for _, s := range slices.Sorted(maps.Keys(pkg.Sources)) {
+			v := pkg.Sources[s]
+			if u := ReleaseURL(s, d.SourceURLs[s], pkg.Name, v); u != "" {
+				releases = append(releases, fmt.Sprintf("- %s: [%s %s](%s)\n", mdText(s), mdText(pkg.Name), mdText(v), u))
 			} else {
-				fmt.Fprintf(&b, "- %s: %s %s\n", mdText(s), name, mdText(v))
+				releases = append(releases, fmt.Sprintf("- %s: %s %s\n", mdText(s), mdText(pkg.Name), mdText(v)))
 			}
 		}
-		b.WriteString("\n")
+		if len(pkg.Checks) == 0 {
+			unchecked = append(unchecked, mdText(pkg.Name))
+		}
 	}
-	if len(p.Checks) == 0 {
-		fmt.Fprintf(&b, "No probe or symbol scan is configured for %s: review the upstream changelog before merging.\n\n", name)
+	if len(releases) > 0 {
+		b.WriteString("#### Releases\n\n" + strings.Join(releases, "") + "\n")
+	}
+	if len(unchecked) > 0 {
+		fmt.Fprintf(&b, "No probe or symbol scan is configured for %s: review the upstream changelog before merging.\n\n", strings.Join(unchecked, " and "))
 	}
 
 	b.WriteString("#### Reproduce locally\n\n```sh\n")
 	// Inside the fence, text is literal; escape.Text keeps it on its line,
 	// so it cannot close the fence.
-	fmt.Fprintf(&b, "pinbot check --package %s            # the plan and the checks\n", escape.Text(p.Name))
-	fmt.Fprintf(&b, "pinbot check --package %s --write    # apply it to the files\n", escape.Text(p.Name))
+	var flags []string
+	for _, pkg := range ps {
+		flags = append(flags, "--package "+escape.Text(pkg.Name))
+	}
+	fmt.Fprintf(&b, "pinbot check %s            # the plan and the checks\n", strings.Join(flags, " "))
+	fmt.Fprintf(&b, "pinbot check %s --write    # apply it to the files\n", strings.Join(flags, " "))
 	b.WriteString("```\n\n")
 
 	if d.WorkflowToken {
@@ -108,7 +178,7 @@ func (d Describe) Body() string {
 			"`contents: write` and `pull-requests: write`.\n\n")
 	}
 	fmt.Fprintf(&b, "<sub>pinbot keeps this pull request up to date on %s: a newer release moves the branch and rewrites this text. "+
-		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", escape.Code(Branch(d.Base, p.Name)))
+		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", escape.Code(Branch(d.Base, d.name())))
 	return b.String()
 }
 

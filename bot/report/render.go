@@ -30,6 +30,9 @@ func Text(w io.Writer, r *Report) error {
 		if p.Newest != "" {
 			ew.printf(" (target %s)", t(p.Newest))
 		}
+		if p.Group != "" {
+			ew.printf(" [group %s]", t(p.Group))
+		}
 		ew.printf("\n")
 		if p.Reason != "" {
 			ew.printf("  %s\n", t(p.Reason))
@@ -75,6 +78,12 @@ func Text(w io.Writer, r *Report) error {
 			ew.printf("  holds back %s: %s\n", t(h.Package), t(h.Reason))
 		}
 	}
+	for _, g := range r.Groups {
+		ew.printf("\ngroup %s: %s (%s)\n", t(g.Name), t(g.Status), t(groupTargets(g)))
+		if g.Reason != "" {
+			ew.printf("  %s\n", t(oneLine(g.Reason)))
+		}
+	}
 	for _, in := range r.Includes {
 		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
 	}
@@ -103,6 +112,13 @@ func Markdown(w io.Writer, r *Report) error {
 	for _, p := range r.Packages {
 		ew.printf("### %s: %s\n\n", escape.Markdown(p.Name), escape.Markdown(p.Status))
 		packageMarkdown(ew, p)
+	}
+	if len(r.Groups) > 0 {
+		ew.printf("### Groups\n\n| Group | Status | Targets | Why |\n|---|---|---|---|\n")
+		for _, g := range r.Groups {
+			ew.printf("| %s | %s | %s | %s |\n", escape.Code(g.Name), escape.Markdown(g.Status), escape.Code(groupTargets(g)), escape.Markdown(oneLine(g.Reason)))
+		}
+		ew.printf("\n")
 	}
 	if len(r.Includes) > 0 {
 		ew.printf("### Included files\n\n")
@@ -282,6 +298,20 @@ func markerNote(m string) string {
 		return ""
 	}
 	return " (marker " + m + ")"
+}
+
+// groupTargets lists a group's members with their targets, in the
+// group's order: "numba 0.67.0, llvmlite 0.50.1".
+func groupTargets(g Group) string {
+	var parts []string
+	for _, m := range g.Packages {
+		if v := g.Targets[m]; v != "" {
+			parts = append(parts, m+" "+v)
+		} else {
+			parts = append(parts, m)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func plural(n int, noun string) string {

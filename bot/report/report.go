@@ -37,6 +37,9 @@ type Report struct {
 	// APIRequests counts the GitHub API requests made for the repository
 	// (0 for pinbot check, which makes none).
 	APIRequests int `json:"api_requests"`
+	// Groups are the configured groups with a member in the run; absent
+	// when there are none.
+	Groups []Group `json:"groups,omitempty"`
 }
 
 // An Include is a file read because a requirements file includes it.
@@ -89,6 +92,26 @@ type Package struct {
 	// when it could not be told (no target, no dependency metadata: a
 	// warning says why).
 	HoldsBack []HoldBack `json:"holds_back,omitzero"`
+	// Group names the group the package moves with (groups:), if any.
+	Group string `json:"group,omitempty"`
+}
+
+// A Group is packages that move together: one plan, one pull request, one
+// verdict.
+type Group struct {
+	Name string `json:"name"`
+	// Packages are its members the run planned, in the configuration's
+	// order.
+	Packages []string `json:"packages"`
+	// Status is the group's one status: the first of error, blocked, bump,
+	// held and current that any member has.
+	Status string `json:"status"`
+	// Targets maps each member to its target, chosen consistently with the
+	// others' dependency metadata.
+	Targets map[string]string `json:"targets"`
+	// Reason says what the consistent set changed, or why the group is
+	// held or blocked ("" when every member moves to its own target).
+	Reason string `json:"reason"`
 }
 
 // A HoldBack is one package a cap holds back: "numba 0.65.1 holds

@@ -22,7 +22,7 @@ func fixture() *report.Report {
 	return &report.Report{
 		Packages: []report.Package{
 			{
-				Name: "numba", Newest: "0.67.0", Status: "bump", Sources: map[string]string{"pypi": "0.67.0"}, Reason: "pypi has 0.67.0",
+				Name: "numba", Newest: "0.67.0", Status: "bump", Sources: map[string]string{"pypi": "0.67.0"}, Reason: "pypi has 0.67.0", Group: "numba-stack",
 				Pins: []report.Pin{
 					{File: "pyproject.toml", Line: 53, Key: "project.dependencies[3]", Before: "numba>=0.58,<=0.66.0", After: "numba>=0.58,<=0.67.0", Reason: "0.67.0 is newer than the cap <=0.66.0"},
 					{File: "pyproject.toml", Line: 81, Key: "project.optional-dependencies.numba[0]", Before: "numba>0.57,<1", After: "numba>0.57,<=0.67.0", Reason: "exclusive cap <1 becomes the tested-through <=0.67.0; this narrows the range", Narrows: true},
@@ -40,7 +40,7 @@ func fixture() *report.Report {
 					Reason: "fails probe numba-unique-ids (FunctionIdentity._unique_ids is an iterator: attribute missing): the cap will hold when 0.68.0 ships",
 					Checks: []report.Check{{Kind: "probe", Name: "numba-unique-ids", Baseline: "pass", Candidate: "fail", Detail: "blocked: FunctionIdentity._unique_ids is missing", Verdict: "blocked"}}},
 			},
-			{Name: "llvmlite", Newest: "0.50.0", Status: "bump", Sources: map[string]string{"pypi": "0.50.0"}, Reason: "pypi has 0.50.0",
+			{Name: "llvmlite", Newest: "0.50.0", Status: "bump", Sources: map[string]string{"pypi": "0.50.0"}, Reason: "pypi has 0.50.0", Group: "numba-stack",
 				Pins: []report.Pin{{File: "requirements/base.txt", Line: 5, Key: "requirements[2]", Before: "llvmlite~=0.41.0", After: "llvmlite~=0.50.0",
 					Reason: "~=0.41.0 becomes ~=0.50.0 to admit 0.50.0 (cap: preserve keeps the operator); this raises the lower bound", RaisesLower: true}}},
 			{Name: "protobuf", Newest: "6.33.0", Status: "current", Sources: map[string]string{"pypi": "6.33.0"}, Reason: "pypi has 6.33.0", HoldsBack: []report.HoldBack{},
@@ -60,6 +60,9 @@ func fixture() *report.Report {
 		Errors:   []string{"setup.cfg:3:1: not valid INI"},
 		Written:  []string{"pyproject.toml"},
 		Includes: []report.Include{{File: "requirements/base.txt", Chain: []string{"requirements-dev.txt:1: -r requirements/base.txt"}}},
+		Groups: []report.Group{{Name: "numba-stack", Packages: []string{"numba", "llvmlite"}, Status: "bump",
+			Targets: map[string]string{"numba": "0.67.0", "llvmlite": "0.50.0"},
+			Reason:  "consistent targets: llvmlite 0.50.0 (numba 0.67.0 requires llvmlite<0.51,>=0.50.0dev0)"}},
 	}
 }
 

@@ -547,12 +547,45 @@ func TestCheckOptions(t *testing.T) {
 		{func(o *Options) { o.Specs = nil }, "no probes"},
 		{func(o *Options) { o.Specs = []Spec{{Path: "a-b"}} }, "probes[0]: path"},
 		{func(o *Options) { o.NoInstall, o.Environ = true, []string{"PATH=/nonexistent"} }, "needs a Python"},
+		{func(o *Options) { o.With = []string{"llvmlite>=0.50"} }, "not name==version"},
+		{func(o *Options) { o.With = []string{"--index-url=x==1"} }, "not name==version"},
 	} {
 		o := base
 		tt.mod(&o)
 		if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error %v, want %q", err, tt.want)
 		}
+	}
+}
+
+// TestFakeInstallWith: the releases With names are installed beside the
+// candidate, not the baseline, and the candidate's environment is another
+// one than without them.
+func TestFakeInstallWith(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.Baseline = "0.66.0"
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	opts.With = []string{"llvmlite==0.50.1"}
+	f.calls = nil
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	var installs [][]string
+	for _, a := range f.argv() {
+		if slices.Contains(a, "install") {
+			installs = append(installs, a)
+		}
+	}
+	// The baseline's environment is reused; the candidate's is new.
+	if len(installs) != 1 || !slices.Equal(installs[0][len(installs[0])-2:], []string{"numba==0.67.0", "llvmlite==0.50.1"}) {
+		t.Errorf("installs %q", installs)
+	}
+	envs, _ := filepath.Glob(filepath.Join(opts.CacheDir, "envs", "numba-0.67.0-*"))
+	if len(envs) != 2 {
+		t.Errorf("candidate environments %q, want one without and one with llvmlite", envs)
 	}
 }
 

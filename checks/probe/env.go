@@ -47,6 +47,15 @@ func envKey(opts *Options, py *pyInfo, version string, dists []Dist) (dirName st
 	return fmt.Sprintf("%s-%s-py%s-%s", normName(opts.Package), version, mm, hex.EncodeToString(sum[:8])), meta
 }
 
+// withFor returns the releases installed beside version: opts.With for
+// the candidate, none for the baseline.
+func withFor(opts *Options, version string) []string {
+	if version != opts.Candidate {
+		return nil
+	}
+	return opts.With
+}
+
 // envDir is where the environment of a resolution is (or would be).
 func envDir(opts *Options, py *pyInfo, version string, dists []Dist) string {
 	name, _ := envKey(opts, py, version, dists)
@@ -128,7 +137,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 		if report {
 			a = append(a, "--report", filepath.Join(dir, "report.json"))
 		}
-		return append(a, opts.Package+"=="+version), nil
+		return append(append(a, opts.Package+"=="+version), withFor(opts, version)...), nil
 	}
 	pipCache := filepath.Join(opts.CacheDir, "pip")
 	pipFlags := []string{"--disable-pip-version-check", "--no-input", "--cache-dir", pipCache, "--prefer-binary"}

@@ -115,6 +115,10 @@ type Options struct {
 	Baseline  string // the currently capped release; empty for none
 	Candidate string // the release to probe; with NoInstall, empty means whatever is installed
 	Specs     []Spec // probes, presets allowed
+	// With are releases installed beside the candidate, as name==version
+	// ("llvmlite==0.50.1": a group's other targets, so that its members
+	// are probed together).
+	With []string
 
 	// Index is a PIP_INDEX_URL-compatible URL or a local directory of wheels. Empty
 	// means the caller's PIP_INDEX_URL / UV_INDEX_URL settings (from Environ), else PyPI.
@@ -254,6 +258,12 @@ func checkOptions(o *Options) error {
 	}
 	if o.Candidate == "" && !o.NoInstall {
 		return errors.New("probe: no candidate version")
+	}
+	for _, w := range o.With {
+		name, version, ok := strings.Cut(w, "==")
+		if !ok || !validName(name) || !validVersion(version) {
+			return fmt.Errorf("probe: with: %q is not name==version", w)
+		}
 	}
 	if o.NoInstall && o.Static {
 		return errors.New("probe: --no-install and --static exclude each other")

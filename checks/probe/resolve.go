@@ -129,6 +129,9 @@ func resolveRequest(opts *Options, py *pyInfo, version string) (file string, req
 		"installer":      installer,
 		"constraints":    strings.Join(cs, "\n"),
 	}
+	if with := withFor(opts, version); len(with) > 0 {
+		req["with"] = strings.Join(with, " ")
+	}
 	b, _ := json.Marshal(req)
 	sum := sha256.Sum256(b)
 	req["index"] = redactURL(req["index"])
@@ -286,7 +289,8 @@ func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string,
 		var argv []string
 		if withUV {
 			in := filepath.Join(dir, "requirements.in")
-			if err := os.WriteFile(in, []byte(opts.Package+"=="+version+"\n"), 0o644); err != nil {
+			reqs := append([]string{opts.Package + "==" + version}, withFor(opts, version)...)
+			if err := os.WriteFile(in, []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
 				return nil, err
 			}
 			argv = []string{uv, "pip", "compile", "--no-config", "--quiet", "--no-header", "--no-annotate",
@@ -313,7 +317,7 @@ func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string,
 		if withUV {
 			return append(argv, filepath.Join(dir, "requirements.in")), nil
 		}
-		return append(argv, opts.Package+"=="+version), nil
+		return append(append(argv, opts.Package+"=="+version), withFor(opts, version)...), nil
 	}, func(dir string) error {
 		var err error
 		if withUV {
