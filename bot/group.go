@@ -131,21 +131,9 @@ func (c *Checker) planGroups(ctx context.Context, log *slog.Logger, g *groupRun,
 	}
 }
 
-// holdMember holds a group member for reason, its caps left as written: a
-// member whose caps would have moved is held; one already held says why
-// too; one whose caps admit the target stays current.
-func holdMember(p *plan.Plan, reason string) {
-	moved := false
-	for i := range p.Pins {
-		if p.Pins[i].Changed {
-			moved = true
-			p.Revert(i, "not moved: "+reason)
-		}
-	}
-	if moved || p.Status == plan.Held {
-		p.SetHeld(reason)
-	}
-}
+// holdMember holds a group member for reason, its caps left as written
+// (plan.HoldAll).
+func holdMember(p *plan.Plan, reason string) { p.HoldAll(reason) }
 
 // A memberRelease is a release of a group member on the source whose
 // metadata says what it requires.
@@ -154,10 +142,11 @@ type memberRelease struct {
 	release sources.Release
 }
 
-// groupMembers lists each member's candidates: its target, then the
-// releases after the one its caps admit now, newest first, and that one;
-// a member whose caps do not move (held, current) has only the release
-// they admit.
+// groupMembers lists each member's candidates, newest first: for a member
+// whose cap moves up, its target, the releases after the one its caps
+// admit now, and that one (staying put); for a member whose pins have no
+// cap, any release up to its target (a cap added there, or pip's pick);
+// for a held or current member, only the release its caps admit.
 func (c *Checker) groupMembers(ms []string, plans []plan.Plan, index map[string]int, byPkg map[string][]pins.Pin,
 	lookups map[string][]plan.Lookup, settings map[string]*config.Package) ([]groups.Member, map[string]map[string]memberRelease, error) {
 	var out []groups.Member
@@ -185,23 +174,36 @@ func (c *Checker) groupMembers(ms []string, plans []plan.Plan, index map[string]
 			releases[m][r.Version] = memberRelease{l.Source, r}
 		}
 		var cands []string
-		if p.Status == plan.Bump {
+		upTo := func(floor *sources.Release) {
 			for _, r := range accepted {
-				if scheme.Compare(r.Version, p.Target) > 0 || admitted != nil && scheme.Compare(r.Version, admitted.Version) <= 0 {
-					continue
+				if len(cands) == maxGroupCandidates {
+					break
 				}
-				if len(cands) < maxGroupCandidates {
+				if scheme.Compare(r.Version, p.Target) <= 0 && (floor == nil || scheme.Compare(r.Version, floor.Version) > 0) {
 					cands = append(cands, r.Version)
 					add(r)
 				}
 			}
 		}
-		if admitted != nil {
+		switch {
+		case p.Status == plan.Bump && (admitted == nil || scheme.Compare(admitted.Version, p.Target) >= 0),
+			p.Status == plan.Current && c.uncapped(byPkg[m]):
+			// Its pins have no cap: one may be added at any release up to
+			// the target (add-cap), or pip picks any release.
+			upTo(nil)
+		case p.Status != plan.Bump:
+			// Held, or current: its caps do not move; it stays where
+			// they are.
+			if admitted != nil {
+				cands = append(cands, admitted.Version)
+				add(*admitted)
+			}
+		default:
+			// Its cap moves up: to a release after the one it admits,
+			// or not at all.
+			upTo(admitted)
 			cands = append(cands, admitted.Version)
 			add(*admitted)
-		} else if t, ok := findRelease(scheme, accepted, p.Target); ok && len(cands) == 0 {
-			cands = append(cands, t.Version)
-			add(t)
 		}
 		if len(cands) == 0 {
 			return nil, nil, fmt.Errorf("%s has no release its caps admit or could move to", m)
@@ -209,6 +211,27 @@ func (c *Checker) groupMembers(ms []string, plans []plan.Plan, index map[string]
 		out = append(out, groups.Member{Name: m, Candidates: cands})
 	}
 	return out, releases, nil
+}
+
+// uncapped reports whether no pin of ps caps versions: no upper bound, no
+// exact or prefix pin, no exclusion.
+func (c *Checker) uncapped(ps []pins.Pin) bool {
+	for _, pin := range ps {
+		scheme := c.Schemes[pin.Scheme]
+		if scheme == nil || pin.Skip != "" {
+			return false
+		}
+		ct, err := scheme.ParseConstraint(pin.Constraint)
+		if err != nil {
+			return false
+		}
+		for _, cl := range ct.Clauses {
+			if !cl.Lower() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // together returns, for each member of a group that moves, the releases its

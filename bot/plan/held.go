@@ -136,3 +136,33 @@ func (p *Plan) SetHeld(reason string) {
 		p.Hold += "; " + reason
 	}
 }
+
+// HoldAll leaves every pin as written and holds the package for reason, a
+// cause outside its pins (its group has no consistent set of targets, say):
+// each pin that would have moved goes back, saying reason, and Hold gives
+// what already shut the target out, then reason. A package none of whose
+// pins moved and that was not held stays as it is (current); error and
+// blocked plans keep their status.
+func (p *Plan) HoldAll(reason string) {
+	if p.Status == Error || p.Status == Blocked {
+		return
+	}
+	moved := false
+	var held []string
+	for i := range p.Pins {
+		pp := &p.Pins[i]
+		if pp.Changed {
+			moved = true
+			pp.New, pp.Changed = pp.Pin.Constraint, false
+			pp.Narrows, pp.RaisesLower, pp.Lowers = false, false, false
+			pp.Held, pp.Fix = !pp.admitsBefore, ""
+			pp.Reason = "not moved: " + reason
+		} else if pp.Held {
+			held = append(held, holdText(*pp, p.Target))
+		}
+	}
+	if !moved && p.Status != Held {
+		return
+	}
+	p.Status, p.Hold = Held, strings.Join(append(held, reason), "; ")
+}

@@ -106,3 +106,24 @@ func TestRevertHolds(t *testing.T) {
 		t.Errorf("SetHeld: %s %q", inclusive.Status, inclusive.Hold)
 	}
 }
+
+// TestHoldAll: a package held for a cause outside its pins (its group has
+// no consistent set) moves nothing; Hold gives what else shut the target
+// out, then the cause; a package that was current stays current.
+func TestHoldAll(t *testing.T) {
+	lookups := []plan.Lookup{{Source: "pypi", Releases: []sources.Release{rel("0.66.0"), rel("0.67.0")}}}
+	p := plan.Make(numba, []pins.Pin{pin("pyproject.toml", 3, "numba<=0.66.0", "<=0.66.0"), pin("requirements.txt", 3, "numba==0.66.0", "==0.66.0")}, lookups, all.Schemes())
+	if p.Status != plan.Bump {
+		t.Fatalf("status %s", p.Status)
+	}
+	p.HoldAll("group numba-stack: no consistent set")
+	want := "requirements.txt:3 numba==0.66.0 shuts out 0.67.0: exact pin ==0.66.0; the inclusive strategy does not move exact pins (cap: preserve does); group numba-stack: no consistent set"
+	if p.Status != plan.Held || p.Hold != want || p.Pins[0].Changed || !p.Pins[0].Held || p.Pins[0].Reason != "not moved: group numba-stack: no consistent set" {
+		t.Errorf("held: %s %q %+v", p.Status, p.Hold, p.Pins[0])
+	}
+	current := plan.Make(numba, []pins.Pin{pin("pyproject.toml", 3, "numba<=0.67.0", "<=0.67.0")}, lookups, all.Schemes())
+	current.HoldAll("group numba-stack: no consistent set")
+	if current.Status != plan.Current || current.Hold != "" {
+		t.Errorf("current: %s %q", current.Status, current.Hold)
+	}
+}
