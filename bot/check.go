@@ -102,7 +102,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	// they say which version of such a package the project installs.
 	against := againstPackages(watched)
 	otherPins := map[string][]pins.Pin{}
-	var project []pins.Pin // every requirement, watched or not: probe constraints
+	var project []pins.Pin // every requirement, watched or not: probe constraints, solve
 	for _, f := range files {
 		b, err := c.readPinFile(repo, log, f.Path, read)
 		if err != nil {
@@ -154,6 +154,8 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	groups.settle(plans)
 	prereleases := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project)
 	c.hashPins(ctx, log, plans)
+	solves, solveWarnings := c.solveAll(ctx, log, plans, project, groups)
+	rep.Warnings = append(rep.Warnings, solveWarnings...)
 	costs, costWarnings := c.holdsBack(ctx, log, plans, byPkg, lookups, watched)
 	rep.Warnings = append(rep.Warnings, costWarnings...)
 	for i, p := range plans {
@@ -164,6 +166,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		rp.Checks, rp.Verdicts, rp.Prerelease = checks[p.Name].checks, checks[p.Name].verdicts, prereleases[p.Name]
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
 		rp.HoldsBack = costs[p.Name]
+		rp.Solve = solves[p.Name]
 		rep.Packages = append(rep.Packages, rp)
 	}
 	rep.Groups = groups.report(rep.Packages)

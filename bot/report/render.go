@@ -77,6 +77,9 @@ func Text(w io.Writer, r *Report) error {
 		for _, h := range p.HoldsBack {
 			ew.printf("  holds back %s: %s\n", t(h.Package), t(h.Reason))
 		}
+		if s := p.Solve; s != nil {
+			ew.printf("  solve: %s%s\n", solveMark(s), t(s.Detail))
+		}
 	}
 	for _, g := range r.Groups {
 		ew.printf("\ngroup %s: %s (%s)\n", t(g.Name), t(g.Status), t(groupTargets(g)))
@@ -235,6 +238,9 @@ func packageMarkdown(ew *errWriter, p Package) {
 		}
 		ew.printf("\n")
 	}
+	if s := p.Solve; s != nil {
+		ew.printf("**Solve:** %s%s\n\n", solveMark(s), escape.Markdown(oneLine(s.Detail)))
+	}
 	if len(p.Checks) > 0 {
 		checksTable(ew, p.Checks, "Candidate")
 		if env := p.environment(); env != nil {
@@ -298,6 +304,14 @@ func markerNote(m string) string {
 		return ""
 	}
 	return " (marker " + m + ")"
+}
+
+// solveMark says whether a resolver found the requirements resolve.
+func solveMark(s *Solve) string {
+	if s.OK {
+		return "ok: "
+	}
+	return "FAIL: "
 }
 
 // groupTargets lists a group's members with their targets, in the

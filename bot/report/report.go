@@ -94,6 +94,24 @@ type Package struct {
 	HoldsBack []HoldBack `json:"holds_back,omitzero"`
 	// Group names the group the package moves with (groups:), if any.
 	Group string `json:"group,omitempty"`
+	// Solve is what a real resolver said of the project's requirements
+	// with the new caps (solve: true); absent when none was asked.
+	Solve *Solve `json:"solve,omitempty"`
+}
+
+// A Solve is a resolver's answer on the project's own requirements with a
+// package's new caps.
+type Solve struct {
+	// Resolver names it: "pip 24.0", "uv" ("" when none could be asked).
+	Resolver string `json:"resolver"`
+	// OK is set when the requirements resolve with the new caps.
+	OK bool `json:"ok"`
+	// Picked maps each distribution the resolver would install to its
+	// version; absent when they do not resolve.
+	Picked map[string]string `json:"picked,omitempty"`
+	// Detail says what it picked of the package, or why it did not
+	// resolve.
+	Detail string `json:"detail"`
 }
 
 // A Group is packages that move together: one plan, one pull request, one

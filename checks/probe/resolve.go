@@ -276,6 +276,30 @@ func record(ctx context.Context, opts *Options, py *pyInfo, version string, dist
 // runResolver asks the installer what installing package==version (with
 // constraints) would install, without installing anything.
 func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string, constraints []Constraint) ([]Dist, error) {
+	reqs := append([]string{opts.Package + "==" + version}, withFor(opts, version)...)
+	dists, err := resolveRequirements(ctx, opts, py, reqs, constraints, false)
+	if err != nil {
+		ie := &InstallError{Package: opts.Package, Version: version, Err: err}
+		var se *stepError
+		if errors.As(err, &se) {
+			ie.Err, ie.Output = fmt.Errorf("resolving: %w", se.err), se.output
+		}
+		return nil, ie
+	}
+	if !slices.ContainsFunc(dists, func(d Dist) bool { return normName(d.Name) == normName(opts.Package) }) {
+		return nil, &InstallError{Package: opts.Package, Version: version, Err: errors.New("the resolution does not contain the package")}
+	}
+	return dists, nil
+}
+
+// resolveRequirements asks the installer what installing requirements (with
+// constraints) would install, without installing anything: `uv pip
+// compile`, or `pip install --dry-run --report`. With onlyBinary it
+// considers wheels alone (--only-binary :all:), so that no sdist is built
+// and no release code runs. It is the one place pinbot runs a resolver:
+// for probe environments (runResolver) and for solve (Resolve). A failure
+// of the installer is a *stepError with its output.
+func resolveRequirements(ctx context.Context, opts *Options, py *pyInfo, requirements []string, constraints []Constraint, onlyBinary bool) ([]Dist, error) {
 	uv, withUV := useUV(opts)
 	if opts.Installer == "uv" && !withUV {
 		return nil, errors.New("probe: installer uv requested but uv is not on PATH")
@@ -284,23 +308,31 @@ func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string,
 	if withUV {
 		cache = filepath.Join(opts.CacheDir, "uv")
 	}
+	if opts.CacheDir == "" {
+		cache = "" // no cache between runs: the sandbox's own
+	}
+	var cacheArgs []string
+	if cache != "" {
+		cacheArgs = []string{"--cache-dir", cache}
+	}
 	var dists []Dist
 	err := runSandboxed(ctx, opts, withUV, func(dir string) ([]string, error) {
 		var argv []string
 		if withUV {
 			in := filepath.Join(dir, "requirements.in")
-			reqs := append([]string{opts.Package + "==" + version}, withFor(opts, version)...)
-			if err := os.WriteFile(in, []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
+			if err := os.WriteFile(in, []byte(strings.Join(requirements, "\n")+"\n"), 0o644); err != nil {
 				return nil, err
 			}
-			argv = []string{uv, "pip", "compile", "--no-config", "--quiet", "--no-header", "--no-annotate",
-				"--python", py.Executable, "--cache-dir", cache, "-o", filepath.Join(dir, "resolved.txt")}
+			argv = append(append([]string{uv, "pip", "compile", "--no-config", "--quiet", "--no-header", "--no-annotate",
+				"--python", py.Executable}, cacheArgs...), "-o", filepath.Join(dir, "resolved.txt"))
 		} else {
 			// Not --quiet: pip says why a resolution is impossible only at
 			// its default verbosity.
-			argv = []string{py.Executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
-				"--report", filepath.Join(dir, "report.json"), "--disable-pip-version-check", "--no-input",
-				"--prefer-binary", "--cache-dir", cache}
+			argv = append([]string{py.Executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+				"--report", filepath.Join(dir, "report.json"), "--disable-pip-version-check", "--no-input", "--prefer-binary"}, cacheArgs...)
+		}
+		if onlyBinary {
+			argv = append(argv, "--only-binary", ":all:")
 		}
 		argv = append(argv, indexArgs(opts)...)
 		if len(constraints) > 0 {
@@ -317,7 +349,14 @@ func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string,
 		if withUV {
 			return append(argv, filepath.Join(dir, "requirements.in")), nil
 		}
-		return append(append(argv, opts.Package+"=="+version), withFor(opts, version)...), nil
+		if len(requirements) == 1 {
+			return append(argv, requirements[0]), nil
+		}
+		rf := filepath.Join(dir, "requirements.txt")
+		if err := os.WriteFile(rf, []byte(strings.Join(requirements, "\n")+"\n"), 0o644); err != nil {
+			return nil, err
+		}
+		return append(argv, "-r", rf), nil
 	}, func(dir string) error {
 		var err error
 		if withUV {
@@ -327,18 +366,7 @@ func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string,
 		}
 		return err
 	})
-	if err != nil {
-		ie := &InstallError{Package: opts.Package, Version: version, Err: err}
-		var se *stepError
-		if errors.As(err, &se) {
-			ie.Err, ie.Output = fmt.Errorf("resolving: %w", se.err), se.output
-		}
-		return nil, ie
-	}
-	if !slices.ContainsFunc(dists, func(d Dist) bool { return normName(d.Name) == normName(opts.Package) }) {
-		return nil, &InstallError{Package: opts.Package, Version: version, Err: errors.New("the resolution does not contain the package")}
-	}
-	return dists, nil
+	return dists, err
 }
 
 // resolverMessage keeps what a resolver says about why it failed, without
