@@ -3,6 +3,7 @@ package bot
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -185,6 +186,12 @@ func (c *Checker) holdsBack(ctx context.Context, log *slog.Logger, plans []plan.
 		rs, err := c.releasesOf(ctx, k.source, k.name, lookups)
 		mu.Lock()
 		defer mu.Unlock()
+		if errors.Is(err, sources.ErrNotFound) {
+			// Not on this source (a conda package from another channel, a
+			// project gone from the index): nothing there to hold back.
+			log.Debug("a dependency the source does not have", "source", k.source, "package", k.name)
+			return
+		}
 		if err != nil {
 			depErrs[k] = err
 			return

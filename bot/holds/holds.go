@@ -124,7 +124,9 @@ func ParsePEP508(reqs []string, env Env, scheme versions.Scheme) ([]Requirement,
 
 // ParseConda reads a conda release's run requirements (MatchSpec strings,
 // "numpy >=1.24,<2.6"); a requirement with a build string keeps only its
-// version part. One that does not parse is an error; the others are read.
+// version part. The interpreter (python, python_abi) and virtual packages
+// (__glibc, __cuda) are left out: a build is made for one Python, which no
+// cap holds back. One that does not parse is an error; the others are read.
 func ParseConda(reqs []string) ([]Requirement, []error) {
 	var out []Requirement
 	var errs []error
@@ -134,7 +136,11 @@ func ParseConda(reqs []string) ([]Requirement, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		out = append(out, Requirement{Name: matchspec.Normalize(sp.Name), Constraint: sp.Constraint})
+		name := matchspec.Normalize(sp.Name)
+		if name == "python" || name == "python_abi" || strings.HasPrefix(name, "__") {
+			continue
+		}
+		out = append(out, Requirement{Name: name, Constraint: sp.Constraint})
 	}
 	return out, errs
 }

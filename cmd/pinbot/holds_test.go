@@ -118,14 +118,18 @@ func TestCheckHoldsBackUnknown(t *testing.T) {
 		t.Errorf("unreadable metadata:\n%s", out)
 	}
 
-	// With wheels the metadata is read; a dependency the index does not
-	// have is named in a warning, and the others are reported.
-	e.pypi.Add("numba", fakes.Release{Version: "0.65.1", RequiresDist: []string{"numpy<2.5", "nosuchdep<1"}},
-		fakes.Release{Version: "0.67.0", RequiresDist: []string{"numpy<2.6", "nosuchdep<2"}})
+	// With wheels the metadata is read; a dependency whose releases cannot
+	// be had is named in a warning, one the index does not have is
+	// skipped (nothing there to hold back), and the others are reported.
+	e.pypi.Add("numba", fakes.Release{Version: "0.65.1", RequiresDist: []string{"numpy<2.5", "nosuchdep<1", "llvmlite<0.49"}},
+		fakes.Release{Version: "0.67.0", RequiresDist: []string{"numpy<2.6", "nosuchdep<2", "llvmlite<0.51"}})
+	e.pypi.Remove("nosuchdep")
+	e.pypi.Fail("/simple/llvmlite/", repeatFault(fakes.Fault{Status: 500}, 8)...)
 	_, out, _ = e.run("check", "--dir", e.dir, "--format", "json")
 	p := decodeReport(t, out)["numba"]
-	if len(p.HoldsBack) != 1 || p.HoldsBack[0].Package != "numpy" || !strings.Contains(out, "numba: whether its caps hold nosuchdep back is unknown") {
-		t.Errorf("a dependency that cannot be looked up: %+v\n%s", p.HoldsBack, out)
+	if len(p.HoldsBack) != 1 || p.HoldsBack[0].Package != "numpy" || !strings.Contains(out, "numba: whether its caps hold llvmlite back is unknown") ||
+		strings.Contains(out, "nosuchdep") {
+		t.Errorf("dependencies that cannot be looked up: %+v\n%s", p.HoldsBack, out)
 	}
 }
 
@@ -144,5 +148,41 @@ func TestRunHoldsBackBody(t *testing.T) {
 	if len(p) != 1 || !strings.Contains(p[0].Body, "**What the caps cost:** they hold back 1 package.") ||
 		!strings.Contains(p[0].Body, "- `numpy`: numba 0.66.0, the newest release the caps admit, holds numpy&lt;2.5 while numpy 2.5.1 is out; numba 0.67.0 admits numpy&lt;2.6") {
 		t.Fatalf("pull requests %+v", p)
+	}
+}
+
+func repeatFault(f fakes.Fault, n int) []fakes.Fault {
+	out := make([]fakes.Fault, n)
+	for i := range out {
+		out[i] = f
+	}
+	return out
+}
+
+// TestCheckHoldsBackConda reads the cost of a conda cap from the depends
+// the channel lists for each build, with conda's version order; the
+// interpreter is not a cost.
+func TestCheckHoldsBackConda(t *testing.T) {
+	e := newEnv(t)
+	c := fakes.NewConda(t)
+	e.vars["PINBOT_CONDA_URL"] = c.URL
+	c.Add("conda-forge", "numba",
+		fakes.CondaFile{Version: "0.65.1", Depends: []string{"llvmlite >=0.48.0,<0.49.0a0", "numpy >=1.24,<2.5", "python >=3.12,<3.13.0a0", "python_abi 3.12.* *_cp312"}},
+		fakes.CondaFile{Version: "0.67.0", Depends: []string{"llvmlite >=0.50.0,<0.51.0a0", "numpy >=1.24,<2.6", "python >=3.13,<3.14.0a0", "python_abi 3.13.* *_cp313"}, Build: "py313h6e6e5ba_0"})
+	c.Add("conda-forge", "numpy", fakes.CondaFile{Version: "2.4.1", Depends: []string{}}, fakes.CondaFile{Version: "2.5.1", Depends: []string{}})
+	c.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.48.0", Depends: []string{}}, fakes.CondaFile{Version: "0.50.1", Depends: []string{}})
+	c.Add("conda-forge", "python", fakes.CondaFile{Version: "3.12.4", Depends: []string{}}, fakes.CondaFile{Version: "3.13.1", Depends: []string{}})
+	e.file("environment.yml", []byte("name: x\nchannels: [conda-forge]\ndependencies:\n  - numba<=0.65.1\n"))
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	p := decodeReport(t, out)["numba"]
+	var got []string
+	for _, h := range p.HoldsBack {
+		got = append(got, h.Package+h.Constraint+" "+h.Newest)
+	}
+	if diff := cmp.Diff([]string{"llvmlite<0.49.0a0 0.50.1", "numpy<2.5 2.5.1"}, got); diff != "" {
+		t.Errorf("holds_back (-want +got)\n%s\n%s", diff, out)
 	}
 }
