@@ -324,6 +324,9 @@ func (g *groupRun) report(pkgs []report.Package) []report.Group {
 		var statuses []string
 		for _, m := range g.members[name] {
 			p := byName[m]
+			if p == nil {
+				continue
+			}
 			p.Group = name
 			rg.Targets[m] = p.Newest
 			statuses = append(statuses, p.Status)
