@@ -162,7 +162,7 @@ func (d *Dashboard) Body(next state.Scope) string {
 
 // sections are the dashboard's parts, in order. A new part (groups, say) is
 // one more function here.
-var sections = []func(*errWriter, *Dashboard){header, overview, changes, packages, problems}
+var sections = []func(*errWriter, *Dashboard){header, overview, groups, changes, packages, problems}
 
 // Markdown writes the dashboard. Text from the report is escaped
 // (internal/escape): names and pins are code spans or plain text, and
@@ -202,7 +202,33 @@ func overview(ew *errWriter, d *Dashboard) {
 			admits += fmt.Sprintf(" (%d behind)", p.Behind)
 		}
 		ew.printf("| %s | %s | %s | %s | %s | %s |\n", esc.Markdown(p.Name), statusCell(p.Status), admits,
-			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.Pulls[p.Name]), warningCell(p.Prerelease))
+			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.pull(p)), warningCell(p.Prerelease))
+	}
+}
+
+// pull returns a package's pull request: its own, or its group's, which
+// carries every member's caps.
+func (d *Dashboard) pull(p report.Package) Pull {
+	if pr, ok := d.Pulls[p.Name]; ok || p.Group == "" {
+		return pr
+	}
+	return d.Pulls[p.Group]
+}
+
+// groups lists the packages that move together, each group with its one
+// status, its consistent targets and its pull request.
+func groups(ew *errWriter, d *Dashboard) {
+	if len(d.Report.Groups) == 0 {
+		return
+	}
+	ew.printf("\n## Groups\n\n| Group | Status | Targets | Pull request | Why |\n|---|---|---|---|---|\n")
+	for _, g := range d.Report.Groups {
+		var targets []string
+		for _, m := range g.Packages {
+			targets = append(targets, esc.Markdown(m+" "+cmp.Or(g.Targets[m], "–")))
+		}
+		ew.printf("| %s | %s | %s | %s | %s |\n", esc.Code(g.Name), statusCell(g.Status), strings.Join(targets, ", "),
+			pullCell(d.Pulls[g.Name]), esc.Markdown(oneLine(g.Reason)))
 	}
 }
 
@@ -244,7 +270,7 @@ func packages(ew *errWriter, d *Dashboard) {
 	ew.printf("\n## Packages\n")
 	for _, p := range d.Report.Packages {
 		ew.printf("\n### %s: %s\n\n", esc.Markdown(p.Name), esc.Markdown(p.Status))
-		if pr, ok := d.Pulls[p.Name]; ok && pr.Number > 0 {
+		if pr := d.pull(p); pr.Number > 0 {
 			ew.printf("Pull request: %s (%s)\n\n", pullCell(pr), esc.Markdown(pr.Action))
 		}
 		var b strings.Builder

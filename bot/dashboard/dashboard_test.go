@@ -34,6 +34,8 @@ func fixture() *dashboard.Dashboard {
 			{Name: "numba", Newest: "0.67.0", Status: "bump", Sources: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"}, Reason: "pypi has 0.67.0",
 				Admits: "0.66.0", Behind: 1,
 				Pins: []report.Pin{{File: "pyproject.toml", Line: 53, Before: "numba>=0.58,<=0.66.0", After: "numba>=0.58,<=0.67.0", Reason: "0.67.0 is newer than the cap <=0.66.0"}},
+				HoldsBack: []report.HoldBack{{Package: "numpy", Constraint: "<2.5", RequiredBy: "numba 0.66.0", Newest: "2.5.1",
+					Reason: "numba 0.66.0, the newest release the caps admit, holds numpy<2.5 while numpy 2.5.1 is out; numba 0.67.0 admits numpy<2.6"}},
 				Checks: []report.Check{{Kind: "probe", Name: "FunctionIdentity._unique_ids is an iterator", OK: true, Baseline: "pass", Candidate: "pass",
 					Detail: "ok: found _unique_ids = itertools.count(1)", Verdict: "ok"}},
 				Prerelease: &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Baseline: "0.67.0", Verdict: "blocked",
@@ -60,6 +62,39 @@ func fixture() *dashboard.Dashboard {
 	return &dashboard.Dashboard{Repo: "pymc-devs/pytensor", Base: "main", RunURL: "https://github.com/pymc-devs/pytensor/actions/runs/42",
 		Time: thisRun, Report: rep, Last: last,
 		Pulls: map[string]dashboard.Pull{"numba": {Number: 12, URL: "https://github.com/pymc-devs/pytensor/pull/12", Action: "opened"}}}
+}
+
+// TestGroups: a group has a row of its own, with its one status, its
+// targets and its pull request, which its members' rows show too.
+func TestGroups(t *testing.T) {
+	d := fixture()
+	for i := range d.Report.Packages {
+		if p := &d.Report.Packages[i]; p.Name == "numba" || p.Name == "llvmlite" {
+			p.Group = "numba-stack"
+		}
+	}
+	d.Report.Groups = []report.Group{{Name: "numba-stack", Packages: []string{"numba", "llvmlite"}, Status: "bump",
+		Targets: map[string]string{"numba": "0.67.0", "llvmlite": "0.50.0"}, Reason: "consistent targets: llvmlite 0.50.0 (numba 0.67.0 requires llvmlite<0.51)"}}
+	d.Pulls = map[string]dashboard.Pull{"numba-stack": {Number: 14, URL: "https://github.com/pymc-devs/pytensor/pull/14", Action: "opened"}}
+	var b strings.Builder
+	if err := d.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"## Groups\n\n| Group | Status | Targets | Pull request | Why |\n|---|---|---|---|---|\n" +
+			"| `numba-stack` | ⬆️ bump | numba 0.67.0, llvmlite 0.50.0 | [#14](https://github.com/pymc-devs/pytensor/pull/14) | consistent targets: llvmlite 0.50.0 (numba 0.67.0 requires llvmlite&lt;0.51) |\n",
+		"| numba | ⬆️ bump | 0.66.0 (1 behind) | 0.67.0 | [#14](https://github.com/pymc-devs/pytensor/pull/14) |",
+		"### numba: bump\n\nPull request: [#14](https://github.com/pymc-devs/pytensor/pull/14) (opened)",
+		"**What the caps cost:** they hold back 1 package.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dashboard lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "[#14]") != 5 { // the group row; both members' rows and sections
+		t.Errorf("group pull request shown %d times", strings.Count(out, "[#14]"))
+	}
 }
 
 func TestGolden(t *testing.T) {
