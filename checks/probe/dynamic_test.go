@@ -51,6 +51,7 @@ func wantResult(t *testing.T, r Result, base, cand Status, v Verdict, detail str
 }
 
 func TestDynamicNumbaPreset(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	preset := Spec{Preset: "numba-unique-ids"}
 	t.Run("unchanged release passes", func(t *testing.T) {
 		rep := mustRun(t, dynOpts(t, "numba", "0.66.0", "0.67.0", preset))
@@ -136,6 +137,7 @@ func TestDynamicNumbaPreset(t *testing.T) {
 }
 
 func TestDynamicMLIRPreset(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	rep := mustRun(t, dynOpts(t, "mlir", "20.1.0", "21.1.0", Spec{Preset: "mlir-live-operations"}))
 	if rep.Verdict != Blocked {
 		t.Fatalf("verdict %s, want blocked:\n%s", rep.Verdict, rep.Markdown())
@@ -201,6 +203,7 @@ func alive(pid int) bool {
 }
 
 func TestDynamicOutputCapped(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	opts := dynOpts(t, "loudpkg", "", "1.0", Spec{Path: "loudpkg.VALUE", Expect: "type:int"})
 	mustRun(t, opts) // make the environment outside the measurement
 	var before, after runtime.MemStats

@@ -49,6 +49,7 @@ func wantRealExpectations(t *testing.T, rs []Result) {
 }
 
 func TestIntegrationDebianNumba(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py := debianNumba(t)
 	rep, err := Run(context.Background(), Options{
 		Package: "numba", Python: py, NoInstall: true, TempDir: t.TempDir(),

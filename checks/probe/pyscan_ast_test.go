@@ -19,6 +19,7 @@ import (
 // methods, must be the same. (Run by hand over the standard library and all of
 // dist-packages and site-packages here, 15,020 files, they were.)
 func TestScanAgreesWithAST(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py := testPython(t)
 	stdlib, err := exec.Command(py, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
 	if err != nil {

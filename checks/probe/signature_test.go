@@ -132,6 +132,7 @@ var sigSpecs = []Spec{
 // TestSignatureModesAgree runs the same probes over the same wheels
 // dynamically and statically: both give the same verdict for every probe.
 func TestSignatureModesAgree(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	dir := t.TempDir()
 	sigWheels(t, dir)
 	want := map[string][]Verdict{

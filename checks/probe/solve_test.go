@@ -11,6 +11,7 @@ import (
 // TestResolve asks the real pip of the test interpreter, against the test
 // index, what a set of requirements resolves to, and whether it does.
 func TestResolve(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	f := getFixtures(t)
 	opts := Options{Index: f.indexURL, Python: testPython(t), Installer: "pip", TempDir: t.TempDir(), Timeout: 90 * time.Second}
 	res, err := Resolve(context.Background(), opts, []string{"numba>=0.58,<=0.67.0", `mlir; python_version < "2"`})

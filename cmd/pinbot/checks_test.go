@@ -49,6 +49,7 @@ type checksReport struct {
 // blocked (exit 3) and the cap moves only to 0.67.0, the newest release that
 // passes; the checks' evidence is in the report.
 func TestCheckProbes(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	modes := map[string][]string{"static": {"--static"}}
 	if py, err := exec.LookPath("python3"); err == nil {
 		modes["dynamic"] = []string{"--python", py}
@@ -183,6 +184,7 @@ func TestCheckSymbols(t *testing.T) {
 // --python /usr/bin/python3 --no-install: the numba-unique-ids preset passes,
 // and a probe of a name that does not exist fails with the segment named.
 func TestCheckProbesDebianNumba(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	python := "/usr/bin/python3"
 	if err := exec.Command(python, "-c", "import numba.core.bytecode").Run(); err != nil {
 		if os.Getenv("PINBOT_INTEGRATION") != "" {

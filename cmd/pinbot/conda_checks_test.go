@@ -151,6 +151,7 @@ func TestCheckCondaArtifactOverride(t *testing.T) {
 // a package whose moving pins include a PyPI pin is checked against PyPI's
 // wheels, which hide the symbols here, so its bump goes ahead.
 func TestCheckCondaPinFiles(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	const tfPin = "tensorflow >=2.16,<=2.17.0"
 	tests := []struct {
 		name   string
@@ -211,6 +212,7 @@ func TestCheckCondaAgainst(t *testing.T) {
 // no exact pin, a package whose download does not match the sha256 the
 // channel publishes (an error).
 func TestCheckCondaWarnings(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	t.Run("no build for the Python", func(t *testing.T) {
 		e := newCondaEnv(t)
 		rep := e.check(t, strings.Replace(condaSymbols, `"3.12"`, `"3.10"`, 1), 0)
@@ -259,6 +261,7 @@ func condaNumbaPackage(version string, drop bool) fakes.CondaFile {
 // the same versions and say so; with no wheel of the candidate on the index
 // they read the conda packages statically and say why.
 func TestCheckCondaProbes(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	setup := func(t *testing.T, onPyPI bool) *condaEnv {
 		e := &condaEnv{env: newEnv(t), conda: fakes.NewConda(t)}
 		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()

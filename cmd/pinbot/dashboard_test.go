@@ -67,6 +67,7 @@ func (e *runTestEnv) issueWrites(from int) []string {
 // since the last run; the same content goes to the step summary. A
 // pre-release whose checks fail is announced on Slack once.
 func TestRunDashboard(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	e := newDashEnv(t, dashConfig)
 	summary := filepath.Join(e.dir, "..", "summary.md")
 	e.vars["GITHUB_ACTIONS"] = "true"
@@ -206,6 +207,7 @@ func TestRunDashboard(t *testing.T) {
 // still shows the dashboard. A run of some packages (--package) does not
 // touch the issue, which would lose the others; a dry run prints it.
 func TestRunDashboardOff(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	e := newDashEnv(t, dashConfig+"dashboard: false\n")
 	e.file(".pinbot.yml", []byte(strings.Replace(dashConfig, "dashboard:\n  title: Pins of pytensor\n  labels: [pins, dependencies]\n", "dashboard: false\n", 1)))
 	summary := filepath.Join(e.dir, "..", "summary.md")

@@ -50,6 +50,7 @@ func checkNumba(t *testing.T, e *env, code int) report.Package {
 // cap moves to 0.67.0 and no further, and the exit code is the bump's (a
 // pre-release blocks nothing).
 func TestCheckEarlyWarning(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	e := earlyEnv(t, earlyConfig, numbaRelease("0.68.0rc1", true), numbaRelease("0.67.0rc1", true))
 	p := checkNumba(t, e, 0)
 	if p.Status != "bump" || p.Newest != "0.67.0" || p.Pins[0].After != "numba>=0.58,<=0.67.0" {
@@ -89,6 +90,7 @@ func TestCheckEarlyWarning(t *testing.T) {
 // prerelease; a pre-release only a conda label channel has cannot be read
 // by the checks, which is a warning, never ok.
 func TestCheckEarlyWarningCases(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	t.Run("passes", func(t *testing.T) {
 		config := "packages:\n  numba:\n    probes:\n      - path: numba.core.bytecode.FunctionIdentity._unique_ids\n        expect: iterator\n"
 		p := checkNumba(t, earlyEnv(t, config, numbaRelease("0.68.0b1", false)), 0)

@@ -304,6 +304,7 @@ func copyDir(t *testing.T, from, to string) {
 // opens the pull request with the batch's token, and report keeps the
 // dashboard issue and tells Slack once.
 func TestFleetWorkflowEndToEnd(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

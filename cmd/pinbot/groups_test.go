@@ -148,6 +148,7 @@ func llvmliteWheel(version string) fakes.Release {
 // an exact pin, where pip alone would pick 0.51.0), and when it fails,
 // neither member's caps move: one verdict for the group.
 func TestCheckGroupProbesTogether(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		if os.Getenv("PINBOT_INTEGRATION") != "" {

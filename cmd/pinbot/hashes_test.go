@@ -246,6 +246,7 @@ func TestHashesRun(t *testing.T) {
 // hash, and rejects the file once the hashes are wrong.
 // Without pip the test skips, unless PINBOT_INTEGRATION=1.
 func TestHashesPip(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py, err := exec.LookPath("python3")
 	if err == nil {
 		err = exec.Command(py, "-m", "pip", "--version").Run()

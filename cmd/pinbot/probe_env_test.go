@@ -117,6 +117,7 @@ func distVersion(ds []struct{ Name, Version string }, name string) string {
 // naming numpy 2.5.2; run 3, with nothing new, blocks again from the cache
 // without resolving or building anything.
 func TestCheckProbeEnvironmentFollowsDependencies(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py := dynamicOnly(t)
 	e := newEnv(t)
 	cache := t.TempDir()
@@ -230,6 +231,7 @@ func mapsEqual(a, b map[string]string) bool {
 // blocks; a project pin no release satisfies holds the bump with pip's
 // message.
 func TestCheckProbeEnvironmentProjectConstraints(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py := dynamicOnly(t)
 	e := newEnv(t)
 	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
@@ -291,6 +293,7 @@ func TestCheckProbeEnvironmentProjectConstraints(t *testing.T) {
 // holds it too, without running anything, opening no pull request and
 // keeping the exit code.
 func TestRunVerdictsHeld(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	py := dynamicOnly(t)
 	e := newRunEnvFiles(t, storyConfig+"github:\n  author: {name: pinbot, email: pinbot@example.com}\n", map[string]string{
 		"pyproject.toml":     "[project]\nname = \"x\"\ndependencies = [\n  \"numba>=0.60,<=0.62.0\",\n  \"numpy<2\",\n]\n",

@@ -71,6 +71,7 @@ func probeModes(t *testing.T) map[string][]string {
 // probe that asks for annotations. Static and dynamic probes agree on every
 // check.
 func TestCheckSignatureProbes(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	verdicts := map[string]string{}
 	for mode, flags := range probeModes(t) {
 		t.Run(mode, func(t *testing.T) {
@@ -134,6 +135,7 @@ func TestCheckSignatureProbes(t *testing.T) {
 // probes run on what is installed, and every check says so as a warning,
 // never ok.
 func TestCheckNoInstallNotTheCandidate(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	python := "/usr/bin/python3"
 	if err := exec.Command(python, "-c", "import numba.core.bytecode").Run(); err != nil {
 		if os.Getenv("PINBOT_INTEGRATION") != "" {
@@ -209,6 +211,7 @@ func starRelease(version string) fakes.Release {
 // both modes); static mode answers undecided only behind a module __getattr__
 // or a compiled module, and names it.
 func TestCheckStaticProbesDecide(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	const cfg = `packages:
   starpkg:
     probes:

@@ -27,6 +27,7 @@ func solveEnv(t *testing.T) (*env, string) {
 // TestCheckSolve asks the real pip whether the project's requirements
 // resolve with the new caps, and reports what it picked.
 func TestCheckSolve(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	e, py := solveEnv(t)
 	tests := []struct {
 		name, deps, config string
@@ -83,6 +84,7 @@ func TestCheckSolve(t *testing.T) {
 // written are a warning, and the caps move as planned; so is a resolver
 // that cannot be asked.
 func TestCheckSolveUnresolvable(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	e, py := solveEnv(t)
 	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"numba>=0.58,<=0.66.0\", \"llvmlite>=9\"]\n"))
 	e.file(".pinbot.yml", []byte("solve: true\npackages:\n  numba:\n"))

@@ -271,6 +271,7 @@ func actionStep(t *testing.T, a ghAction, s ghStep, inputs, base map[string]stri
 // publish step, given the report where download-artifact puts it, makes the
 // draft pull request capped at the release that passed.
 func TestActionCheckThenPublish(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	a := readAction(t)
 	e := newPublishEnv(t)
 	runner := t.TempDir()
