@@ -60,37 +60,10 @@ func (a *ghAuth) register(fl *pflag.FlagSet, app bool) {
 	}
 }
 
-// tokens returns the credentials, masked in Actions: App installation
-// tokens for the owner's installation when an App id is given, else the
-// token. A missing secret is a usage error.
+// tokens returns the credentials for the owner's installation or the
+// token; see githubLogin.
 func (a *ghAuth) tokens(ctx context.Context, f *Factory, owner string, counter *gh.Counter) (oauth2.TokenSource, error) {
-	actions := f.Getenv("GITHUB_ACTIONS") == "true"
-	if a.AppID == 0 {
-		tok := f.Getenv(a.TokenEnv)
-		if tok == "" {
-			return nil, &usageError{fmt.Errorf("no GitHub token: set %s, pass --token-env NAME, or --app-id", a.TokenEnv)}
-		}
-		if actions {
-			gh.Mask(f.Stdout, tok)
-		}
-		return gh.StaticToken(tok), nil
-	}
-	key := f.Getenv(a.AppKeyEnv)
-	if key == "" {
-		return nil, &usageError{fmt.Errorf("GitHub App %d: no private key in %s (--app-key-env)", a.AppID, a.AppKeyEnv)}
-	}
-	if actions {
-		gh.Mask(f.Stdout, key)
-	}
-	ts, err := gh.AppTokens(ctx, gh.AppOptions{APIURL: f.Getenv("GITHUB_API_URL"), AppID: a.AppID, InstallationID: a.InstallationID,
-		PrivateKey: []byte(key), Owner: owner, HTTP: f.HTTPClient(), Clock: runHooks.clock, Counter: counter})
-	if err != nil {
-		return nil, err
-	}
-	if actions {
-		if tok, err := ts.Token(); err == nil {
-			gh.Mask(f.Stdout, tok.AccessToken)
-		}
-	}
-	return ts, nil
+	return githubLogin{Token: f.Getenv(a.TokenEnv), TokenEnv: a.TokenEnv, AppID: a.AppID, InstallationID: a.InstallationID,
+		AppKey: f.Getenv(a.AppKeyEnv), AppKeyEnv: a.AppKeyEnv, APIURL: f.Getenv("GITHUB_API_URL"), Owner: owner,
+		Actions: f.Getenv("GITHUB_ACTIONS") == "true", Counter: counter}.tokens(ctx, f)
 }

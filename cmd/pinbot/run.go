@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/oauth2"
 
 	"github.com/pinbot-dev/pinbot/bot"
 	gh "github.com/pinbot-dev/pinbot/bot/github"
@@ -206,7 +205,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if env.repo == "" {
 			return &usageError{errors.New("no repository: set GITHUB_REPOSITORY or pass --repo owner/name")}
 		}
-		tokens, err := tokenSource(ctx, f, opts, env, appID, inst)
+		tokens, err := githubLogin{Token: env.token, TokenEnv: opts.TokenEnv, AppID: appID, InstallationID: inst,
+			AppKey: env.appKey, AppKeyEnv: appKeyEnv(opts, cfg), APIURL: env.apiURL, Repo: env.repo, Actions: env.actions,
+			Counter: &opts.requests}.tokens(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -243,31 +244,6 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		}
 	}
 	return runOutcome(out)
-}
-
-// tokenSource returns the GitHub credentials: App installation tokens when an
-// App id is configured, else the token in --token-env.
-func tokenSource(ctx context.Context, f *Factory, opts *RunOptions, env runEnv, appID, inst int64) (oauth2.TokenSource, error) {
-	if appID == 0 {
-		if env.token == "" {
-			return nil, &usageError{fmt.Errorf("no GitHub token: set %s, pass --token-env NAME, or configure a GitHub App", opts.TokenEnv)}
-		}
-		return gh.StaticToken(env.token), nil
-	}
-	if env.appKey == "" {
-		return nil, &usageError{fmt.Errorf("GitHub App %d: no private key in the environment (see github.app.private-key-env, --app-key-env)", appID)}
-	}
-	ts, err := gh.AppTokens(ctx, gh.AppOptions{APIURL: env.apiURL, AppID: appID, InstallationID: inst, PrivateKey: []byte(env.appKey),
-		Repo: env.repo, HTTP: f.HTTPClient(), Clock: runHooks.clock, Counter: &opts.requests})
-	if err != nil {
-		return nil, err
-	}
-	if env.actions {
-		if tok, err := ts.Token(); err == nil {
-			gh.Mask(f.Stdout, tok.AccessToken)
-		}
-	}
-	return ts, nil
 }
 
 // workflowToken decides whether the token is a workflow's GITHUB_TOKEN. The
