@@ -123,17 +123,11 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 			}
 			return a, nil
 		}
-		if len(opts.Constraints) > 0 {
-			var b strings.Builder
-			for _, c := range opts.Constraints {
-				b.WriteString(c.Requirement + "\n")
-			}
-			cf := filepath.Join(dir, "constraints.txt")
-			if err := os.WriteFile(cf, []byte(b.String()), 0o644); err != nil {
-				return nil, err
-			}
-			a = append(a, "-c", cf)
+		c, err := constraintArgs(dir, opts.Constraints)
+		if err != nil {
+			return nil, err
 		}
+		a = append(a, c...)
 		if report {
 			a = append(a, "--report", filepath.Join(dir, "report.json"))
 		}

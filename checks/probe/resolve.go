@@ -335,17 +335,11 @@ func resolveRequirements(ctx context.Context, opts *Options, py *pyInfo, require
 			argv = append(argv, "--only-binary", ":all:")
 		}
 		argv = append(argv, indexArgs(opts)...)
-		if len(constraints) > 0 {
-			var b strings.Builder
-			for _, c := range constraints {
-				b.WriteString(c.Requirement + "\n")
-			}
-			cf := filepath.Join(dir, "constraints.txt")
-			if err := os.WriteFile(cf, []byte(b.String()), 0o644); err != nil {
-				return nil, err
-			}
-			argv = append(argv, "-c", cf)
+		c, err := constraintArgs(dir, constraints)
+		if err != nil {
+			return nil, err
 		}
+		argv = append(argv, c...)
 		if withUV {
 			return append(argv, filepath.Join(dir, "requirements.in")), nil
 		}
@@ -504,4 +498,22 @@ func readCapped(file string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", filepath.Base(file), max)
 	}
 	return b, nil
+}
+
+// constraintArgs writes the constraints to a file in dir and returns the
+// installer's arguments naming it (pip and uv both take -c FILE); none when
+// there are no constraints.
+func constraintArgs(dir string, constraints []Constraint) ([]string, error) {
+	if len(constraints) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	for _, c := range constraints {
+		b.WriteString(c.Requirement + "\n")
+	}
+	cf := filepath.Join(dir, "constraints.txt")
+	if err := os.WriteFile(cf, []byte(b.String()), 0o644); err != nil {
+		return nil, err
+	}
+	return []string{"-c", cf}, nil
 }
