@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,6 +27,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 )
 
 // MaxSize caps the report file: a check of hundreds of packages with every
@@ -71,19 +71,13 @@ type entry struct {
 // link, which a tampered artifact could point anywhere) of at most MaxSize
 // bytes.
 func ReadFile(path string) (*Verdicts, error) {
-	info, err := os.Lstat(path)
+	f, info, err := repofs.OpenRegular(path)
 	if err != nil {
 		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
 	if info.Size() > MaxSize {
+		f.Close()
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d bytes a report may have", path, info.Size(), MaxSize)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))

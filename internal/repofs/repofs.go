@@ -298,6 +298,34 @@ func ReadFile(name string) ([]byte, error) {
 	return readCapped(name, f)
 }
 
+// OpenRegular opens a file a person named (a --verdicts report) for reading
+// without following a symbolic link at its last element: what is not a
+// regular file is refused, and the open never waits (a named pipe swapped in
+// after the check opens at once and is refused, since the opened file must be
+// the one checked). The caller caps what it reads.
+func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	before, err := os.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !before.Mode().IsRegular() {
+		return nil, nil, &Error{Path: name, Err: ErrNotRegular, Detail: kind(before.Mode())}
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && (!info.Mode().IsRegular() || !os.SameFile(before, info)) {
+		err = &Error{Path: name, Err: ErrNotRegular, Detail: "it changed while opened"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
 // check refuses what is not a regular file, or is too large.
 func check(name string, info fs.FileInfo) error {
 	if !info.Mode().IsRegular() {
