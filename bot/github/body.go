@@ -175,7 +175,7 @@ func (d Describe) Body() string {
 		b.WriteString("> [!NOTE]\n> This pull request was made with the workflow's `GITHUB_TOKEN`, so GitHub starts no workflows for it: CI will not run. " +
 			"Close and reopen it, or push an empty commit, to start CI. To fix this for good, run pinbot with a GitHub App " +
 			"installation token (`actions/create-github-app-token`) or a fine-grained personal access token with " +
-			"`contents: write` and `pull-requests: write`.\n\n")
+			"`contents: write`, `pull-requests: write` and, for the pin dashboard, `issues: write`.\n\n")
 	}
 	fmt.Fprintf(&b, "<sub>pinbot keeps this pull request up to date on %s: a newer release moves the branch and rewrites this text. "+
 		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", escape.Code(Branch(d.Base, d.name())))
