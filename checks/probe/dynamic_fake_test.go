@@ -396,14 +396,12 @@ func TestFakeUV(t *testing.T) {
 	f.deps = map[string]string{"numpy": "2.4.6"}
 	opts.CacheDir = t.TempDir()
 	f.calls = nil
-	rep, err := Run(context.Background(), opts)
-	if err != nil {
+	if _, err := Run(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if a := f.argv()[3]; !slices.Equal(a[len(a)-2:], []string{"numba==0.67.0", "numpy==2.4.6"}) {
 		t.Errorf("uv pip install %q", a)
 	}
-	_ = rep
 	f.deps = nil
 
 	f.calls = nil
