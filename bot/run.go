@@ -15,6 +15,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/bot/state"
+	"github.com/pinbot-dev/pinbot/bot/upstream"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
@@ -63,6 +64,31 @@ type Runner struct {
 	// Issues keeps the dashboard issue (bot/dashboard; the configuration's
 	// dashboard key); nil keeps none.
 	Issues IssueKeeper
+	// Previewer, when set, tells a dry run which pull requests exist, so
+	// that it says whether it would open or update each (Outcome.Pulls);
+	// *github.Client is one. It only reads.
+	Previewer Previewer
+	// Tags finds an upstream's release tags for the compare view in pull
+	// request bodies; nil links no compare view. It only reads, so a dry
+	// run may have one.
+	Tags TagFinder
+}
+
+// A Previewer says what Sync would do with a Change, writing nothing.
+type Previewer interface {
+	Preview(ctx context.Context, ch github.Change) (github.Result, error)
+}
+
+// A TagFinder finds the tag under which a repository on github.com
+// ("owner/name") published a version ("" when none); *github.Client is one.
+type TagFinder interface {
+	Tag(ctx context.Context, repo, version string) (string, error)
+}
+
+// A ProjectLinker says what a release says of its project's pages (label →
+// URL, hostile text); the PyPI source is one.
+type ProjectLinker interface {
+	ProjectURLs(ctx context.Context, pkg, version string) (map[string]string, error)
 }
 
 // RunOptions are the per-run choices of Run.
@@ -76,7 +102,8 @@ type Outcome struct {
 	Report *report.Report
 	// Planned are the pull requests the run wanted, in package order.
 	Planned []github.Change
-	// Pulls are the results of the pull requests made (none with DryRun).
+	// Pulls are the results of the pull requests made; with DryRun, what
+	// would be done (github.WouldOpen, github.WouldUpdate).
 	Pulls []github.Result
 	// Failures are problems beyond the report, such as a pull request that
 	// could not be made; each names its package.
@@ -206,6 +233,15 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	}
 	out.Planned = append(out.Planned, ch)
 	if r.DryRun {
+		res := github.Result{Package: ch.Package, Target: ch.Target, Branch: github.Branch(ch.Base, ch.Package), Title: ch.Title, Base: ch.Base,
+			Action: github.WouldOpen, Draft: ch.Draft}
+		if r.Previewer != nil {
+			if res, err = r.Previewer.Preview(ctx, ch); err != nil {
+				log.Warn("reading the open pull request failed; the dry run assumes none", "package", u.name, "err", err)
+				res.Action = github.WouldOpen
+			}
+		}
+		out.Pulls = append(out.Pulls, res)
 		items = append(items, slack.Item{Kind: slack.KindPR, Title: fmt.Sprintf("%s: would open or update %q on %s", u.name, ch.Title, github.Branch(ch.Base, u.name))})
 		if failure != nil {
 			items = append(items, *failure)
@@ -251,7 +287,13 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, u unit, blocked b
 	if u := cfg.Sources.PyPI.URL; u != "" && u != config.DefaultPyPIURL {
 		urls["pypi"] = web.Redact(u) // a private index URL may carry credentials
 	}
-	d := github.Describe{Package: u.packages[0], Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls}
+	d := github.Describe{Package: u.packages[0], Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls,
+		Upstream: map[string]upstream.Links{}}
+	for _, p := range u.packages {
+		if l := r.upstreamLinks(ctx, log, p); !l.Empty() {
+			d.Upstream[p.Name] = l
+		}
+	}
 	target := u.packages[0].Newest
 	if u.group != nil {
 		d.Group, d.Members = u.group, u.packages
@@ -271,6 +313,39 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, u unit, blocked b
 		ch.Committer = &github.Identity{Name: c.Name, Email: c.Email}
 	}
 	return ch, nil
+}
+
+// upstreamLinks returns the links of p's new release, from what its release
+// on PyPI says of the project, with the compare view between the tags of
+// the release the caps admitted (p.Admits) and the new one when the source
+// is a github.com repository and both tags are found. Links are a courtesy:
+// a failure to read them costs the links only.
+func (r *Runner) upstreamLinks(ctx context.Context, log *slog.Logger, p report.Package) upstream.Links {
+	linker, ok := r.Checker.Sources["pypi"].(ProjectLinker)
+	if _, fromPyPI := p.Sources["pypi"]; !ok || !fromPyPI || p.Newest == "" {
+		return upstream.Links{}
+	}
+	urls, err := linker.ProjectURLs(ctx, p.Name, p.Newest)
+	if err != nil {
+		log.Info("reading the project URLs of the release failed; the pull request links no changelog", "package", p.Name, "version", p.Newest, "err", err)
+		return upstream.Links{}
+	}
+	l := upstream.Pick(urls)
+	if l.Repo == "" || r.Tags == nil || p.Admits == "" || p.Admits == p.Newest {
+		return l
+	}
+	newTag, err := r.Tags.Tag(ctx, l.Repo, p.Newest)
+	if err != nil || newTag == "" {
+		log.Info("no tag found for the release; the pull request links no compare view", "package", p.Name, "repo", l.Repo, "version", p.Newest, "err", err)
+		return l
+	}
+	oldTag, err := r.Tags.Tag(ctx, l.Repo, p.Admits)
+	if err != nil || oldTag == "" {
+		log.Info("no tag found for the release the caps admitted; the pull request links no compare view", "package", p.Name, "repo", l.Repo, "version", p.Admits, "err", err)
+		return l
+	}
+	l.Compare = upstream.Compare(l.Repo, oldTag, newTag)
+	return l
 }
 
 // packageFiles returns the files p's pull request changes: each file read

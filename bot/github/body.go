@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/bot/upstream"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
@@ -31,6 +32,10 @@ type Describe struct {
 	// Members its packages' entries (Package is then the first of them).
 	Group   *report.Group
 	Members []report.Package
+	// Upstream maps a package to its upstream's links for the new release
+	// (bot/upstream: changelog, release notes, source, compare view), when
+	// its release says where they are.
+	Upstream map[string]upstream.Links
 }
 
 // packages returns what the pull request moves: the group's members, or
@@ -156,6 +161,7 @@ func (d Describe) Body() string {
 	if len(releases) > 0 {
 		b.WriteString("#### Releases\n\n" + strings.Join(releases, "") + "\n")
 	}
+	d.upstreamLinks(&b, ps)
 	if len(unchecked) > 0 {
 		fmt.Fprintf(&b, "No probe or symbol scan is configured for %s: review the upstream changelog before merging.\n\n", strings.Join(unchecked, " and "))
 	}
@@ -180,6 +186,35 @@ func (d Describe) Body() string {
 	fmt.Fprintf(&b, "<sub>pinbot keeps this pull request up to date on %s: a newer release moves the branch and rewrites this text. "+
 		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", escape.Code(Branch(d.Base, d.name())))
 	return b.String()
+}
+
+// upstreamLinks writes what the upstreams of ps say of their releases: the
+// release notes, the changelog, the source and the compare view between the
+// old and the new tags. The links are upstream.SafeURL's: http(s) only,
+// nothing in them can end the link.
+func (d Describe) upstreamLinks(b *strings.Builder, ps []report.Package) {
+	var lines []string
+	for _, p := range ps {
+		l := d.Upstream[p.Name]
+		var links []string
+		add := func(text, u string) {
+			if u != "" {
+				links = append(links, "["+text+"]("+u+")")
+			}
+		}
+		add("release notes", l.ReleaseNotes)
+		add("changelog", l.Changelog)
+		add("source", l.Source)
+		if l.Compare != "" {
+			add("compare "+mdText(p.Admits)+"..."+mdText(p.Newest), l.Compare)
+		}
+		if len(links) > 0 {
+			lines = append(lines, fmt.Sprintf("- %s %s: %s\n", escape.Code(p.Name), mdText(p.Newest), strings.Join(links, " · ")))
+		}
+	}
+	if len(lines) > 0 {
+		b.WriteString("#### What changed upstream\n\n" + strings.Join(lines, "") + "\n")
+	}
 }
 
 // ReleaseURL returns the web page of a release on a source, or "" when the

@@ -78,15 +78,21 @@ const (
 	// Conflict: the branch has commits pinbot did not make; pinbot left it
 	// alone and commented on the pull request.
 	Conflict Action = "conflict"
+	// WouldOpen and WouldUpdate are what a dry run would do: open a pull
+	// request, or update the open one.
+	WouldOpen   Action = "open"
+	WouldUpdate Action = "update"
 )
 
 // A Result is the outcome of Sync for one package.
 type Result struct {
 	Package, Target, Branch string
-	Action                  Action
-	Number                  int
-	URL                     string
-	Draft                   bool
+	// Title and Base are the pull request's, as Change had them.
+	Title, Base string
+	Action      Action
+	Number      int
+	URL         string
+	Draft       bool
 	// Detail explains a Respected or Conflict outcome, or a change of the
 	// pull request's draft state.
 	Detail string
@@ -133,7 +139,7 @@ type baseState struct {
 // the two requests leaves what the next run completes.
 func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 	branch := Branch(ch.Base, ch.Package)
-	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch}
+	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch, Title: ch.Title, Base: ch.Base}
 	base, err := c.base(ctx, ch.Base)
 	if err != nil {
 		return res, err
@@ -207,6 +213,24 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 	}
 	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
 	return res, c.decorate(ctx, ch, open)
+}
+
+// Preview says what Sync would do with ch without writing anything: update
+// the open pull request from pinbot's branch (WouldUpdate, with its number,
+// URL and draft state), or open one (WouldOpen). It reads only the list of
+// the branch's open pull requests.
+func (c *Client) Preview(ctx context.Context, ch Change) (Result, error) {
+	branch := Branch(ch.Base, ch.Package)
+	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch, Title: ch.Title, Base: ch.Base, Action: WouldOpen,
+		Draft: ch.Draft || ch.failed()}
+	prs, err := c.pulls(ctx, branch, "open")
+	if err != nil {
+		return res, err
+	}
+	if len(prs) > 0 {
+		res.Action, res.Number, res.URL, res.Draft = WouldUpdate, prs[0].GetNumber(), prs[0].GetHTMLURL(), prs[0].GetDraft() || ch.failed()
+	}
+	return res, nil
 }
 
 // update brings an open pull request's title, body and draft state to ch, and

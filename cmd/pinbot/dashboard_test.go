@@ -236,8 +236,8 @@ func TestRunDashboardOff(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "=== dashboard issue (dry run): Pins of pytensor\n") || !strings.Contains(out, "| numba | ⬆️ bump |") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, stderr)
 	}
-	if n := len(e.gh.Requests()); n != 0 {
-		t.Errorf("a dry run made %d GitHub requests", n)
+	if w := e.writes(); len(w) != 0 { // it reads which pull requests are open
+		t.Errorf("a dry run wrote %q", w)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -104,7 +105,7 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 	fl.Int64Var(&opts.InstallationID, "app-installation-id", 0, "the App's installation (default: looked up)")
 	fl.StringVar(&opts.AppKeyEnv, "app-key-env", "", "the environment variable holding the App's PEM key (default github.app.private-key-env)")
 	fl.StringVar(&opts.WorkflowToken, "workflow-token", "auto", "whether the token is a workflow's GITHUB_TOKEN: auto, true or false")
-	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the pull requests and the Slack message; call neither GitHub nor Slack")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the pull requests and the Slack message; write nothing (with a token, read which pull requests are open)")
 	fl.StringVar(&opts.Verdicts, "verdicts", "", "publish from this check job's report (pinbot check --format json): take its verdicts, run no probe or scan")
 	fl.StringVar(&opts.Repo, "repository", "", "same as --repo")
 	fl.IntVar(&opts.WritesPerMinute, "writes-per-minute", gh.DefaultPerMinute, "the most content-creating GitHub requests a minute (jobs running at once share GitHub's 80)")
@@ -196,32 +197,53 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		}
 		runner.State = st
 	}
+	newClient := func() (*gh.Client, error) {
+		tokens, err := githubLogin{Token: env.token, TokenEnv: opts.TokenEnv, AppID: appID, InstallationID: inst,
+			AppKey: env.appKey, AppKeyEnv: appKeyEnv(opts, cfg), APIURL: env.apiURL, Repo: env.repo, Actions: env.actions,
+			Counter: &opts.requests}.tokens(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		client, err := gh.New(gh.Options{APIURL: env.apiURL, Repo: env.repo, Tokens: tokens, HTTP: hc, Clock: runHooks.clock, Log: f.Log,
+			Counter: &opts.requests, PerMinute: opts.WritesPerMinute})
+		if err != nil {
+			return nil, &usageError{err}
+		}
+		return client, nil
+	}
 	if opts.DryRun {
+		// With a token, a dry run reads (never writes) GitHub: which pull
+		// requests are open, and the upstreams' tags.
+		if env.repo != "" && (env.token != "" && appID == 0) {
+			client, err := newClient()
+			if err != nil {
+				return err
+			}
+			runner.Previewer, runner.Tags = client, client
+			if base == "" {
+				if base, err = client.DefaultBranch(ctx); err != nil {
+					return err
+				}
+			}
+		}
 		if base == "" {
 			base = "main"
-			f.Log.Warn("--dry-run calls no API: assuming the base branch is main (pass --base)")
+			f.Log.Warn("--dry-run asks no base branch: assuming main (pass --base)")
 		}
 	} else {
 		if env.repo == "" {
 			return &usageError{errors.New("no repository: set GITHUB_REPOSITORY or pass --repo owner/name")}
 		}
-		tokens, err := githubLogin{Token: env.token, TokenEnv: opts.TokenEnv, AppID: appID, InstallationID: inst,
-			AppKey: env.appKey, AppKeyEnv: appKeyEnv(opts, cfg), APIURL: env.apiURL, Repo: env.repo, Actions: env.actions,
-			Counter: &opts.requests}.tokens(ctx, f)
+		client, err := newClient()
 		if err != nil {
 			return err
-		}
-		client, err := gh.New(gh.Options{APIURL: env.apiURL, Repo: env.repo, Tokens: tokens, HTTP: hc, Clock: runHooks.clock, Log: f.Log,
-			Counter: &opts.requests, PerMinute: opts.WritesPerMinute})
-		if err != nil {
-			return &usageError{err}
 		}
 		if base == "" {
 			if base, err = client.DefaultBranch(ctx); err != nil {
 				return err
 			}
 		}
-		runner.GitHub, runner.Issues = client, client
+		runner.GitHub, runner.Issues, runner.Tags = client, client, client
 		if env.webhook != "" {
 			runner.Slack = &slack.Client{URL: env.webhook, HTTP: hc, Sleep: runHooks.sleep}
 		}
@@ -262,12 +284,17 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 	if opts.Format == "json" {
 		type pr struct {
 			Package string `json:"package"`
-			Action  string `json:"action"`
-			Number  int    `json:"number"`
-			URL     string `json:"url"`
-			Branch  string `json:"branch"`
-			Draft   bool   `json:"draft"`
-			Detail  string `json:"detail,omitempty"`
+			// Group is set when the pull request moves a group (Package
+			// is then the group's name too).
+			Group  string `json:"group,omitempty"`
+			Action string `json:"action"`
+			Number int    `json:"number"`
+			URL    string `json:"url"`
+			Branch string `json:"branch"`
+			Title  string `json:"title"`
+			Base   string `json:"base"`
+			Draft  bool   `json:"draft"`
+			Detail string `json:"detail,omitempty"`
 		}
 		type issue struct {
 			Action string `json:"action"`
@@ -292,7 +319,11 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 		}
 		doc.Report = json.RawMessage(rb.String())
 		for _, p := range out.Pulls {
-			doc.Pulls = append(doc.Pulls, pr{p.Package, string(p.Action), p.Number, p.URL, p.Branch, p.Draft, p.Detail})
+			group := ""
+			if slices.ContainsFunc(out.Report.Groups, func(g report.Group) bool { return g.Name == p.Package }) {
+				group = p.Package
+			}
+			doc.Pulls = append(doc.Pulls, pr{p.Package, group, string(p.Action), p.Number, p.URL, p.Branch, p.Title, p.Base, p.Draft, p.Detail})
 		}
 		doc.Notified = out.Message != nil && out.NotifyErr == nil && !opts.DryRun
 		enc := json.NewEncoder(w)
@@ -302,6 +333,9 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 	}
 	if err := formats[opts.Format](w, out.Report); err != nil {
 		return err
+	}
+	if opts.DryRun && opts.Format == "markdown" {
+		return dryRunMarkdown(w, out)
 	}
 	if opts.DryRun {
 		// What would be sent, shown on a terminal: escaped line by line.
@@ -339,6 +373,68 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 		fmt.Fprintf(w, "\nslack: sent\n")
 	}
 	return nil
+}
+
+// dryRunMarkdown writes, after the report's Markdown, what a dry run would
+// send as Markdown too: each pull request (its body as GitHub would show
+// it), the dashboard and the Slack message in a fenced block.
+func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
+	ew := &errWriter{w: w}
+	md, code := escape.Markdown, escape.Code
+	for i, ch := range out.Planned {
+		action := "open or update"
+		if i < len(out.Pulls) {
+			switch p := out.Pulls[i]; p.Action {
+			case gh.WouldOpen:
+				action = "open"
+			case gh.WouldUpdate:
+				action = fmt.Sprintf("update #%d", p.Number)
+			}
+		}
+		ew.printf("\n---\n\n## Pull request (dry run, would %s): %s\n\n", action, md(ch.Title))
+		var files []string
+		for _, fl := range ch.Files {
+			files = append(files, code(fl.Path))
+		}
+		ew.printf("- Branch: %s → %s\n- Draft: %v\n- Files: %s\n", code(gh.Branch(ch.Base, ch.Package)), code(ch.Base), ch.Draft, strings.Join(files, ", "))
+		for _, l := range []struct {
+			name string
+			v    []string
+		}{{"Labels", ch.Labels}, {"Reviewers", ch.Reviewers}, {"Assignees", ch.Assignees}} {
+			if len(l.v) > 0 {
+				var vs []string
+				for _, v := range l.v {
+					vs = append(vs, code(v))
+				}
+				ew.printf("- %s: %s\n", l.name, strings.Join(vs, ", "))
+			}
+		}
+		ew.printf("\n%s\n", ch.Body)
+	}
+	ew.printf("\n---\n\n## Dashboard issue (dry run): %s\n\n%s\n", md(out.DashboardTitle), out.Dashboard)
+	if out.Message == nil {
+		ew.printf("\n---\n\n## Slack message (dry run)\n\nNone: nothing to say.\n")
+		return ew.err
+	}
+	b, _ := json.MarshalIndent(out.Message, "", "  ")
+	fence := "```"
+	for strings.Contains(string(b), fence) {
+		fence += "`"
+	}
+	ew.printf("\n---\n\n## Slack message (dry run)\n\n%sjson\n%s\n%s\n", fence, b, fence)
+	return ew.err
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
 }
 
 var placeRE = regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `)

@@ -152,6 +152,15 @@ func (g *GitHub) AddRepo(full, defaultBranch string, files map[string]string) {
 	g.repos[full] = r
 }
 
+// AddTag tags the head of repo's default branch as tag (a lightweight
+// tag: refs/tags/TAG).
+func (g *GitHub) AddTag(repo, tag string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	r.refs["refs/tags/"+tag] = r.refs["refs/heads/"+r.defaultBranch]
+}
+
 // Branch returns the commit at a branch of repo, or "".
 func (g *GitHub) Branch(repo, branch string) string {
 	g.mu.Lock()

@@ -80,6 +80,9 @@ type Release struct {
 	// API. For a release with Artifacts, nil reads it from the first
 	// wheel's METADATA.
 	RequiresDist []string
+	// ProjectURLs are the release's project URLs, the JSON API's
+	// info.project_urls (null when nil).
+	ProjectURLs map[string]string
 }
 
 // PyPI is a fake PyPI: the JSON API (https://docs.pypi.org/api/json/), project
@@ -342,6 +345,7 @@ func info(name string, r Release) map[string]any {
 		"name": name, "version": r.Version, "summary": "compiling Python code using LLVM",
 		"requires_python": ">=3.10", "requires_dist": requires,
 		"yanked": false, "yanked_reason": nil, "bugtrack_url": nil, "downloads": map[string]int{"last_day": -1},
+		"project_urls": r.ProjectURLs,
 	}
 }
 

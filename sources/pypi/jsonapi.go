@@ -20,6 +20,9 @@ type project struct {
 		// RequiresDist is the release's Requires-Dist metadata; null when
 		// it declares none.
 		RequiresDist []string `json:"requires_dist"`
+		// ProjectURLs are the release's project URLs (label → URL, as its
+		// metadata's Project-URL fields give them); null when none.
+		ProjectURLs map[string]string `json:"project_urls"`
 	} `json:"info"`
 	Releases map[string][]file `json:"releases"`
 	URLs     []file            `json:"urls"`
@@ -125,4 +128,17 @@ func uploadTime(f file) time.Time {
 		return t.UTC()
 	}
 	return time.Time{}
+}
+
+// decodeProjectURLs reads info.project_urls of a /pypi/NAME/VERSION/json
+// document fetched from u.
+func decodeProjectURLs(u string, body []byte) (map[string]string, error) {
+	var p project
+	if err := web.DecodeJSON(u, body, &p); err != nil {
+		return nil, err
+	}
+	if p.Info.Version == "" {
+		return nil, fmt.Errorf("%s: the response has no \"info.version\" (is this a PyPI JSON API?)", web.Redact(u))
+	}
+	return p.Info.ProjectURLs, nil
 }

@@ -125,6 +125,22 @@ func (s *Source) Release(ctx context.Context, pkg, version string) (sources.Rele
 	return decodeVersion(u, version, body)
 }
 
+// ProjectURLs returns what a release says of its project's pages: label →
+// URL, as the JSON API's info.project_urls holds them (the metadata's
+// Project-URL fields: "Changelog", "Source", ...). They are the release
+// author's text, unchecked. The simple API publishes none: nil, no error.
+func (s *Source) ProjectURLs(ctx context.Context, pkg, version string) (map[string]string, error) {
+	if s.api == SimpleAPI {
+		return nil, nil
+	}
+	u := s.base + "/pypi/" + url.PathEscape(pep503.Normalize(pkg)) + "/" + url.PathEscape(version) + "/json"
+	_, body, err := web.Get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
+	if err != nil {
+		return nil, err
+	}
+	return decodeProjectURLs(u, body)
+}
+
 // Hashes returns the sha256 digests of the files of one release, the hashes a
 // requirements file's --hash options list for it.
 func (s *Source) Hashes(ctx context.Context, pkg, version string) ([]string, error) {

@@ -107,3 +107,23 @@ func TestNotFound(t *testing.T) {
 		t.Errorf("a 404 was retried: %d requests", got)
 	}
 }
+
+func TestProjectURLs(t *testing.T) {
+	fake := fakes.NewPyPI(t)
+	urls := map[string]string{"Source": "https://github.com/numba/numba", "Release Notes": "https://numba.readthedocs.io/notes"}
+	fake.Add("numba", fakes.Release{Version: "0.66.0"}, fakes.Release{Version: "0.67.0", ProjectURLs: urls})
+	ctx := context.Background()
+	got, err := newSource(t, fake).ProjectURLs(ctx, "Numba", "0.67.0")
+	if err != nil || len(got) != 2 || got["Release Notes"] != urls["Release Notes"] {
+		t.Errorf("ProjectURLs = %v, %v", got, err)
+	}
+	if got, err := newSource(t, fake).ProjectURLs(ctx, "numba", "0.66.0"); err != nil || got != nil {
+		t.Errorf("a release without project URLs: %v, %v", got, err)
+	}
+	if _, err := newSource(t, fake).ProjectURLs(ctx, "numba", "9.9"); !errors.Is(err, sources.ErrNotFound) {
+		t.Errorf("a missing version: %v", err)
+	}
+	if got, err := pypi.NewSimple(fake.URL, client()).ProjectURLs(ctx, "numba", "0.67.0"); err != nil || got != nil {
+		t.Errorf("simple API: %v, %v", got, err)
+	}
+}
