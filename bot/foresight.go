@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"maps"
 	"strings"
-	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/dashboard"
 	"github.com/pinbot-dev/pinbot/bot/github"
@@ -55,18 +54,22 @@ func (r *Runner) lastRun(ctx context.Context, log *slog.Logger, key string, part
 	return last, found
 }
 
+// news is what this run announced, or still holds announced: the held
+// packages, the pre-releases warned of, the lasting conditions alerted.
+type news struct {
+	held, warned map[string]string
+	alerted      map[string]state.Alert
+}
+
 // keepDashboard renders the run's dashboard into out.Dashboard, writes it
 // to its issue when the run keeps one, and records the state this run
 // leaves (in the issue's hidden line and in the state file): what each
 // package looked like (when every package was checked), and, unless the
-// message that announced them failed, which packages are held and which
-// pre-releases' failures were announced, so that the next run announces
-// only news.
-func (r *Runner) keepDashboard(ctx context.Context, log *slog.Logger, out *Outcome, key string, last state.Scope, held, warned map[string]string, partial bool) {
-	now := time.Now()
-	if r.Checker.Now != nil {
-		now = r.Checker.Now()
-	}
+// message that announced them failed, which packages are held, which
+// pre-releases' failures were announced and which lasting conditions were
+// alerted, so that the next run announces only news.
+func (r *Runner) keepDashboard(ctx context.Context, log *slog.Logger, out *Outcome, key string, last state.Scope, n news, partial bool) {
+	now := r.now()
 	d := &dashboard.Dashboard{Repo: r.Repo, Base: r.Base, RunURL: r.RunURL, Time: now, Report: out.Report, Pulls: map[string]dashboard.Pull{}, Last: last}
 	for _, p := range out.Pulls {
 		if p.Number > 0 {
@@ -76,7 +79,7 @@ func (r *Runner) keepDashboard(ctx context.Context, log *slog.Logger, out *Outco
 	next := last
 	next.Updated = now
 	if out.NotifyErr == nil {
-		next.Held, next.Warned = maps.Clone(held), maps.Clone(warned)
+		next.Held, next.Warned, next.Alerted = maps.Clone(n.held), maps.Clone(n.warned), maps.Clone(n.alerted)
 	}
 	if !partial {
 		next.Seen, next.SeenAt = d.Seen(), now

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/earlywarn"
 	"github.com/pinbot-dev/pinbot/bot/github"
@@ -155,7 +156,8 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 		if status == plan.Held {
 			heldNow[p.Name] = p.Newest
 			if heldBefore[p.Name] != p.Newest {
-				items = append(items, slack.Item{Kind: slack.KindHeld, Title: fmt.Sprintf("%s: held, %s is shut out", p.Name, p.Newest), Detail: p.Hold})
+				items = append(items, slack.Item{Kind: slack.KindHeld, Title: fmt.Sprintf("%s: held, %s is shut out", p.Name, p.Newest), Detail: p.Hold,
+					Package: p.Name, Versions: fromTo(p.Admits, p.Newest), Verdict: "held"})
 			}
 		}
 		if status == plan.Error {
@@ -165,7 +167,8 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 		for _, c := range p.Checks {
 			if UpstreamFixed(c) {
 				items = append(items, slack.Item{Kind: slack.KindUpstreamFixed,
-					Title: fmt.Sprintf("%s: upstream fixed (%s %s)", p.Name, c.Kind, c.Name), Detail: c.Detail})
+					Title: fmt.Sprintf("%s: upstream fixed (%s %s)", p.Name, c.Kind, c.Name), Detail: c.Detail,
+					Package: p.Name, Versions: p.Newest, Verdict: "upstream fixed", Key: "upstream-fixed:" + p.Name + ":" + c.Kind + " " + c.Name})
 			}
 		}
 		if p.Group != "" {
@@ -195,6 +198,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	}
 
 	items = slices.DeleteFunc(items, func(it slack.Item) bool { return !cfg.Notify.Wants(string(it.Kind)) })
+	items, alertedNow := alertNews(items, last.Alerted, r.now(), cfg.Notify.RemindEvery(), partial)
 	if len(items) > 0 {
 		m := slack.Build(slack.Summary{Repo: r.Repo, RunURL: r.RunURL, Items: items})
 		out.Message = &m
@@ -204,8 +208,24 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 		}
 	}
-	r.keepDashboard(ctx, log, out, scope, last, heldNow, warnedNow, partial)
+	r.keepDashboard(ctx, log, out, scope, last, news{held: heldNow, warned: warnedNow, alerted: alertedNow}, partial)
 	return out, nil
+}
+
+// now is the run's clock.
+func (r *Runner) now() time.Time {
+	if r.Checker.Now != nil {
+		return r.Checker.Now()
+	}
+	return time.Now()
+}
+
+// fromTo is "from → to", or to alone when from is unknown or the same.
+func fromTo(from, to string) string {
+	if from == "" || from == to {
+		return to
+	}
+	return from + " → " + to
 }
 
 // publish opens or updates the pull request of one unit (a package, or a
@@ -220,7 +240,8 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	blocked := u.status == plan.Blocked
 	var failure *slack.Item
 	if blocked {
-		failure = &slack.Item{Kind: slack.KindFailure, Title: u.name + ": a check failed", Detail: u.failedChecks()}
+		failure = &slack.Item{Kind: slack.KindFailure, Title: u.name + ": a check failed", Detail: u.failedChecks(),
+			Package: u.name, Versions: u.blockedVersions(), Verdict: failedVerdict(u.packages), Key: "failure:" + u.name, Links: r.releaseLinks(u, true)}
 	}
 	if blocked && (u.settings.OnFailure == config.OnFailureAlertOnly || !u.changed()) {
 		failure.Detail = strings.TrimSpace(failure.Detail + "\nNo pull request (" + noPRReason(u.settings) + ").")
@@ -264,6 +285,11 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	log.Info("pull request", "package", u.name, "action", res.Action, "number", res.Number, "url", res.URL)
 	out.Pulls = append(out.Pulls, res)
 	if it, ok := prItem(res); ok {
+		it.Package, it.Versions, it.Verdict = u.name, u.versions(), u.verdict()
+		if res.Action == github.Conflict {
+			// It lasts until a person acts: alerted once per target.
+			it.Key, it.Versions = "conflict:"+u.name, res.Target
+		}
 		items = append(items, it)
 	}
 	if failure != nil {
@@ -283,11 +309,7 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, u unit, blocked b
 		return github.Change{}, errors.New("no file changes")
 	}
 	cfg := r.Checker.Config
-	urls := map[string]string{}
-	if u := cfg.Sources.PyPI.URL; u != "" && u != config.DefaultPyPIURL {
-		urls["pypi"] = web.Redact(u) // a private index URL may carry credentials
-	}
-	d := github.Describe{Package: u.packages[0], Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: urls,
+	d := github.Describe{Package: u.packages[0], Base: r.Base, Blocked: blocked, WorkflowToken: r.WorkflowToken, SourceURLs: r.sourceURLs(),
 		Upstream: map[string]upstream.Links{}}
 	for _, p := range u.packages {
 		if l := r.upstreamLinks(ctx, log, p); !l.Empty() {
@@ -313,6 +335,36 @@ func (r *Runner) change(ctx context.Context, log *slog.Logger, u unit, blocked b
 		ch.Committer = &github.Identity{Name: c.Name, Email: c.Email}
 	}
 	return ch, nil
+}
+
+// sourceURLs maps a source to its base URL when it is not the public
+// default (a PyPI mirror), for release links.
+func (r *Runner) sourceURLs() map[string]string {
+	urls := map[string]string{}
+	if u := r.Checker.Config.Sources.PyPI.URL; u != "" && u != config.DefaultPyPIURL {
+		urls["pypi"] = web.Redact(u) // a private index URL may carry credentials
+	}
+	return urls
+}
+
+// releaseLinks links the release pages of u's packages: each one's target,
+// or with failing the release its checks failed at.
+func (r *Runner) releaseLinks(u unit, failing bool) []slack.Link {
+	var links []slack.Link
+	urls := r.sourceURLs()
+	for _, p := range u.packages {
+		version := p.Newest
+		if c, _ := blockedAt(p); failing && c != "" {
+			version = c
+		}
+		for _, src := range slices.Sorted(maps.Keys(p.Sources)) {
+			if l := github.ReleaseURL(src, urls[src], p.Name, version); l != "" {
+				links = append(links, slack.Link{Text: p.Name + " " + version + " on " + src, URL: l})
+				break
+			}
+		}
+	}
+	return links
 }
 
 // upstreamLinks returns the links of p's new release, from what its release
@@ -465,14 +517,27 @@ func prItem(res github.Result) (slack.Item, bool) {
 	return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: fmt.Sprintf("%s: %s #%d for %s", res.Package, what, res.Number, res.Target), Detail: res.Detail}, true
 }
 
+// failedChecks says, a line each, which checks of p failed, where, and
+// why: "probe `unique-ids` fails at 0.68.0 (passes at the baseline
+// 0.66.0): FunctionIdentity._unique_ids is gone". Names are code spans.
 func failedChecks(p report.Package) string {
+	candidate, baseline := blockedAt(p)
 	var lines []string
 	for _, c := range p.Checks {
 		if !c.OK {
-			lines = append(lines, fmt.Sprintf("%s %s failed at %s (baseline %s): %s", c.Kind, c.Name, c.Candidate, c.Baseline, c.Detail))
+			base := outcome(c.Baseline, "") + " at the baseline" + prefixed(" ", baseline)
+			lines = append(lines, fmt.Sprintf("%s %s %s (%s): %s", c.Kind, slack.Code(c.Name), outcome(c.Candidate, candidate), base, c.Detail))
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// prefixed is s after prefix, or "" when s is.
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
 }
 
 // A unit is what one pull request carries: a package, or a group of
@@ -497,6 +562,57 @@ func groupUnit(cfg *config.Config, rep *report.Report, g report.Group) unit {
 		}
 	}
 	return u
+}
+
+// versions says what the unit moves from and to: "0.66.0 → 0.67.0", a
+// group's members joined with commas.
+func (u unit) versions() string {
+	var parts []string
+	for _, p := range u.packages {
+		v := fromTo(p.Admits, p.Newest)
+		if u.group != nil {
+			v = p.Name + " " + v
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// blockedVersions says what a blocked unit's checks judged: "0.66.0 →
+// 0.68.0", from the baseline to the release that failed (the target when
+// the verdicts do not say).
+func (u unit) blockedVersions() string {
+	var parts []string
+	for _, p := range u.packages {
+		c, b := blockedAt(p)
+		if c == "" {
+			c, b = p.Newest, p.Admits
+		}
+		v := fromTo(b, c)
+		if u.group != nil {
+			v = p.Name + " " + v
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// verdict is what the unit's checks say, in a word or two.
+func (u unit) verdict() string {
+	switch {
+	case u.status == plan.Blocked:
+		return failedVerdict(u.packages)
+	case !slices.ContainsFunc(u.packages, func(p report.Package) bool { return len(p.Checks) > 0 }):
+		return "no checks configured"
+	}
+	for _, p := range u.packages {
+		for _, c := range p.Checks {
+			if c.Verdict == "warning" {
+				return "warning: a check could not decide"
+			}
+		}
+	}
+	return "checks pass"
 }
 
 // changed reports whether any pin of the unit changes.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // DefaultAppKeyEnv is the environment variable that holds a GitHub App's private
@@ -218,16 +219,38 @@ var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, Notify
 type Notify struct {
 	// On lists the events worth a message (default: all of NotifyEvents).
 	On []string `yaml:"on"`
+	// Remind is how often a condition that lasts (a blocked release, a
+	// branch that needs a human) is alerted again while nothing about it
+	// changes: RemindNever (the default: once) or RemindWeekly.
+	Remind string `yaml:"remind"`
 }
 
-// Validate checks the event names.
+// The values of notify.remind.
+const (
+	RemindNever  = "never"
+	RemindWeekly = "weekly"
+)
+
+// Validate checks the event names and the reminder.
 func (n *Notify) Validate() error {
 	for _, e := range n.On {
 		if !slices.Contains(NotifyEvents, e) {
 			return fmt.Errorf("on: unknown event %q (expected any of: %s)", e, strings.Join(NotifyEvents, ", "))
 		}
 	}
+	if n.Remind != "" && n.Remind != RemindNever && n.Remind != RemindWeekly {
+		return fmt.Errorf("remind: expected %s or %s, found %q", RemindNever, RemindWeekly, n.Remind)
+	}
 	return nil
+}
+
+// RemindEvery is how long after an alert a lasting condition is alerted
+// again (0: never).
+func (n Notify) RemindEvery() time.Duration {
+	if n.Remind == RemindWeekly {
+		return 7 * 24 * time.Hour
+	}
+	return 0
 }
 
 // Wants reports whether event is worth a message.

@@ -3,6 +3,7 @@ package config_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -27,6 +28,7 @@ pull-requests:
       draft: true
 notify:
   on: [failure, error]
+  remind: weekly
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +47,7 @@ notify:
 	if other.OnFailure != config.OnFailureDraft || other.Draft || len(other.Labels) != 1 {
 		t.Errorf("protobuf settings %+v", other)
 	}
-	if !cfg.Notify.Wants("failure") || cfg.Notify.Wants("pr") {
+	if !cfg.Notify.Wants("failure") || cfg.Notify.Wants("pr") || cfg.Notify.RemindEvery() != 7*24*time.Hour || config.Default().Notify.RemindEvery() != 0 {
 		t.Errorf("notify = %+v", cfg.Notify)
 	}
 	if d := config.Default(); !d.Notify.Wants("upstream-fixed") || d.PullRequests.For("x").OnFailure != "draft" || d.GitHub.App.KeyEnv() != "PINBOT_APP_PRIVATE_KEY" {
@@ -60,6 +62,7 @@ func TestBotKeyErrors(t *testing.T) {
 		{"pull-requests:\n  packages:\n    numba: {draft: maybe}\n", `pull-requests.packages.numba.draft: expected true or false`},
 		{"pull-requests:\n  packages:\n    numba: {}\n    Numba: {}\n", `names the same package`},
 		{"notify:\n  on: [prs]\n", `.pinbot.yml:2:3: notify: on: unknown event "prs"`},
+		{"notify:\n  remind: daily\n", `notify: remind: expected never or weekly, found "daily"`},
 		{"github:\n  author: {name: pinbot}\n", `github.author: expected a name and an email address`},
 		{"github:\n  base: \"main..x\"\n", `github: base: "main..x" is not a branch name`},
 		{"github:\n  app: {private-key-env: \"a b\"}\n", `not an environment variable name`},

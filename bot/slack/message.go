@@ -40,7 +40,25 @@ type Item struct {
 	Title  string // one line, such as "numba: opened #12 Bump numba cap to 0.67.0"
 	URL    string // where Title links to (a pull request), if anywhere
 	Detail string // more lines, plain text
+	// Package, Versions and Verdict, when set, are the section's fields:
+	// the package or group (shown as code, as is its name at the start of
+	// Title), the versions ("0.66.0 → 0.68.0") and the verdict ("blocked").
+	Package, Versions, Verdict string
+	// Links are more links, shown under the text: the release's page, its
+	// release notes. Their URLs must be safe (bot/upstream.SafeURL) or
+	// pinbot's own.
+	Links []Link
+	// Key names a condition that lasts from run to run (a blocked release:
+	// "failure:numba"), by which the caller alerts it once; Build ignores
+	// it.
+	Key string
 }
+
+// A Link is a link with its text.
+type Link struct{ Text, URL string }
+
+// maxField is Block Kit's limit on a section field's text.
+const maxField = 2000
 
 // A Summary is everything a run has to say.
 type Summary struct {
@@ -73,19 +91,35 @@ func Build(s Summary) Message {
 			m.Blocks = append(m.Blocks, section(more))
 			break
 		}
-		m.Blocks = append(m.Blocks, section(itemText(it)))
+		b := section(itemText(it))
+		b.Fields = itemFields(it)
+		m.Blocks = append(m.Blocks, b)
 	}
 	m.Blocks = append(m.Blocks, Block{Type: "context", Elements: []Text{{Type: "mrkdwn", Text: "Sent by pinbot", Verbatim: true}}})
 	return m
 }
 
-// itemText renders one item as mrkdwn within MaxSection.
+// itemText renders one item as mrkdwn within MaxSection: the title (its
+// package as code), the links, the detail.
 func itemText(it Item) string {
 	mark := kindMark[it.Kind]
 	title := cut(oneLine(it.Title), 500)
-	head := mark + " *" + escape(title) + "*"
+	pkg, rest := "", title
+	if r, ok := strings.CutPrefix(title, oneLine(it.Package)+": "); ok && it.Package != "" {
+		pkg, rest = code(it.Package)+": ", r
+	}
+	head := mark + " " + pkg + "*" + escape(rest) + "*"
 	if it.URL != "" {
-		head = mark + " *" + link(it.URL, title) + "*"
+		head = mark + " " + pkg + "*" + link(it.URL, rest) + "*"
+	}
+	var links []string
+	for _, l := range it.Links {
+		if l.URL != "" {
+			links = append(links, link(l.URL, l.Text))
+		}
+	}
+	if len(links) > 0 {
+		head += "\n" + strings.Join(links, " · ")
 	}
 	if it.Detail == "" {
 		return cutMrkdwn(head, MaxSection)
@@ -96,6 +130,32 @@ func itemText(it Item) string {
 	}
 	return head + "\n" + cutMrkdwn(escape(it.Detail), room)
 }
+
+// itemFields are an item's package, versions and verdict as section
+// fields, or none.
+func itemFields(it Item) []Text {
+	var fields []Text
+	add := func(name, value string) {
+		if value != "" {
+			fields = append(fields, Text{Type: "mrkdwn", Text: cutMrkdwn("*"+name+"*\n"+value, maxField), Verbatim: true})
+		}
+	}
+	if it.Package != "" {
+		add("Package", code(it.Package))
+	}
+	add("Versions", escape(cut(oneLine(it.Versions), 200)))
+	add("Verdict", escape(cut(oneLine(it.Verdict), 200)))
+	return fields
+}
+
+// Code returns s as a mrkdwn code span: on one line, escaped, its
+// backticks (which would end the span) shown as ˋ.
+func Code(s string) string {
+	return "`" + strings.ReplaceAll(oneLine(s), "`", "ˋ") + "`"
+}
+
+// code is Code, escaped for mrkdwn and cut to a sane length.
+func code(s string) string { return escape(Code(cut(s, 200))) }
 
 func section(text string) Block {
 	return Block{Type: "section", Text: &Text{Type: "mrkdwn", Text: cutMrkdwn(text, MaxSection), Verbatim: true}}
@@ -203,7 +263,11 @@ func valid(s Summary) Summary {
 	fix := func(t string) string { return strings.ToValidUTF8(t, "\uFFFD") }
 	out := Summary{Repo: fix(s.Repo), RunURL: fix(s.RunURL), Items: make([]Item, len(s.Items))}
 	for i, it := range s.Items {
-		out.Items[i] = Item{Kind: it.Kind, Title: fix(it.Title), URL: fix(it.URL), Detail: fix(it.Detail)}
+		out.Items[i] = Item{Kind: it.Kind, Title: fix(it.Title), URL: fix(it.URL), Detail: fix(it.Detail), Package: fix(it.Package),
+			Versions: fix(it.Versions), Verdict: fix(it.Verdict), Key: it.Key}
+		for _, l := range it.Links {
+			out.Items[i].Links = append(out.Items[i].Links, Link{Text: fix(l.Text), URL: fix(l.URL)})
+		}
 	}
 	return out
 }

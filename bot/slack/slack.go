@@ -37,6 +37,8 @@ type Block struct {
 	Type     string `json:"type"`
 	Text     *Text  `json:"text,omitempty"`
 	Elements []Text `json:"elements,omitempty"`
+	// Fields are a section's two-column fields (at most 10).
+	Fields []Text `json:"fields,omitempty"`
 }
 
 // A Text is a text object: plain_text or mrkdwn.

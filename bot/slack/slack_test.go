@@ -34,6 +34,9 @@ func summary() slack.Summary {
 			{Kind: slack.KindPR, Title: "numba: opened #12 Bump numba cap to 0.67.0", URL: "https://github.com/pymc-devs/pytensor/pull/12"},
 			{Kind: slack.KindFailure, Title: "tensorflow: a check failed against 2.21.0", URL: "https://github.com/pymc-devs/pytensor/pull/13",
 				Detail: "probe numba-unique-ids: FunctionIdentity._unique_ids is gone <@U123> & more"},
+			{Kind: slack.KindFailure, Title: "numba: a check failed", Package: "numba", Versions: "0.66.0 → 0.68.0", Verdict: "blocked",
+				Links:  []slack.Link{{Text: "numba 0.68.0 on PyPI", URL: "https://pypi.org/project/numba/0.68.0/"}, {Text: "release notes", URL: "https://numba.readthedocs.io/notes"}},
+				Detail: "probe `unique-ids` fails at 0.68.0 (passes at 0.66.0): gone"},
 			{Kind: slack.KindUpstreamFixed, Title: "numba: canary fork-cache passes", Detail: "the workaround can go"},
 			{Kind: slack.KindHeld, Title: "jax: held, 0.7.1 is shut out",
 				Detail: `pyproject.toml:12 jax = "^0.6.0" shuts out 0.7.1: ^0.6.0 caps below 0.7.1; the inclusive strategy does not rewrite it (cap: preserve does)`},
@@ -71,6 +74,14 @@ func checkLimits(t *testing.T, m slack.Message) {
 		t.Errorf("fallback text %q", m.Text)
 	}
 	for i, b := range m.Blocks {
+		if len(b.Fields) > 10 {
+			t.Errorf("block %d: %d fields", i, len(b.Fields))
+		}
+		for _, f := range b.Fields {
+			if n := utf8.RuneCountInString(f.Text); n > 2000 || !utf8.ValidString(f.Text) {
+				t.Errorf("block %d: a field of %d characters", i, n)
+			}
+		}
 		if b.Text == nil {
 			continue
 		}
@@ -95,7 +106,7 @@ func TestBuildLimits(t *testing.T) {
 		t.Errorf("%d blocks, want the full %d", len(m.Blocks), slack.MaxBlocks)
 	}
 	last := m.Blocks[len(m.Blocks)-2].Text.Text
-	if !strings.HasPrefix(last, "…and 80 more") { // 125 items, 45 shown
+	if !strings.HasPrefix(last, "…and 81 more") { // 126 items, 45 shown
 		t.Errorf("overflow line %q", last)
 	}
 }
@@ -205,11 +216,18 @@ func TestBuildHostile(t *testing.T) {
 	for _, h := range inerttest.Hostile {
 		s.Items = append(s.Items,
 			slack.Item{Kind: slack.KindError, Title: h, Detail: h},
-			slack.Item{Kind: slack.KindPR, Title: h, URL: ours, Detail: h})
+			slack.Item{Kind: slack.KindPR, Title: h, URL: ours, Detail: h},
+			slack.Item{Kind: slack.KindFailure, Title: h + ": x", Package: h, Versions: h, Verdict: h, Links: []slack.Link{{Text: h, URL: ours}}})
 	}
 	m := slack.Build(s)
 	texts := []string{m.Text}
 	for _, b := range m.Blocks {
+		for _, f := range b.Fields {
+			texts = append(texts, f.Text)
+			if !f.Verbatim {
+				t.Errorf("a mrkdwn field Slack may link-ify: %q", f.Text)
+			}
+		}
 		if b.Text != nil && b.Text.Type == "mrkdwn" {
 			texts = append(texts, b.Text.Text)
 			if !b.Text.Verbatim {

@@ -1,6 +1,7 @@
 // Package state keeps the little pinbot run must remember between runs to
 // send news once and to say what changed: which packages were held, which
-// pre-releases' failures were announced, and what each package looked
+// pre-releases' failures were announced, which lasting conditions (a
+// blocked release) were alerted and when, and what each package looked
 // like, per repository and base branch. It is one small JSON file
 // (state.json in the cache directory), written atomically; a missing or
 // unreadable file is an empty state, so a lost cache costs at most one
@@ -54,6 +55,21 @@ type Scope struct {
 	// no such run). A run of some packages only (--package) leaves both.
 	Seen   map[string]Seen `json:"seen,omitempty"`
 	SeenAt time.Time       `json:"seen_at,omitempty"`
+	// Alerted maps each lasting condition that was alerted (a blocked
+	// release, a branch that needs a human: a key such as
+	// "failure:numba") to what was said and when, so that it is alerted
+	// once, again when it changes, and at most as often as notify.remind
+	// asks while it lasts.
+	Alerted map[string]Alert `json:"alerted,omitempty"`
+}
+
+// An Alert is what was said of a lasting condition, and when.
+type Alert struct {
+	// Release is the release it was about; Verdict what was said of it
+	// (the failed checks): a different one is news.
+	Release string    `json:"release"`
+	Verdict string    `json:"verdict,omitempty"`
+	At      time.Time `json:"at"`
 }
 
 // A Seen is what a run saw of one package.
@@ -71,7 +87,11 @@ type Seen struct {
 // Clone returns a copy of sc that shares no map with it, every map made
 // (Scope{}.Clone() is an empty scope ready for use).
 func (sc Scope) Clone() Scope {
-	c := Scope{Updated: sc.Updated, SeenAt: sc.SeenAt, Held: maps.Clone(sc.Held), Warned: maps.Clone(sc.Warned), Seen: maps.Clone(sc.Seen)}
+	c := Scope{Updated: sc.Updated, SeenAt: sc.SeenAt, Held: maps.Clone(sc.Held), Warned: maps.Clone(sc.Warned), Seen: maps.Clone(sc.Seen),
+		Alerted: maps.Clone(sc.Alerted)}
+	if c.Alerted == nil {
+		c.Alerted = map[string]Alert{}
+	}
 	if c.Held == nil {
 		c.Held = map[string]string{}
 	}

@@ -55,6 +55,7 @@ func TestScope(t *testing.T) {
 	sc.Updated, sc.SeenAt = now, now
 	sc.Warned["numba"] = "0.68.0rc1"
 	sc.Seen["numba"] = state.Seen{Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}
+	sc.Alerted["failure:numba"] = state.Alert{Release: "0.68.0", Verdict: "probe unique-ids", At: now}
 	s.SetScope("a/b@main", sc)
 	sc.Warned["numba"] = "changed after SetScope"
 	s.SetHeld("a/b@main", map[string]string{"protobuf": "6.33.0"}, now)
@@ -67,7 +68,8 @@ func TestScope(t *testing.T) {
 	}
 	got := s.Scope("a/b@main")
 	want := state.Scope{Updated: now, SeenAt: now, Held: map[string]string{"protobuf": "6.33.0"}, Warned: map[string]string{"numba": "0.68.0rc1"},
-		Seen: map[string]state.Seen{"numba": {Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}}}
+		Seen:    map[string]state.Seen{"numba": {Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}},
+		Alerted: map[string]state.Alert{"failure:numba": {Release: "0.68.0", Verdict: "probe unique-ids", At: now}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("reopened (-want +got):\n%s", diff)
 	}

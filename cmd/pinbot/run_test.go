@@ -52,6 +52,8 @@ type runTestEnv struct {
 	mu      sync.Mutex
 	waits   []time.Duration // web.Transport and Slack waits
 	clock   *fakeClock
+	// now, when set, is the run's clock (the factory's Now).
+	now func() time.Time
 }
 
 type fakeClock struct {
@@ -122,6 +124,9 @@ func (e *runTestEnv) sleep(ctx context.Context, d time.Duration) error {
 func (e *runTestEnv) pinbot(ctx context.Context, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
 	f := newFactory(&stdout, &stderr, func(k string) string { return e.vars[k] })
+	if e.now != nil {
+		f.Now = e.now
+	}
 	f.HTTPClient = func() *http.Client {
 		p := web.DefaultPolicy
 		p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, 5*time.Second
