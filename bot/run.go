@@ -283,6 +283,9 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 		return items, nil
 	}
 	log.Info("pull request", "package", u.name, "action", res.Action, "number", res.Number, "url", res.URL)
+	for _, w := range res.Warnings {
+		log.Warn(w, "package", u.name)
+	}
 	out.Pulls = append(out.Pulls, res)
 	if it, ok := prItem(res); ok {
 		it.Package, it.Versions, it.Verdict = u.name, u.versions(), u.verdict()
@@ -513,8 +516,11 @@ func prItem(res github.Result) (slack.Item, bool) {
 	default:
 		return slack.Item{}, false
 	}
-	// Detail says what else changed, such as a draft converted after a failure.
-	return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: fmt.Sprintf("%s: %s #%d for %s", res.Package, what, res.Number, res.Target), Detail: res.Detail}, true
+	// Detail says what else changed, such as a draft converted after a
+	// failure, and what went wrong without stopping it.
+	detail := strings.Join(append([]string{res.Detail}, res.Warnings...), "\n")
+	return slack.Item{Kind: slack.KindPR, URL: res.URL, Title: fmt.Sprintf("%s: %s #%d for %s", res.Package, what, res.Number, res.Target),
+		Detail: strings.TrimSpace(detail)}, true
 }
 
 // failedChecks says, a line each, which checks of p failed, where, and

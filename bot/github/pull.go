@@ -96,6 +96,9 @@ type Result struct {
 	// Detail explains a Respected or Conflict outcome, or a change of the
 	// pull request's draft state.
 	Detail string
+	// Warnings are what went wrong without stopping the pull request, such
+	// as a reviewer GitHub would not ask (not a collaborator).
+	Warnings []string
 }
 
 // ErrStaleCheckout means the files pinbot read differ from the base branch.
@@ -212,7 +215,8 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 		}
 	}
 	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
-	return res, c.decorate(ctx, ch, open)
+	res.Warnings, err = c.decorate(ctx, ch, open)
+	return res, err
 }
 
 // Preview says what Sync would do with ch without writing anything: update
@@ -486,7 +490,7 @@ func (c *Client) create(ctx context.Context, ch Change, branch, body string) (*g
 
 // decorate adds the labels, assignees and reviewers pr lacks. A reviewer who
 // has reviewed already is not asked again.
-func (c *Client) decorate(ctx context.Context, ch Change, pr *gh.PullRequest) error {
+func (c *Client) decorate(ctx context.Context, ch Change, pr *gh.PullRequest) ([]string, error) {
 	n := pr.GetNumber()
 	have := map[string]bool{}
 	for _, l := range pr.Labels {
@@ -500,7 +504,7 @@ func (c *Client) decorate(ctx context.Context, ch Change, pr *gh.PullRequest) er
 	}
 	if len(labels) > 0 {
 		if _, _, err := c.gh.Issues.AddLabelsToIssue(ctx, c.owner, c.repo, n, labels); err != nil {
-			return c.wrap(fmt.Sprintf("labelling #%d", n), err)
+			return nil, c.wrap(fmt.Sprintf("labelling #%d", n), err)
 		}
 	}
 	assigned := map[string]bool{}
@@ -515,13 +519,17 @@ func (c *Client) decorate(ctx context.Context, ch Change, pr *gh.PullRequest) er
 	}
 	if len(assignees) > 0 {
 		if _, _, err := c.gh.Issues.AddAssignees(ctx, c.owner, c.repo, n, assignees); err != nil {
-			return c.wrap(fmt.Sprintf("assigning #%d", n), err)
+			return nil, c.wrap(fmt.Sprintf("assigning #%d", n), err)
 		}
 	}
 	return c.requestReviews(ctx, ch, pr)
 }
 
-func (c *Client) requestReviews(ctx context.Context, ch Change, pr *gh.PullRequest) error {
+// requestReviews asks the reviewers pr lacks. GitHub refuses a request
+// naming anyone who is not a collaborator (422 "Reviews may only be
+// requested from collaborators") whole, without saying who: pinbot then asks
+// each alone, and each refusal is a warning, not a failure.
+func (c *Client) requestReviews(ctx context.Context, ch Change, pr *gh.PullRequest) ([]string, error) {
 	n := pr.GetNumber()
 	asked := map[string]bool{strings.ToLower(pr.GetUser().GetLogin()): true} // authors cannot review
 	for _, u := range pr.RequestedReviewers {
@@ -537,11 +545,11 @@ func (c *Client) requestReviews(ctx context.Context, ch Change, pr *gh.PullReque
 		}
 	}
 	if len(missing) == 0 {
-		return nil
+		return nil, nil
 	}
 	reviews, _, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, n, &gh.ListOptions{PerPage: 100})
 	if err != nil {
-		return c.wrap(fmt.Sprintf("listing reviews of #%d", n), err)
+		return nil, c.wrap(fmt.Sprintf("listing reviews of #%d", n), err)
 	}
 	var req gh.ReviewersRequest
 	for _, r := range missing {
@@ -556,13 +564,46 @@ func (c *Client) requestReviews(ctx context.Context, ch Change, pr *gh.PullReque
 		}
 	}
 	if len(req.Reviewers)+len(req.TeamReviewers) == 0 {
-		return nil
+		return nil, nil
 	}
-	if _, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, n, req); err != nil {
-		return c.wrap(fmt.Sprintf("requesting reviews on #%d", n), err)
+	_, _, err = c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, n, req)
+	if err == nil {
+		return nil, nil
 	}
-	return nil
+	if !unprocessable(err, notCollaborator) {
+		return nil, c.wrap(fmt.Sprintf("requesting reviews on #%d", n), err)
+	}
+	var one []gh.ReviewersRequest
+	for _, r := range req.Reviewers {
+		one = append(one, gh.ReviewersRequest{Reviewers: []string{r}})
+	}
+	for _, t := range req.TeamReviewers {
+		one = append(one, gh.ReviewersRequest{TeamReviewers: []string{t}})
+	}
+	var warnings []string
+	for _, r := range one {
+		if len(one) > 1 {
+			_, _, err = c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, n, r)
+		}
+		switch {
+		case err == nil:
+		case unprocessable(err, notCollaborator):
+			who := strings.Join(r.Reviewers, "")
+			if len(r.TeamReviewers) > 0 {
+				who = c.owner + "/" + r.TeamReviewers[0]
+			}
+			warnings = append(warnings, fmt.Sprintf("#%d: GitHub would not request a review from %s: reviews may only be requested from collaborators "+
+				"(give them access to %s/%s, or drop them from pull-requests.reviewers)", n, who, c.owner, c.repo))
+		default:
+			return warnings, c.wrap(fmt.Sprintf("requesting reviews on #%d", n), err)
+		}
+	}
+	return warnings, nil
 }
+
+// notCollaborator is GitHub's 422 for a review request naming someone who
+// is not a collaborator of the repository.
+const notCollaborator = "Reviews may only be requested from collaborators"
 
 // conflict handles a branch carrying someone else's commit: it leaves the
 // branch alone and says so once per target on the open pull request.

@@ -295,6 +295,9 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 			Base   string `json:"base"`
 			Draft  bool   `json:"draft"`
 			Detail string `json:"detail,omitempty"`
+			// Warnings went wrong without stopping the pull request (a
+			// reviewer GitHub would not ask).
+			Warnings []string `json:"warnings,omitempty"`
 		}
 		type issue struct {
 			Action string `json:"action"`
@@ -323,7 +326,7 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 			if slices.ContainsFunc(out.Report.Groups, func(g report.Group) bool { return g.Name == p.Package }) {
 				group = p.Package
 			}
-			doc.Pulls = append(doc.Pulls, pr{p.Package, group, string(p.Action), p.Number, p.URL, p.Branch, p.Title, p.Base, p.Draft, p.Detail})
+			doc.Pulls = append(doc.Pulls, pr{p.Package, group, string(p.Action), p.Number, p.URL, p.Branch, p.Title, p.Base, p.Draft, p.Detail, p.Warnings})
 		}
 		doc.Notified = out.Message != nil && out.NotifyErr == nil && !opts.DryRun
 		enc := json.NewEncoder(w)
@@ -363,6 +366,9 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 			fmt.Fprintf(w, "  %s: %s #%d %s (%s)\n", escape.Text(p.Package), p.Action, p.Number, escape.Text(p.URL), escape.Text(p.Branch))
 			if p.Detail != "" {
 				fmt.Fprintf(w, "    %s\n", escape.Text(p.Detail))
+			}
+			for _, warning := range p.Warnings {
+				fmt.Fprintf(w, "    warning: %s\n", escape.Text(warning))
 			}
 		}
 	}
@@ -491,6 +497,9 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	for _, p := range out.Pulls {
 		if p.Action == gh.Conflict {
 			annotate("warning", "pinbot: "+p.Package, p.Detail)
+		}
+		for _, w := range p.Warnings {
+			annotate("warning", "pinbot: "+p.Package, w)
 		}
 	}
 	if out.NotifyErr != nil {

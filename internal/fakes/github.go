@@ -48,6 +48,9 @@ type GitHub struct {
 	// (github_fleet.go).
 	users      map[string]bool
 	instTokens map[string]int64
+	// outsiders are logins and org/team names that are no collaborators:
+	// a review request naming one is refused whole, as GitHub does.
+	outsiders map[string]bool
 }
 
 // A GitHubRequest is a request the fake received. Header holds every header but
@@ -113,7 +116,7 @@ type PullInfo struct {
 // NewGitHub starts a fake GitHub that is closed when the test ends.
 func NewGitHub(t testing.TB) *GitHub {
 	g := &GitHub{repos: map[string]*ghRepo{}, tokens: map[string]string{}, apps: map[int64]*ghApp{}, remaining: 5000,
-		users: map[string]bool{}, instTokens: map[string]int64{}}
+		users: map[string]bool{}, instTokens: map[string]int64{}, outsiders: map[string]bool{}}
 	g.Server = httptest.NewServer(http.HandlerFunc(g.serve))
 	t.Cleanup(g.Close)
 	return g
@@ -159,6 +162,14 @@ func (g *GitHub) AddTag(repo, tag string) {
 	defer g.mu.Unlock()
 	r := g.repos[repo]
 	r.refs["refs/tags/"+tag] = r.refs["refs/heads/"+r.defaultBranch]
+}
+
+// Outsider makes login (a user, or "org/team") no collaborator of any
+// repository: GitHub refuses to request its review with a 422.
+func (g *GitHub) Outsider(login string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.outsiders[strings.ToLower(login)] = true
 }
 
 // Branch returns the commit at a branch of repo, or "".
@@ -522,6 +533,18 @@ func (g *GitHub) route(r *http.Request, body []byte) answer {
 		users, teams := asStrings(in["reviewers"]), asStrings(in["team_reviewers"])
 		if slices.ContainsFunc(users, func(s string) bool { return strings.EqualFold(s, p.User) }) {
 			return validation("Review cannot be requested from pull request author.", "pulls/review-requests#request-reviewers-for-a-pull-request")
+		}
+		for _, u := range users {
+			if g.outsiders[strings.ToLower(u)] {
+				return errAnswer(http.StatusUnprocessableEntity, "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
+					repo.owner+"/"+repo.name+" repository.", "pulls/review-requests#request-reviewers-for-a-pull-request")
+			}
+		}
+		for _, t := range teams {
+			if g.outsiders[strings.ToLower(repo.owner+"/"+t)] {
+				return errAnswer(http.StatusUnprocessableEntity, "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the "+
+					repo.owner+"/"+repo.name+" repository.", "pulls/review-requests#request-reviewers-for-a-pull-request")
+			}
 		}
 		for _, u := range users {
 			if !slices.Contains(p.Reviewers, u) {
