@@ -45,6 +45,8 @@ type RunOptions struct {
 	// WritesPerMinute paces content-creating requests (default 80, GitHub's
 	// secondary limit; a fleet's parallel jobs share it).
 	WritesPerMinute int
+	// FailOn is --fail-on: what makes the exit code non-zero (failOnLevels).
+	FailOn string
 	// requests counts the GitHub requests for the report's api_requests.
 	requests gh.Counter
 }
@@ -90,6 +92,9 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 			if opts.WorkflowToken != "auto" && opts.WorkflowToken != "true" && opts.WorkflowToken != "false" {
 				return &usageError{fmt.Errorf("--workflow-token: expected auto, true or false, found %q", opts.WorkflowToken)}
 			}
+			if !slices.Contains(failOnLevels, opts.FailOn) {
+				return &usageError{fmt.Errorf("--fail-on: expected error, blocked or never, found %q", opts.FailOn)}
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -109,6 +114,7 @@ private key in PINBOT_APP_PRIVATE_KEY (or github.app.private-key-env).`,
 	fl.StringVar(&opts.Verdicts, "verdicts", "", "publish from this check job's report (pinbot check --format json): take its verdicts, run no probe or scan")
 	fl.StringVar(&opts.Repo, "repository", "", "same as --repo")
 	fl.IntVar(&opts.WritesPerMinute, "writes-per-minute", gh.DefaultPerMinute, "the most content-creating GitHub requests a minute (jobs running at once share GitHub's 80)")
+	fl.StringVar(&opts.FailOn, "fail-on", failBlocked, "what fails the run (a non-zero exit): error (failures only), blocked (failures and blocked bumps) or never")
 	return cmd
 }
 
@@ -265,7 +271,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			f.Log.Warn("writing the Actions summary or outputs failed", "err", err)
 		}
 	}
-	return runOutcome(out)
+	return runOutcome(f.Stderr, out, opts.FailOn)
 }
 
 // workflowToken decides whether the token is a workflow's GITHUB_TOKEN. The
@@ -550,16 +556,52 @@ func runFailures(out *bot.Outcome) []string {
 	return failures
 }
 
+// The --fail-on levels: what makes a run's exit code non-zero. A blocked
+// bump is an alert and a draft pull request; a workflow that must not turn red
+// for it each week runs with error.
+const (
+	failError   = "error"   // failures (exit 1)
+	failBlocked = "blocked" // failures (exit 1), then blocked bumps (exit 3)
+	failNever   = "never"   // neither: the report, annotations and outputs say what happened
+)
+
+var failOnLevels = []string{failError, failBlocked, failNever}
+
 // runOutcome is the run's error: exit 1 for failures (a failed webhook
-// included), else exit 3 when a check blocked a bump.
-func runOutcome(out *bot.Outcome) error {
+// included), else exit 3 when a check blocked a bump, as far as failOn
+// lets them fail the run. What failOn forgives is said on stderr.
+func runOutcome(stderr io.Writer, out *bot.Outcome, failOn string) error {
+	err := outcome(out.Report)
 	if failures := runFailures(out); len(failures) > 0 {
 		for i, f := range failures {
 			failures[i] = escape.Text(f)
 		}
-		return fmt.Errorf("%d failure(s):\n  %s", len(failures), strings.Join(failures, "\n  "))
+		err = fmt.Errorf("%d failure(s):\n  %s", len(failures), strings.Join(failures, "\n  "))
 	}
-	return outcome(out.Report)
+	var blocked checkFailedError
+	switch {
+	case err == nil:
+		return nil
+	case failOn == failNever, failOn == failError && errors.As(err, &blocked):
+		what := err.Error()
+		if errors.As(err, &blocked) {
+			what = fmt.Sprintf("%d bump(s) blocked by a failed check", countStatus(out.Report, plan.Blocked))
+		}
+		fmt.Fprintf(stderr, "pinbot: %s (exit 0: --fail-on %s)\n", what, failOn)
+		return nil
+	}
+	return err
+}
+
+// countStatus counts the packages of rep with status s.
+func countStatus(rep *report.Report, s plan.Status) int {
+	n := 0
+	for _, p := range rep.Packages {
+		if plan.Status(p.Status) == s {
+			n++
+		}
+	}
+	return n
 }
 
 func atoi(s string) int {

@@ -269,7 +269,8 @@ func actionStep(t *testing.T, a ghAction, s ghStep, inputs, base map[string]stri
 // mode publish, with the real binary against the fakes: check writes the
 // report and its output even though a check blocked a bump (exit 3); the
 // publish step, given the report where download-artifact puts it, makes the
-// draft pull request capped at the release that passed.
+// draft pull request capped at the release that passed, and stays green
+// (fail-on: error, the default) unless fail-on: blocked asks otherwise.
 func TestActionCheckThenPublish(t *testing.T) {
 	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	a := readAction(t)
@@ -318,8 +319,8 @@ func TestActionCheckThenPublish(t *testing.T) {
 	base["GITHUB_API_URL"], base["GITHUB_REPOSITORY"] = e.gh.URL, testRepo
 	inputs := map[string]string{"mode": "publish", "directory": e.dir, "token": testToken, "slack-webhook-url": e.slack.URL}
 	code, stdout, stderr = actionStep(t, a, a.step(t, "run"), inputs, base)
-	if code != exitCheck {
-		t.Fatalf("publish step: exit %d\n%s\n%s", code, stdout, stderr)
+	if code != exitOK || !strings.Contains(stderr, "1 bump(s) blocked by a failed check (exit 0: --fail-on error)") {
+		t.Fatalf("publish step: exit %d, want 0: a blocked bump is an alert and a draft\n%s\n%s", code, stdout, stderr)
 	}
 	pulls := e.gh.Pulls(testRepo)
 	if len(pulls) != 1 || !pulls[0].Draft || pulls[0].Title != "Bump numba cap to 0.67.0 (a check failed)" {
@@ -340,5 +341,13 @@ func TestActionCheckThenPublish(t *testing.T) {
 	var rep struct{ Packages []struct{ Name string } }
 	if json.Unmarshal(data, &rep) != nil || len(rep.Packages) != 1 {
 		t.Errorf("report packages %+v", rep)
+	}
+
+	inputs["fail-on"] = "blocked"
+	if code, stdout, stderr = actionStep(t, a, a.step(t, "run"), inputs, base); code != exitCheck {
+		t.Errorf("publish step with fail-on: blocked: exit %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	if pulls := e.gh.Pulls(testRepo); len(pulls) != 1 || !pulls[0].Draft {
+		t.Errorf("pull requests %+v", pulls)
 	}
 }
