@@ -18,6 +18,7 @@ import (
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/checks/probe"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/progress"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
@@ -52,6 +53,9 @@ type Verifier struct {
 	EnvCache  string
 	Timeout   time.Duration
 	Runner    probe.Runner
+	// Progress shows the probes' environment installs as they go (nil:
+	// not shown).
+	Progress *progress.Meter
 	// HTTPClient revalidates the index pages of cached probe resolutions.
 	HTTPClient *http.Client
 	// TempDir is where large wheel members are unpacked for the scanner.
@@ -249,7 +253,7 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, With: with,
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
-		Constraints: constraints, HTTPClient: v.HTTPClient,
+		Constraints: constraints, HTTPClient: v.HTTPClient, Progress: v.Progress,
 	}
 	var wheelChecks []report.Check
 	if !v.Dynamic() {

@@ -11,14 +11,33 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
-// Text writes r for people: per package a status line, then a table of its pins
-// (file:line, before → after, why). Every string from the report is shown
-// through escape.Text: names, pins and messages come from indexes,
-// repositories and release code, and must not reach the terminal as control
-// characters.
-func Text(w io.Writer, r *Report) error {
+// Text writes r for people, without colour: TextWith's zero options.
+func Text(w io.Writer, r *Report) error { return TextWith(w, r, TextOptions{}) }
+
+// TextOptions say how Text draws a report.
+type TextOptions struct {
+	// Color marks statuses and check results with ANSI colours: for a
+	// terminal only, and never when the user set NO_COLOR (the caller
+	// decides).
+	Color bool
+}
+
+// TextWith writes r for people: first the Summary, then per package a status
+// line and a table of its pins (file:line, before → after, why). Every string
+// from the report is shown through escape.Text: names, pins and messages come
+// from indexes, repositories and release code, and must not reach the
+// terminal as control characters. Colour codes are pinbot's own, added
+// around escaped text.
+func TextWith(w io.Writer, r *Report, o TextOptions) error {
 	ew := &errWriter{w: w}
 	t := escape.Text
+	paint := func(code, s string) string {
+		if !o.Color || code == "" {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	ew.printf("%s\n\n", Summary(r))
 	if len(r.Packages) == 0 {
 		ew.printf("no pins of watched packages found\n")
 	}
@@ -26,7 +45,7 @@ func Text(w io.Writer, r *Report) error {
 		if i > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("%s: %s", t(p.Name), t(p.Status))
+		ew.printf("%s: %s", t(p.Name), paint(statusColors[p.Status], t(p.Status)))
 		if p.Newest != "" {
 			ew.printf(" (target %s)", t(p.Newest))
 		}
@@ -38,7 +57,7 @@ func Text(w io.Writer, r *Report) error {
 			ew.printf("  %s\n", t(p.Reason))
 		}
 		if p.Error != "" {
-			ew.printf("  error: %s\n", t(oneLine(p.Error)))
+			ew.printf("  %s %s\n", paint(statusColors["error"], "error:"), t(oneLine(p.Error)))
 		}
 		if p.Hold != "" {
 			ew.printf("  held: %s\n", t(oneLine(p.Hold)))
@@ -62,7 +81,7 @@ func Text(w io.Writer, r *Report) error {
 		}
 		for _, c := range p.Checks {
 			mark, _ := checkMark(c)
-			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
+			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
 		}
 		if env := p.environment(); env != nil {
 			ew.printf("  probe environment: %s\n", envSummary(env, t, t))
@@ -71,7 +90,7 @@ func Text(w io.Writer, r *Report) error {
 			ew.printf("  early warning: %s %s (%s): %s: %s\n", t(p.Name), t(pr.Version), t(pr.Source), t(pr.Verdict), t(oneLine(pr.Reason)))
 			for _, c := range pr.Checks {
 				mark, _ := checkMark(c)
-				ew.printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), mark, t(c.Baseline), t(c.Candidate), t(c.Detail))
+				ew.printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
 			}
 		}
 		for _, h := range p.HoldsBack {
@@ -91,15 +110,54 @@ func Text(w io.Writer, r *Report) error {
 		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
 	}
 	for _, w := range r.Warnings {
-		ew.printf("warning: %s\n", t(w))
+		ew.printf("%s %s\n", paint(statusColors["held"], "warning:"), t(w))
 	}
 	for _, e := range r.Errors {
-		ew.printf("error: %s\n", t(e))
+		ew.printf("%s %s\n", paint(statusColors["error"], "error:"), t(e))
 	}
 	if len(r.Written) > 0 {
 		ew.printf("\nwrote %s\n", t(strings.Join(r.Written, ", ")))
 	}
 	return ew.err
+}
+
+// The ANSI colours (SGR parameters) of statuses and check marks: green
+// moves, red stops, yellow asks for a look, dim needs nothing.
+var (
+	statusColors = map[string]string{"bump": "32", "blocked": "31", "error": "1;31", "held": "33", "current": "2"}
+	markColors   = map[string]string{"ok": "32", "FAIL": "31", "WARNING": "33", "upstream fixed": "36"}
+)
+
+// summaryStatuses are the statuses Summary always counts, in its order;
+// error, the fifth, is counted when a package has it.
+var summaryStatuses = []string{"bump", "blocked", "held", "current"}
+
+// Summary says in one line what r holds: "3 packages: 2 bump, 1 blocked, 0
+// held, 0 current", then ", 1 error" when packages are in error, then the
+// errors outside packages (files that could not be read) and the
+// warnings, when there are any. A status no package of pinbot has is
+// counted under its own name, so that the counts always add up.
+func Summary(r *Report) string {
+	counts := map[string]int{}
+	for _, p := range r.Packages {
+		counts[p.Status]++
+	}
+	parts := make([]string, 0, len(summaryStatuses)+1)
+	for _, s := range summaryStatuses {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		delete(counts, s)
+	}
+	for _, s := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[s], escape.Text(s)))
+	}
+	line := plural(len(r.Packages), "package") + ": " + strings.Join(parts, ", ")
+	if n := len(r.Errors); n > 0 {
+		line += "; " + plural(n, "file error")
+	}
+	if n := len(r.Warnings); n > 0 {
+		line += "; " + plural(n, "warning")
+	}
+	return line
 }
 
 // Markdown writes r as GitHub-flavoured Markdown, for pull-request bodies and

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -234,5 +236,67 @@ func TestEnvironmentGolden(t *testing.T) {
 		if diff := cmp.Diff(string(want), buf.String()); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
+	}
+}
+
+// TestSummary: the first line counts every package by status, the four
+// named ones always and any other when present, so the counts add up to the
+// packages; errors outside packages and warnings follow.
+func TestSummary(t *testing.T) {
+	pkgs := func(statuses ...string) []report.Package {
+		var ps []report.Package
+		for _, s := range statuses {
+			ps = append(ps, report.Package{Name: "p", Status: s})
+		}
+		return ps
+	}
+	tests := []struct {
+		r    *report.Report
+		want string
+	}{
+		{&report.Report{Packages: pkgs("bump", "blocked", "bump")}, "3 packages: 2 bump, 1 blocked, 0 held, 0 current"},
+		{&report.Report{Packages: pkgs("current")}, "1 package: 0 bump, 0 blocked, 0 held, 1 current"},
+		{&report.Report{}, "0 packages: 0 bump, 0 blocked, 0 held, 0 current"},
+		{&report.Report{Packages: pkgs("error", "held", "error"), Errors: []string{"a", "b"}, Warnings: []string{"w"}},
+			"3 packages: 0 bump, 0 blocked, 1 held, 0 current, 2 error; 2 file errors; 1 warning"},
+		{&report.Report{Packages: pkgs("odd\x1b[2J")}, "1 package: 0 bump, 0 blocked, 0 held, 0 current, 1 odd\\x1b[2J"},
+	}
+	for _, tt := range tests {
+		if got := report.Summary(tt.r); got != tt.want {
+			t.Errorf("Summary = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestTextColor: with Color, statuses and check marks carry ANSI colours and
+// the rest is the plain text; without, no escape at all; a status from
+// outside gets no colour and stays escaped.
+func TestTextColor(t *testing.T) {
+	var plain, color bytes.Buffer
+	if err := report.Text(&plain, fixture()); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.TextWith(&color, fixture(), report.TextOptions{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain.Bytes(), []byte("\x1b")) {
+		t.Errorf("colour without Color:\n%s", plain.String())
+	}
+	for _, want := range []string{"numba: \x1b[32mbump\x1b[0m", "jax: \x1b[33mheld\x1b[0m", "tensorflow: \x1b[1;31merror\x1b[0m", "protobuf: \x1b[2mcurrent\x1b[0m",
+		": \x1b[32mok\x1b[0m (baseline pass", ": \x1b[31mFAIL\x1b[0m (baseline pass", "\x1b[1;31merror:\x1b[0m setup.cfg:3:1"} {
+		if !strings.Contains(color.String(), want) {
+			t.Errorf("coloured text lacks %q:\n%s", want, color.String())
+		}
+	}
+	stripped := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(color.String(), "")
+	if diff := cmp.Diff(plain.String(), stripped); diff != "" {
+		t.Errorf("the coloured text, colours stripped, differs from the plain (-plain +stripped):\n%s", diff)
+	}
+	var hostile bytes.Buffer
+	if err := report.TextWith(&hostile, hostileReport("bump\x1b[2J"), report.TextOptions{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(hostile.String(), "\x1b[2J") {
+		t.Errorf("a status from outside reached the terminal unescaped:\n%q", hostile.String())
 	}
 }

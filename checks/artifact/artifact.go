@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pinbot-dev/pinbot/internal/progress"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/web"
 )
@@ -54,6 +55,9 @@ type Store struct {
 	// MaxSize bounds one download whatever the index declares
 	// (DefaultMaxSize when 0).
 	MaxSize int64
+	// Progress shows each download with its size as it goes (nil: not
+	// shown; a terminal's stderr gets one).
+	Progress *progress.Meter
 }
 
 var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -96,11 +100,13 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 	}
 }
 
-func (s *Store) download(ctx context.Context, f sources.File, dst string) error {
+func (s *Store) download(ctx context.Context, f sources.File, dst string) (err error) {
 	limit, why := s.maxSize(), "the limit of"
 	if f.Size > 0 && f.Size < limit {
 		limit, why = f.Size, "the size the index declared,"
 	}
+	task := s.Progress.Start("downloading "+f.Name, f.Size)
+	defer func() { task.Done(err) }()
 	body, err := s.open(ctx, f, limit, why)
 	if err != nil {
 		return err
@@ -112,7 +118,7 @@ func (s *Store) download(ctx context.Context, f sources.File, dst string) error 
 	}
 	defer os.Remove(tmp.Name()) // a partial or refused download leaves nothing
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, limit+1))
+	n, err := io.Copy(io.MultiWriter(tmp, h, task), io.LimitReader(body, limit+1))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -98,6 +98,8 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 	if err := os.MkdirAll(envs, 0o755); err != nil {
 		return "", false, nil, err
 	}
+	task := opts.Progress.Start(fmt.Sprintf("installing %s==%s into a probe environment", opts.Package, version), 0)
+	defer func() { task.Done(err) }()
 	removeStaleBuilds(envs)
 	build, err := os.MkdirTemp(envs, ".build-"+name+"-")
 	if err != nil {

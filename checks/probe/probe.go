@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/pinbot-dev/pinbot/internal/progress"
 )
 
 // A Status is a probe's result at one version.
@@ -150,6 +152,9 @@ type Options struct {
 
 	Environ []string // the caller's environment, filtered for each process; nil means os.Environ()
 	Runner  Runner   // nil means ExecRunner{}
+	// Progress shows each environment install as it goes (nil: not shown;
+	// a terminal's stderr gets one).
+	Progress *progress.Meter
 }
 
 // An InstallError is a release that could not be installed into its environment.

@@ -79,8 +79,11 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	rep.Repository = cmp.Or(opts.Repository, f.Getenv("GITHUB_REPOSITORY"))
-	if err := formats[opts.Format](f.Stdout, rep); err != nil {
+	if err := f.render(opts.Format)(f.Stdout, rep); err != nil {
 		return err
+	}
+	if opts.Format == "text" {
+		nextSteps(f.Stdout, rep, checkMoves(rep, opts.Write))
 	}
 	return outcome(rep)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/progress"
 	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/sources/conda"
@@ -97,11 +98,17 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 	if store == "" {
 		store = tmp
 	}
+	var meter *progress.Meter
+	if f.Terminal(f.Stderr) {
+		meter = progress.New(f.Stderr)
+	}
 	v := &bot.Verifier{
-		Artifacts: &artifact.Store{Dir: filepath.Join(store, artifactsDir), HTTP: hc, Log: f.Log, MaxSize: int64(cfg.Network.MaxArtifactSize)},
-		Releases:  srcs[pypi.Name].Releases,
-		Root:      dir,
-		Python:    pf.Python, NoInstall: pf.NoInstall, Static: pf.Static, Timeout: pf.Timeout,
+		Artifacts: &artifact.Store{Dir: filepath.Join(store, artifactsDir), HTTP: hc, Log: f.Log, MaxSize: int64(cfg.Network.MaxArtifactSize),
+			Progress: meter},
+		Progress: meter,
+		Releases: srcs[pypi.Name].Releases,
+		Root:     dir,
+		Python:   pf.Python, NoInstall: pf.NoInstall, Static: pf.Static, Timeout: pf.Timeout,
 		EnvCache:   filepath.Join(store, probeEnvsDir),
 		HTTPClient: hc,
 		TempDir:    tmp,

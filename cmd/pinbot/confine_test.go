@@ -219,8 +219,8 @@ func TestWriteThroughLinks(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if want := "wrote extra.txt, requirements.txt\n"; !strings.HasSuffix(stdout, want) {
-		t.Errorf("report ends\n%s\nwant %q", stdout, want)
+	if want := "\nwrote extra.txt, requirements.txt\n"; !strings.Contains(stdout, want) {
+		t.Errorf("report\n%s\nlacks %q", stdout, want)
 	}
 	for name, target := range map[string]string{"requirements.txt": "reqs/requirements-base.txt", "extra.txt": "reqs/extra.txt"} {
 		if got, err := os.Readlink(filepath.Join(e.dir, name)); err != nil || got != target {

@@ -45,6 +45,11 @@ type Factory struct {
 	// default HTTPClient's timeouts.
 	Network config.Network
 
+	// Terminal reports whether w is a terminal, where the text report is
+	// coloured and stderr shows progress (isTerminal); tests force or deny
+	// one.
+	Terminal func(w io.Writer) bool
+
 	LogFormat string
 	Verbose   bool
 	Log       *slog.Logger
@@ -52,7 +57,7 @@ type Factory struct {
 
 func newFactory(stdout, stderr io.Writer, getenv func(string) string) *Factory {
 	f := &Factory{Stdout: stdout, Stderr: stderr, Getenv: getenv, Log: slog.New(slog.DiscardHandler),
-		UserCacheDir: os.UserCacheDir, Now: time.Now}
+		UserCacheDir: os.UserCacheDir, Now: time.Now, Terminal: isTerminal}
 	f.HTTPClient = func() *http.Client {
 		rt := web.NewTransport(nil, f.policy(), web.UserAgent(versionString()), f.Log)
 		return &http.Client{Transport: f.cache(rt)}
@@ -104,8 +109,10 @@ func (f *Factory) cache(rt http.RoundTripper) http.RoundTripper {
 	return web.NewCache(dir, rt, f.Log)
 }
 
+// setupLog makes the logger on stderr: warnings and errors only, the report
+// on stdout says the rest; -v adds every step and request.
 func (f *Factory) setupLog() error {
-	level := slog.LevelInfo
+	level := slog.LevelWarn
 	if f.Verbose {
 		level = slog.LevelDebug
 	}

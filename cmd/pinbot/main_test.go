@@ -27,6 +27,9 @@ type env struct {
 	dir  string
 	pypi *fakes.PyPI
 	vars map[string]string
+	// setup, when set, changes the Factory of each run (a terminal forced
+	// or denied, say).
+	setup func(*Factory)
 }
 
 func newEnv(t *testing.T) *env {
@@ -67,6 +70,9 @@ func (e *env) run(args ...string) (int, string, string) {
 		p := web.DefaultPolicy
 		p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, 5*time.Second
 		return &http.Client{Transport: web.NewTransport(nil, p, web.UserAgent("test"), f.Log)}
+	}
+	if e.setup != nil {
+		e.setup(f)
 	}
 	code := run(context.Background(), args, f)
 	return code, stdout.String(), stderr.String()

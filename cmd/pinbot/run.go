@@ -340,11 +340,14 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(doc)
 	}
-	if err := formats[opts.Format](w, out.Report); err != nil {
+	if err := opts.Factory.render(opts.Format)(w, out.Report); err != nil {
 		return err
 	}
 	if opts.DryRun && opts.Format == "markdown" {
 		return dryRunMarkdown(w, out)
+	}
+	if opts.Format == "text" {
+		defer nextSteps(w, out.Report, runMoves(opts, out))
 	}
 	if opts.DryRun {
 		// What would be sent, shown on a terminal: escaped line by line.

@@ -134,6 +134,9 @@ func (e *runTestEnv) pinbot(ctx context.Context, args ...string) (int, string, s
 		tr.Sleep = e.sleep
 		return &http.Client{Transport: tr}
 	}
+	if e.setup != nil {
+		e.setup(f)
+	}
 	code := run(ctx, append([]string{"-v"}, args...), f)
 	e.outputs = append(e.outputs, stdout.String(), stderr.String())
 	return code, stdout.String(), stderr.String()
