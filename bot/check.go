@@ -13,6 +13,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/web"
 )
 
 // A Checker checks one repository.
@@ -66,9 +68,27 @@ type FileError struct {
 func (e *FileError) Error() string { return e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
+// An UnknownPackageError is a package the run was asked for (--package)
+// that the configuration does not watch and no pin file pins.
+type UnknownPackageError struct {
+	Names   []string // as asked
+	Watched []string // what the configuration watches
+}
+
+func (e *UnknownPackageError) Error() string {
+	watched := "none"
+	if len(e.Watched) > 0 {
+		watched = strings.Join(e.Watched, ", ")
+	}
+	return fmt.Sprintf("%s: neither watched nor pinned in any pin file (watched packages: %s)", strings.Join(e.Names, ", "), watched)
+}
+
 // Check runs the check and returns its report. Problems with one file or one
 // package are in the report (Errors, a package's Error); the error return is for
-// failures that leave no report, such as a write that could not be completed.
+// failures that leave no report, such as a write that could not be completed,
+// an *UnknownPackageError, or ctx cancelled. When ctx's deadline passes, Check
+// returns the report of what was done by then with the deadline's cause (see
+// web.ContextError), and writes nothing.
 func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	log := c.Log
 	if log == nil {
@@ -135,6 +155,9 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		log.Debug("read pin file", "file", f.Path, "format", f.Format.Name(), "requirements", len(ps), "watched", n)
 	}
 
+	if err := c.unknown(opts.Packages, byPkg); err != nil {
+		return nil, err
+	}
 	names := slices.Sorted(maps.Keys(byPkg))
 	lookups := c.lookup(ctx, log, names, byPkg)
 	plans := make([]plan.Plan, len(names))
@@ -170,8 +193,11 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		rep.Packages = append(rep.Packages, rp)
 	}
 	rep.Groups = groups.report(rep.Packages)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return rep, web.ContextError(ctx)
+		}
+		return nil, err
 	}
 	if opts.Write {
 		written, err := c.write(ctx, log, repo, plans, data, formats)
@@ -191,6 +217,23 @@ func skipWarnings(entries diag.List) []string {
 		out[i] = e.Error() + " (entry skipped; the file's other pins are read)"
 	}
 	return out
+}
+
+// unknown returns an *UnknownPackageError for the names of only that the
+// configuration does not watch and no pin file pins: a typo, most often,
+// which would otherwise check nothing and pass.
+func (c *Checker) unknown(only []string, byPkg map[string][]pins.Pin) error {
+	var unknown []string
+	for _, n := range only {
+		key := config.Key(n)
+		if _, ok := c.Config.Packages[key]; !ok && len(byPkg[key]) == 0 {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return &UnknownPackageError{Names: unknown, Watched: c.Config.Watched()}
 }
 
 // watched returns the packages of this run with their settings (nil: defaults).
@@ -292,12 +335,12 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 			select {
 			case sem <- struct{}{}:
 			case <-ctx.Done():
-				j.out.Err = ctx.Err()
+				j.out.Err = web.ContextError(ctx)
 				return
 			}
 			defer func() { <-sem }()
-			if err := ctx.Err(); err != nil {
-				j.out.Err = err
+			if ctx.Err() != nil {
+				j.out.Err = web.ContextError(ctx)
 				return
 			}
 			src, ok := c.Sources[j.src]

@@ -123,7 +123,9 @@ type Outcome struct {
 
 // Run runs the job. Problems with one package are in the outcome and do not
 // stop the others; the error return is for failures that leave no outcome
-// (the check failed, or ctx ended).
+// (the check failed, or ctx was cancelled). When ctx's deadline passes, Run
+// returns the outcome so far (the report, the pull requests made) with the
+// deadline's cause, and sends nothing more.
 func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	log := r.Log
 	if log == nil {
@@ -134,6 +136,9 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	}
 	rep, err := r.Checker.Check(ctx, CheckOptions{Packages: opts.Packages})
 	if err != nil {
+		if rep != nil { // the deadline passed: what the check did
+			return &Outcome{Report: rep}, err
+		}
 		return nil, err
 	}
 	if r.Adjust != nil {
@@ -176,7 +181,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 		}
 		more, err := r.publish(ctx, log, out, unit{name: p.Name, status: status, packages: []report.Package{p}, settings: cfg.PullRequests.For(p.Name)})
 		if err != nil {
-			return nil, err
+			return cut(out, err)
 		}
 		items = append(items, more...)
 	}
@@ -184,7 +189,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 		u := groupUnit(cfg, rep, g)
 		more, err := r.publish(ctx, log, out, u)
 		if err != nil {
-			return nil, err
+			return cut(out, err)
 		}
 		items = append(items, more...)
 	}
@@ -226,6 +231,15 @@ func fromTo(from, to string) string {
 		return to
 	}
 	return from + " → " + to
+}
+
+// cut ends a run that ctx ended while publishing: with the outcome so far
+// when its deadline passed, with none when it was cancelled.
+func cut(out *Outcome, err error) (*Outcome, error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return out, err
+	}
+	return nil, err
 }
 
 // publish opens or updates the pull request of one unit (a package, or a
@@ -271,7 +285,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	}
 	res, err := r.GitHub.Sync(ctx, ch)
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, web.ContextError(ctx)
 	}
 	if err != nil {
 		log.Error("pull request failed", "package", u.name, "err", err)

@@ -93,6 +93,39 @@ var DefaultPolicy = Policy{
 	MaxRedirects:   5,
 }
 
+// WorstCase is the longest one request can take under p when its server
+// never answers (a hung or dripping index): every attempt runs out its
+// Timeout and every backoff is the longest, all within the Budget. Waits a
+// server asks for (MaxRetryAfter) are not counted: a server that hangs asks
+// for none.
+func (p Policy) WorstCase() time.Duration {
+	total := time.Duration(max(p.Attempts, 1)) * p.Timeout
+	for attempt := 1; attempt < p.Attempts; attempt++ {
+		d := p.BaseDelay << (attempt - 1)
+		if d <= 0 || d > p.MaxDelay {
+			d = p.MaxDelay
+		}
+		total += d
+	}
+	if p.Budget > 0 {
+		total = min(total, p.Budget)
+	}
+	return total
+}
+
+// ContextError says why ctx ended: the cause its deadline was given
+// (context.WithTimeoutCause: a run's --timeout, which says so), else
+// ctx.Err().
+func ContextError(ctx context.Context) error {
+	err := ctx.Err()
+	if errors.Is(err, context.DeadlineExceeded) {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause
+		}
+	}
+	return err
+}
+
 // GaveUpHeader is set on a response the Transport returns without the
 // retry its server asked for, because the wait was longer than the policy
 // allows; it says why, and HTTPError repeats it.
@@ -188,7 +221,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := t.once(req, attempt, timeout)
 		spent += time.Since(began)
 		if req.Context().Err() != nil {
-			return nil, req.Context().Err()
+			return nil, ContextError(req.Context())
 		}
 		wait, why, server := t.retryDelay(resp, err, attempt, idempotent)
 		giveUp := why == "" || attempt >= p.Attempts || (req.Body != nil && req.GetBody == nil)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -250,5 +251,44 @@ func TestStreaming(t *testing.T) {
 	// Without streaming the same body is refused.
 	if _, err := hc.Get(s.URL); err == nil || !strings.Contains(err.Error(), "larger than 1024 bytes") {
 		t.Errorf("unstreamed: %v", err)
+	}
+}
+
+// TestWorstCase: with the default policy a hung index fails a request in
+// well under a minute, computed from the defaults (the budget, 45 s), not
+// timed; without a budget the attempts and backoffs add up (the policy
+// before the budget: four minutes and more).
+func TestWorstCase(t *testing.T) {
+	if got := web.DefaultPolicy.WorstCase(); got >= time.Minute || got != web.DefaultPolicy.Budget {
+		t.Errorf("DefaultPolicy.WorstCase() = %s, want its budget, under a minute", got)
+	}
+	old := web.Policy{Attempts: 4, BaseDelay: 500 * time.Millisecond, MaxDelay: 10 * time.Second, Timeout: time.Minute}
+	if got, want := old.WorstCase(), 4*time.Minute+3500*time.Millisecond; got != want {
+		t.Errorf("no budget: WorstCase() = %s, want %s", got, want)
+	}
+	old.MaxDelay = time.Second
+	if got, want := old.WorstCase(), 4*time.Minute+2500*time.Millisecond; got != want {
+		t.Errorf("MaxDelay 1s: WorstCase() = %s, want %s", got, want)
+	}
+}
+
+// TestContextError: a deadline given a cause ends requests with that cause,
+// which still reads as context.DeadlineExceeded; a cancelled context is
+// context.Canceled.
+func TestContextError(t *testing.T) {
+	cause := fmt.Errorf("the run's --timeout ran out: %w", context.DeadlineExceeded)
+	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Millisecond, cause)
+	defer cancel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	hc := &http.Client{Transport: web.NewTransport(nil, web.DefaultPolicy, "test", nil)}
+	_, _, err := web.Get(ctx, hc, srv.URL, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(fmt.Sprint(err), "the run's --timeout ran out") {
+		t.Errorf("err = %v, want the cause", err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	if err := web.ContextError(ctx2); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -62,6 +63,8 @@ stdout; --write applies it to the files. It needs no token.`,
 }
 
 func checkRun(ctx context.Context, opts *CheckOptions) error {
+	ctx, cancel := opts.deadline(ctx)
+	defer cancel()
 	f := opts.Factory
 	cfg, err := f.loadConfig(opts.Dir, opts.ConfigPath)
 	if err != nil {
@@ -75,11 +78,18 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	defer f.pruneCache()
 	checker := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
 	rep, err := checker.Check(ctx, bot.CheckOptions{Packages: opts.Packages, Write: opts.Write})
-	if err != nil {
+	var unknown *bot.UnknownPackageError
+	switch {
+	case errors.As(err, &unknown):
+		return &usageError{fmt.Errorf("--package %w", err)}
+	case err != nil && rep == nil:
 		return err
 	}
 	rep.Repository = cmp.Or(opts.Repository, f.Getenv("GITHUB_REPOSITORY"))
 	if err := f.render(opts.Format)(f.Stdout, rep); err != nil {
+		return err
+	}
+	if err := timedOut(ctx, "the report is what was done by then; nothing was written"); err != nil {
 		return err
 	}
 	if opts.Format == "text" {

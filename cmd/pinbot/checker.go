@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,6 +36,9 @@ type jobFlags struct {
 	Format     string
 	Packages   []string
 	Probes     probeFlags
+	// Timeout is --timeout: how long the whole command may take (0: no
+	// limit).
+	Timeout time.Duration
 }
 
 // register adds the flags to fl; dirHelp and packageHelp describe --dir and
@@ -44,6 +48,7 @@ func (j *jobFlags) register(fl *pflag.FlagSet, f *Factory, dirHelp, packageHelp 
 	fl.StringVar(&j.ConfigPath, "config", "", "configuration file (default: .pinbot.yml or .github/pinbot.yml in --dir)")
 	fl.StringVar(&j.Format, "format", "text", "report format on stdout: text, json or markdown")
 	fl.StringSliceVar(&j.Packages, "package", nil, packageHelp)
+	fl.DurationVar(&j.Timeout, "timeout", 0, "end the run after this long (such as 20m), reporting what was done by then, exit 1 (default: no limit)")
 	j.Probes.register(fl)
 	fl.StringVar(&f.CacheDir, "cache-dir", "", "cache directory for HTTP responses, artifacts and probe environments (default: $PINBOT_CACHE_DIR, else pinbot in the user cache directory)")
 	fl.BoolVar(&f.NoCache, "no-cache", false, "cache nothing between runs")
@@ -61,7 +66,39 @@ func (j *jobFlags) validate() error {
 	if _, ok := formats[j.Format]; !ok {
 		return &usageError{fmt.Errorf("--format: expected text, json or markdown, found %q", j.Format)}
 	}
+	if j.Timeout < 0 {
+		return &usageError{fmt.Errorf("--timeout: expected a positive duration, found %s", j.Timeout)}
+	}
 	return checkDir(j.Dir)
+}
+
+// deadline bounds ctx by --timeout: once it passes, every request and
+// process of the run ends with a *timeoutError (web.ContextError).
+func (j *jobFlags) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if j.Timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, j.Timeout, &timeoutError{j.Timeout})
+}
+
+// A timeoutError is a run --timeout ended; it is a
+// context.DeadlineExceeded.
+type timeoutError struct{ d time.Duration }
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("the run took longer than --timeout %s", e.d)
+}
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// timedOut returns the error of a run --timeout ended, saying that the
+// report (and what follows it) is what was done by then; nil when
+// the deadline did not pass.
+func timedOut(ctx context.Context, what string) error {
+	var te *timeoutError
+	if err := web.ContextError(ctx); errors.As(err, &te) {
+		return fmt.Errorf("%w: %s", te, what)
+	}
+	return nil
 }
 
 // checkDir reports a --dir that is not a directory as a usage error.

@@ -144,6 +144,8 @@ func readRunEnv(f *Factory, opts *RunOptions, cfg *config.Config) runEnv {
 }
 
 func runRun(ctx context.Context, opts *RunOptions) error {
+	ctx, cancel := opts.deadline(ctx)
+	defer cancel()
 	f := opts.Factory
 	cfg, err := f.loadConfig(opts.Dir, opts.ConfigPath)
 	if err != nil {
@@ -256,7 +258,11 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	runner.Base = base
 	out, err := runner.Run(ctx, bot.RunOptions{Packages: opts.Packages})
-	if err != nil {
+	var unknown *bot.UnknownPackageError
+	switch {
+	case errors.As(err, &unknown):
+		return &usageError{fmt.Errorf("--package %w", err)}
+	case err != nil && out == nil:
 		return err
 	}
 	out.Report.Repository, out.Report.APIRequests = env.repo, opts.requests.N()
@@ -270,6 +276,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if err := actionsReport(f.Stdout, env, out); err != nil {
 			f.Log.Warn("writing the Actions summary or outputs failed", "err", err)
 		}
+	}
+	if err := timedOut(ctx, "the report and the pull requests listed are what was done by then"); err != nil {
+		return err
 	}
 	return runOutcome(f.Stderr, out, opts.FailOn)
 }
