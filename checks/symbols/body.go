@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pinbot-dev/pinbot/internal/x86len"
 	"golang.org/x/arch/x86/x86asm"
 )
 
@@ -159,15 +160,15 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 		toks = b.relocTokens(start, code, toks)
 	}
 	for off := 0; off < len(code); {
-		inst, err := x86asm.Decode(code[off:], 64)
-		if err != nil || inst.Len <= 0 {
+		n, pcrel, pcrelOff, load, ok := decodeX86(code[off:])
+		if !ok {
 			off++ // not an instruction: the byte stays as it is
 			continue
 		}
-		if inst.PCRel > 0 && inst.PCRelOff >= 0 && inst.PCRelOff+inst.PCRel <= inst.Len {
-			p := off + inst.PCRelOff
+		if pcrel > 0 {
+			p := off + pcrelOff
 			var disp int64
-			switch inst.PCRel {
+			switch pcrel {
 			case 1:
 				disp = int64(int8(code[p]))
 			case 2:
@@ -175,18 +176,14 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 			case 4:
 				disp = int64(int32(binary.LittleEndian.Uint32(code[p:])))
 			}
-			target := start + uint64(off+inst.Len) + uint64(disp)
-			clear(code[p : p+inst.PCRel])
-			load := 0 // bytes the instruction reads at target; 0 for an address
-			if inst.Op != x86asm.LEA && inst.MemBytes > 0 && hasMemArg(inst) {
-				load = inst.MemBytes
-			}
+			target := start + uint64(off+n) + uint64(disp)
+			clear(code[p : p+pcrel])
 			toks = strconv.AppendInt(toks, int64(off), 10)
 			toks = append(toks, '>')
 			toks = append(toks, b.target(target, start, start+uint64(len(code)), depth, load, true)...)
 			toks = append(toks, ';')
 		}
-		off += inst.Len
+		off += n
 	}
 	h := sha256.New()
 	h.Write(code)
@@ -194,6 +191,29 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 	var sum [32]byte
 	h.Sum(sum[:0])
 	return sum
+}
+
+// decodeX86 measures the x86-64 instruction at the start of code: its
+// length, its PC-relative field (size and offset, 0 if none) and the bytes
+// it reads at the field's target (0 for a branch, an address or no memory
+// operand). ok is false where x86asm finds no instruction. The common
+// encodings are measured by x86len; the rest, and RIP-relative memory
+// reads (whose width only a full decode gives), by x86asm.
+func decodeX86(code []byte) (n, pcrel, pcrelOff, load int, ok bool) {
+	if fast, ok := x86len.Decode(code); ok && (!fast.Mem || fast.LEA) {
+		return fast.Len, fast.PCRel, fast.PCRelOff, 0, true
+	}
+	inst, err := x86asm.Decode(code, 64)
+	if err != nil || inst.Len <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	if inst.PCRel > 0 && inst.PCRelOff >= 0 && inst.PCRelOff+inst.PCRel <= inst.Len {
+		pcrel, pcrelOff = inst.PCRel, inst.PCRelOff
+		if inst.Op != x86asm.LEA && inst.MemBytes > 0 && hasMemArg(inst) {
+			load = inst.MemBytes
+		}
+	}
+	return inst.Len, pcrel, pcrelOff, load, true
 }
 
 // target names the address addr without depending on layout:
