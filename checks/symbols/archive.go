@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/checks/artifact/archive"
+	"github.com/pinbot-dev/pinbot/internal/mmap"
 )
 
 // Limits bound what reading an archive (a wheel, a conda package, a
@@ -81,9 +81,23 @@ type readerAt interface {
 	io.Closer
 }
 
-type memReader struct{ *bytes.Reader }
+// memReader reads an object held in memory: a slice of a mapped archive
+// (a stored wheel member) or a member decompressed into the heap.
+type memReader struct{ data []byte }
 
-func (memReader) Close() error { return nil }
+func (m memReader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off >= int64(len(m.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (memReader) Close() error    { return nil }
+func (m memReader) Bytes() []byte { return m.data }
 
 // nopCloser is a reader at a part of something closed by someone else: a
 // stored wheel member, a spooled tarball member.
@@ -131,6 +145,13 @@ func (s *scanner) addArchive(p string, kind archive.Kind, role Role) {
 	}
 	spool := &archive.Spool{Dir: s.opts.TempDir, MaxMemory: s.lim.MaxInMemory}
 	s.closers = append(s.closers, f, spool)
+	// Stored members are read in place, through a mapping of the archive
+	// when it can be mapped.
+	var whole []byte
+	if m, err := mmap.File(f); err == nil {
+		s.closers = append(s.closers, m)
+		whole = m.Bytes()
+	}
 	first := len(s.sources)
 	byName := map[string]int{} // member → its index in s.sources
 	var memberErrs []InputError
@@ -157,6 +178,12 @@ func (s *scanner) addArchive(p string, kind archive.Kind, role Role) {
 			head = head[:n]
 			stored := m.Stored
 			src.open = func() (readerAt, error) { return nopCloser{stored}, nil }
+			if sr, ok := stored.(*io.SectionReader); ok && whole != nil {
+				if _, off, n := sr.Outer(); off >= 0 && n >= 0 && off <= int64(len(whole)) && n <= int64(len(whole))-off {
+					in := whole[off : off+n : off+n]
+					src.open = func() (readerAt, error) { return memReader{in}, nil }
+				}
+			}
 		case m.Reopen != nil:
 			h, _, err := m.Head(len(elfMagic))
 			if err != nil {
@@ -241,7 +268,7 @@ func (s *scanner) extract(src *source, spool *archive.Spool, reopen func() (io.R
 		if k, _ := rc.Read(make([]byte, 1)); k > 0 {
 			return nil, errors.New("member is larger than its header says")
 		}
-		return memReader{bytes.NewReader(buf)}, nil
+		return memReader{buf}, nil
 	}
 	kept, err := spool.KeepFile(rc, n)
 	if err != nil {

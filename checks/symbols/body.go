@@ -39,6 +39,7 @@ type bodyCtx struct {
 	ehDone     bool
 	tokens     map[uint64]string // local-function tokens by address
 	targets    map[targetKey]string
+	scratch    []byte // the copy of a body being normalised
 }
 
 func (b *bodyCtx) open(src *source) (err error) {
@@ -68,8 +69,9 @@ func (b *bodyCtx) close() {
 	}
 }
 
-// read returns the bytes of sym, read with ReadAt from its section (zeros
-// for .bss), and the section.
+// read returns the bytes of sym from its section (zeros for .bss), and the
+// section: where they lie when the object is mapped, so they must not be
+// changed.
 func (b *bodyCtx) read(sym *symbol) ([]byte, *elf.Section, error) {
 	if sym.shndx == uint16(elf.SHN_ABS) {
 		var v [8]byte
@@ -84,8 +86,8 @@ func (b *bodyCtx) read(sym *symbol) ([]byte, *elf.Section, error) {
 	if sym.value < sec.Addr || off > sec.Size || sym.size > sec.Size-off {
 		return nil, nil, fmt.Errorf("symbol %s lies outside its section %s", sym.name, sec.Name)
 	}
-	buf := make([]byte, sym.size)
-	if err := readSectionAt(b.r, b.size, sec, buf, off); err != nil {
+	buf, err := sectionBytes(b.r, b.size, sec, off, sym.size)
+	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s: %w", sym.name, err)
 	}
 	return buf, sec, nil

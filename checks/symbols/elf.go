@@ -152,16 +152,32 @@ func checkTable(s *elf.Section, fileSize int64) error {
 	return nil
 }
 
-// readTable reads a whole section after checkTable.
+// readTable reads a whole section after checkTable: a slice of the
+// object's bytes when they are mapped (not to be changed), else a copy.
 func readTable(r io.ReaderAt, s *elf.Section, fileSize int64) ([]byte, error) {
 	if err := checkTable(s, fileSize); err != nil || s.Type == elf.SHT_NOBITS || s.Size == 0 {
 		return nil, err
+	}
+	if data := mapped(r); data != nil {
+		return data[s.Offset : s.Offset+s.Size : s.Offset+s.Size], nil
 	}
 	buf := make([]byte, s.Size)
 	if _, err := r.ReadAt(buf, int64(s.Offset)); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", s.Name, err)
 	}
 	return buf, nil
+}
+
+// mapped returns all the bytes of the object r reads when it holds them
+// (a file mapped with internal/mmap, a stored wheel member inside the
+// mapped wheel, a member decompressed into memory), so that tables and
+// bodies are used where they lie; nil when r must be read with ReadAt.
+// The bytes are read-only.
+func mapped(r io.ReaderAt) []byte {
+	if m, ok := r.(interface{ Bytes() []byte }); ok {
+		return m.Bytes()
+	}
+	return nil
 }
 
 // readStrings reads a whole string table into one string, without an
@@ -198,6 +214,23 @@ func readSectionAt(r io.ReaderAt, size int64, s *elf.Section, buf []byte, off ui
 	return err
 }
 
+// sectionBytes returns n bytes from offset off of section s, as
+// readSectionAt reads them, but without a copy when the object is mapped:
+// the result must not be changed.
+func sectionBytes(r io.ReaderAt, size int64, s *elf.Section, off, n uint64) ([]byte, error) {
+	if data := mapped(r); data != nil && s.Type != elf.SHT_NOBITS && s.Flags&elf.SHF_COMPRESSED == 0 &&
+		off <= s.Size && n <= s.Size-off && s.Offset <= uint64(len(data)) && s.Offset+off <= uint64(len(data)) &&
+		n <= uint64(len(data))-s.Offset-off && int64(len(data)) <= size {
+		at := s.Offset + off
+		return data[at : at+n : at+n], nil
+	}
+	buf := make([]byte, n)
+	if err := readSectionAt(r, size, s, buf, off); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
 // cstring returns the NUL-terminated string at off in strs.
 func cstring(strs string, off uint32) string {
 	if int64(off) >= int64(len(strs)) {
@@ -224,12 +257,20 @@ func (o *object) readSymbols(r io.ReaderAt, s *elf.Section, size int64, strs str
 	if n == 0 {
 		return nil
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, int64(s.Offset), int64(n*entSize)), 64<<10)
+	// Mapped, the entries are decoded where they lie; else streamed.
+	data := mapped(r)
+	var br *bufio.Reader
+	if data == nil {
+		br = bufio.NewReaderSize(io.NewSectionReader(r, int64(s.Offset), int64(n*entSize)), 64<<10)
+	}
 	bo := o.order
 	var e [24]byte
 	b := e[:entSize]
 	for i := range n {
-		if _, err := io.ReadFull(br, b); err != nil {
+		if data != nil {
+			at := int(s.Offset) + i*entSize
+			b = data[at : at+entSize]
+		} else if _, err := io.ReadFull(br, b); err != nil {
 			return fmt.Errorf("reading %s: %w", s.Name, err)
 		}
 		sym := &o.syms[i]

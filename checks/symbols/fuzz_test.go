@@ -19,12 +19,17 @@ import (
 // (RELR), -Bsymbolic, truncated, and not ELF.
 func FuzzScanELF(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Read with ReadAt, and in place as a mapped file is: the same.
 		o, err := parseObject(bytes.NewReader(data), int64(len(data)))
+		o2, err2 := parseObject(memReader{data}, int64(len(data)))
+		if (err == nil) != (err2 == nil) || err == nil && (len(o.syms) != len(o2.syms) || len(o.exported) != len(o2.exported)) {
+			t.Fatalf("ReadAt and in place differ: %v / %v", err, err2)
+		}
 		if err != nil {
 			return
 		}
 		src := &source{path: "fuzz.so", size: int64(len(data)),
-			open: func() (readerAt, error) { return memReader{bytes.NewReader(data)}, nil }}
+			open: func() (readerAt, error) { return memReader{data}, nil }}
 		b := &bodyCtx{o: o, size: src.size}
 		if err := b.open(src); err != nil {
 			return
@@ -41,7 +46,7 @@ func FuzzScanELF(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if _, err := b.normalise(sym, raw); err != nil {
+			if _, err := b.normalise(sym, append([]byte(nil), raw...)); err != nil {
 				continue
 			}
 		}

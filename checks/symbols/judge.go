@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/pinbot-dev/pinbot/internal/mmap"
 )
 
 // A task is one copy of a clashing symbol whose bytes are compared.
@@ -176,6 +178,7 @@ func (s *scanner) eachLibrary(ctx context.Context, perLib [][]*task, f func(lib 
 	var wg sync.WaitGroup
 	for range max(1, min(workers, len(libs))) {
 		wg.Go(func() {
+			defer mmap.Guard()()
 			for lib := range next {
 				f(lib, perLib[lib])
 			}
@@ -218,7 +221,9 @@ func (b *bodyCtx) normaliseTask(t *task) {
 	sym := &b.o.syms[t.c.refs[t.k].sym]
 	raw, _, err := b.read(sym)
 	if err == nil {
-		t.norm, err = b.normalise(sym, raw)
+		// Normalising clears fields: it works on a copy.
+		b.scratch = append(b.scratch[:0], raw...)
+		t.norm, err = b.normalise(sym, b.scratch)
 	}
 	if err != nil {
 		t.err = err.Error()

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/pinbot-dev/pinbot/checks/artifact/archive"
+	"github.com/pinbot-dev/pinbot/internal/mmap"
 )
 
 // Options configure a scan.
@@ -179,8 +180,23 @@ func (s *scanner) addFile(p, rel string, size int64, role Role) {
 	s.seen[p] = true
 	s.sources = append(s.sources, &source{
 		path: p, base: filepath.Base(p), key: libraryKey(rel), role: role, size: size,
-		open: func() (readerAt, error) { return os.Open(p) },
+		open: func() (readerAt, error) { return openFile(p) },
 	})
+}
+
+// openFile maps the file at p read-only, or opens it for ReadAt when it
+// cannot be mapped (not a regular file).
+func openFile(p string) (readerAt, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	m, err := mmap.File(f)
+	if err != nil {
+		return f, nil
+	}
+	f.Close()
+	return m, nil
 }
 
 // addDir walks dir for regular files named like shared objects; symbolic
@@ -245,6 +261,7 @@ func (s *scanner) parseAll(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			defer mmap.Guard()() // a file truncated under the mapping is an error, not a crash
 			for i := range next {
 				s.objs[i], s.errs[i] = s.parseSource(s.sources[i])
 			}
@@ -269,10 +286,13 @@ func (s *scanner) parseSource(src *source) (*object, error) {
 	}
 	defer r.Close()
 	size := src.size
-	if f, ok := r.(*os.File); ok {
+	switch f := r.(type) {
+	case *os.File:
 		if st, err := f.Stat(); err == nil {
 			size = st.Size()
 		}
+	case *mmap.Map:
+		size = f.Len()
 	}
 	return parseObject(r, size)
 }
