@@ -31,7 +31,8 @@ type bodyCtx struct {
 	f    *elf.File
 	secs []*elf.Section // allocated sections sorted by address
 
-	relocs     []rela
+	relocs     []rela    // relocations not in runs, sorted by offset
+	runs       []relaRun // long sorted runs of RELA entries, in place
 	relocsDone bool
 	addrs      []int32 // defined symbols sorted by address, then name
 	addrsDone  bool

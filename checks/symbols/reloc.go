@@ -27,22 +27,47 @@ func (r rela) implicit() bool { return r.info&implicitBit != 0 }
 // shtRelr is SHT_RELR, packed relative relocations.
 const shtRelr elf.SectionType = 19
 
-// loadRelocs reads the dynamic relocations (.rela.dyn, .rela.plt, .relr.dyn)
-// of a 64-bit object into one slice sorted by offset: 24 bytes a relocation,
-// streamed, never a whole section at once.
+// inPlaceRun is the shortest sorted run of RELA entries kept where it lies
+// rather than copied: linkers emit the relative relocations (nearly all of
+// them) as one run sorted by offset, and the rest in symbol order.
+const inPlaceRun = 1024
+
+// A relaRun is a run of RELA entries sorted by offset, read where they lie.
+type relaRun struct {
+	data []byte // 24 bytes an entry
+	bo   binary.ByteOrder
+}
+
+func (r relaRun) len() int { return len(r.data) / 24 }
+
+func (r relaRun) at(i int) rela {
+	e := r.data[i*24 : i*24+24]
+	return rela{off: r.bo.Uint64(e[0:]), info: r.bo.Uint64(e[8:]), addend: int64(r.bo.Uint64(e[16:]))}
+}
+
+// search returns the index of the first entry at or after addr.
+func (r relaRun) search(addr uint64) int {
+	lo, hi := 0, r.len()
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if r.bo.Uint64(r.data[m*24:]) < addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// loadRelocs indexes the dynamic relocations (.rela.dyn, .rela.plt,
+// .relr.dyn) of a 64-bit object by offset: long sorted runs of RELA
+// entries are searched where they lie (mapped, or read once), the rest is
+// decoded into one sorted slice of 24-byte entries.
 func (b *bodyCtx) loadRelocs() {
 	b.relocsDone = true
 	if b.o.class != elf.ELFCLASS64 {
 		return
 	}
-	total := uint64(0)
-	for _, sec := range b.f.Sections {
-		if sec.Flags&elf.SHF_ALLOC != 0 && (sec.Type == elf.SHT_RELA || sec.Type == shtRelr) &&
-			sec.Offset <= uint64(b.size) && sec.Size <= uint64(b.size)-sec.Offset {
-			total += sec.Size / 24
-		}
-	}
-	b.relocs = make([]rela, 0, total)
 	bo := b.o.order
 	for _, sec := range b.f.Sections {
 		if sec.Flags&elf.SHF_ALLOC == 0 || sec.Offset > uint64(b.size) || sec.Size > uint64(b.size)-sec.Offset {
@@ -50,13 +75,25 @@ func (b *bodyCtx) loadRelocs() {
 		}
 		switch sec.Type {
 		case elf.SHT_RELA:
-			br := bufio.NewReaderSize(io.NewSectionReader(b.r, int64(sec.Offset), int64(sec.Size)), 64<<10)
-			var e [24]byte
-			for {
-				if _, err := io.ReadFull(br, e[:]); err != nil {
-					break
+			data, err := sectionBytes(b.r, b.size, sec, 0, sec.Size/24*24)
+			if err != nil {
+				continue
+			}
+			n := len(data) / 24
+			for i := 0; i < n; {
+				j := i + 1
+				for j < n && bo.Uint64(data[j*24:]) >= bo.Uint64(data[(j-1)*24:]) {
+					j++
 				}
-				b.relocs = append(b.relocs, rela{off: bo.Uint64(e[0:]), info: bo.Uint64(e[8:]), addend: int64(bo.Uint64(e[16:]))})
+				run := relaRun{data: data[i*24 : j*24], bo: bo}
+				if j-i >= inPlaceRun {
+					b.runs = append(b.runs, run)
+				} else {
+					for k := range run.len() {
+						b.relocs = append(b.relocs, run.at(k))
+					}
+				}
+				i = j
 			}
 		case shtRelr:
 			b.readRelr(sec, bo)
@@ -109,6 +146,11 @@ func (b *bodyCtx) relocAt(addr uint64) (rela, bool) {
 	if !b.relocsDone {
 		b.loadRelocs()
 	}
+	for _, run := range b.runs {
+		if i := run.search(addr); i < run.len() && run.at(i).off == addr {
+			return run.at(i), true
+		}
+	}
 	i, found := slices.BinarySearchFunc(b.relocs, addr, func(r rela, a uint64) int { return cmp.Compare(r.off, a) })
 	if !found {
 		return rela{}, false
@@ -116,7 +158,7 @@ func (b *bodyCtx) relocAt(addr uint64) (rela, bool) {
 	return b.relocs[i], true
 }
 
-// relocsIn returns the relocations of slots in [lo, hi).
+// relocsIn returns the relocations of slots in [lo, hi), sorted by offset.
 func (b *bodyCtx) relocsIn(lo, hi uint64) []rela {
 	if !b.relocsDone {
 		b.loadRelocs()
@@ -126,7 +168,22 @@ func (b *bodyCtx) relocsIn(lo, hi uint64) []rela {
 	for j < len(b.relocs) && b.relocs[j].off < hi {
 		j++
 	}
-	return b.relocs[i:j]
+	out := b.relocs[i:j:j]
+	merged := false
+	for _, run := range b.runs {
+		for k := run.search(lo); k < run.len(); k++ {
+			r := run.at(k)
+			if r.off >= hi {
+				break
+			}
+			out = append(out, r) // out's capacity ends at j: this copies
+			merged = true
+		}
+	}
+	if merged {
+		slices.SortStableFunc(out, cmpRela)
+	}
+	return out
 }
 
 // An ehIndex is the binary-search table of .eh_frame_hdr: it gives the start
