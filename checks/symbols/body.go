@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"path"
 	"slices"
 	"strconv"
@@ -40,7 +41,23 @@ type bodyCtx struct {
 	ehDone     bool
 	tokens     map[uint64]string // local-function tokens by address
 	targets    map[targetKey]string
-	scratch    []byte // the copy of a body being normalised
+	scratch    []byte    // the copy of a body being normalised
+	local      []byte    // the copy of a local function being hashed
+	toks       [2][]byte // token buffers of hashCode by depth, reused
+	hasher     hash.Hash
+}
+
+// digest hashes a normalised body: its bytes, then its tokens.
+func (b *bodyCtx) digest(code, toks []byte) [32]byte {
+	if b.hasher == nil {
+		b.hasher = sha256.New()
+	}
+	b.hasher.Reset()
+	b.hasher.Write(code)
+	b.hasher.Write(toks)
+	var sum [32]byte
+	b.hasher.Sum(sum[:0])
+	return sum
 }
 
 func (b *bodyCtx) open(src *source) (err error) {
@@ -121,14 +138,9 @@ func (b *bodyCtx) normalise(sym *symbol, raw []byte) (string, error) {
 // hashData replaces every slot covered by a dynamic relocation with the
 // relocation's type, symbol and addend.
 func (b *bodyCtx) hashData(start uint64, data []byte) [32]byte {
-	var toks []byte
-	toks = b.relocTokens(start, data, toks)
-	h := sha256.New()
-	h.Write(data)
-	h.Write(toks)
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	toks := b.relocTokens(start, data, b.toks[0][:0])
+	b.toks[0] = toks
+	return b.digest(data, toks)
 }
 
 // relocTokens clears the relocated slots of data (at address start) and
@@ -158,7 +170,7 @@ func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte) []byte {
 // displacement is zeroed and a token for its target appended. depth 0 may
 // follow calls into local functions (hashing them at depth 1).
 func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
-	var toks []byte
+	toks := b.toks[depth][:0]
 	if b.o.textrel {
 		toks = b.relocTokens(start, code, toks)
 	}
@@ -183,17 +195,18 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 			clear(code[p : p+pcrel])
 			toks = strconv.AppendInt(toks, int64(off), 10)
 			toks = append(toks, '>')
-			toks = append(toks, b.target(target, start, start+uint64(len(code)), depth, load, true)...)
+			if lo, hi := start, start+uint64(len(code)); target >= lo && target < hi {
+				toks = append(toks, "self+"...)
+				toks = strconv.AppendUint(toks, target-lo, 10)
+			} else {
+				toks = append(toks, b.target(target, lo, hi, depth, load, true)...)
+			}
 			toks = append(toks, ';')
 		}
 		off += n
 	}
-	h := sha256.New()
-	h.Write(code)
-	h.Write(toks)
-	var sum [32]byte
-	h.Sum(sum[:0])
-	return sum
+	b.toks[depth] = toks
+	return b.digest(code, toks)
 }
 
 // decodeX86 measures the x86-64 instruction at the start of code: its
@@ -320,7 +333,8 @@ func (b *bodyCtx) localToken(addr uint64) (string, bool) {
 	tok := ""
 	if ok && size > 0 && size <= 1<<20 {
 		if sec := b.sectionAt(start); sec != nil && sec.Type != elf.SHT_NOBITS && start+size <= sec.Addr+sec.Size {
-			code := make([]byte, size)
+			b.local = slices.Grow(b.local[:0], int(size))[:size]
+			code := b.local
 			if err := readSectionAt(b.r, b.size, sec, code, start-sec.Addr); err == nil {
 				sum := b.hashCode(start, code, 1)
 				tok = fmt.Sprintf("local:%x+%d", sum[:8], addr-start)
