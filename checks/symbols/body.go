@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/pinbot-dev/pinbot/internal/x86len"
 	"golang.org/x/arch/x86/x86asm"
@@ -213,12 +214,32 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 // length, its PC-relative field (size and offset, 0 if none) and the bytes
 // it reads at the field's target (0 for a branch, an address or no memory
 // operand). ok is false where x86asm finds no instruction. The common
-// encodings are measured by x86len; the rest, and RIP-relative memory
-// reads (whose width only a full decode gives), by x86asm.
+// encodings are measured by x86len; the width a RIP-relative operand reads
+// is learnt from x86asm once per x86len.Key (memWidths); the rest is
+// decoded by x86asm.
 func decodeX86(code []byte) (n, pcrel, pcrelOff, load int, ok bool) {
-	if fast, ok := x86len.Decode(code); ok && (!fast.Mem || fast.LEA) {
-		return fast.Len, fast.PCRel, fast.PCRelOff, 0, true
+	if fast, ok := x86len.Decode(code); ok {
+		if !fast.Mem || fast.LEA {
+			return fast.Len, fast.PCRel, fast.PCRelOff, 0, true
+		}
+		if w := memWidths[fast.Key].Load(); w > 0 {
+			return fast.Len, fast.PCRel, fast.PCRelOff, int(w - 1), true
+		}
+		n, pcrel, pcrelOff, load, ok = decodeFull(code)
+		if ok && n == fast.Len && pcrel == fast.PCRel && pcrelOff == fast.PCRelOff {
+			memWidths[fast.Key].Store(int32(load + 1))
+		}
+		return n, pcrel, pcrelOff, load, ok
 	}
+	return decodeFull(code)
+}
+
+// memWidths caches, per x86len.Key, 1 + the bytes a RIP-relative operand
+// reads (0: not learnt yet).
+var memWidths [x86len.NumKeys]atomic.Int32
+
+// decodeFull is decodeX86 by x86asm.
+func decodeFull(code []byte) (n, pcrel, pcrelOff, load int, ok bool) {
 	inst, err := x86asm.Decode(code, 64)
 	if err != nil || inst.Len <= 0 {
 		return 0, 0, 0, 0, false

@@ -25,7 +25,16 @@ type Inst struct {
 	Mem bool
 	// LEA reports that the instruction is LEA (it reads no memory).
 	LEA bool
+	// Key, for an instruction with a memory operand, identifies what
+	// decides the operand's width: the opcode map and opcode, the
+	// mandatory-prefix class, REX.W and ModRM.reg. Two such instructions
+	// with one Key read as many bytes (TestKeyDecidesWidth): a caller can
+	// learn the width of a Key from one full decode and reuse it.
+	Key uint16
 }
+
+// NumKeys bounds Inst.Key.
+const NumKeys = 1 << 15
 
 // Operand flags of an opcode.
 const (
@@ -173,6 +182,7 @@ func Decode(b []byte) (inst Inst, ok bool) {
 	}
 	op := b[pos]
 	escaped := false
+	var reg byte
 	if flags == fEscape {
 		pos++
 		if pos >= len(b) {
@@ -184,7 +194,7 @@ func Decode(b []byte) (inst Inst, ok bool) {
 		if mandatory > 1 || pos+1 >= len(b) {
 			return Inst{}, false
 		}
-		form, reg := 1, byte(0) // memory
+		form := 1 // memory
 		if flags&fModRM != 0 {
 			if b[pos+1]>>6 == 3 {
 				form = 0
@@ -209,7 +219,8 @@ func Decode(b []byte) (inst Inst, ok bool) {
 			return Inst{}, false
 		}
 		modrm := b[pos]
-		mod, reg, rm := modrm>>6, (modrm>>3)&7, modrm&7
+		var mod, rm byte
+		mod, reg, rm = modrm>>6, (modrm>>3)&7, modrm&7
 		if flags&fGroup != 0 {
 			switch op {
 			case 0xc0, 0xc1, 0xd0, 0xd1, 0xd2, 0xd3:
@@ -312,5 +323,18 @@ func Decode(b []byte) (inst Inst, ok bool) {
 		return Inst{}, false
 	}
 	inst.Len, inst.LEA = pos, lea
+	if inst.Mem {
+		if mandatory > 1 {
+			return Inst{}, false // the class would not tell the operand size
+		}
+		k := uint16(op)<<6 | uint16(class)<<4 | uint16(reg)<<1
+		if escaped {
+			k |= 1 << 14
+		}
+		if rexW {
+			k |= 1
+		}
+		inst.Key = k
+	}
 	return inst, true
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
 	"testing"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -34,7 +35,57 @@ func check(t testing.TB, b []byte) (handled bool) {
 		got.LEA != (want.Op == x86asm.LEA) || (got.PCRel > 0 && got.Mem != mem) {
 		t.Fatalf("% x (%v): Decode says %+v, x86asm len %d pcrel %d at %d mem %v", b[:want.Len], want, got, want.Len, want.PCRel, want.PCRelOff, mem)
 	}
+	if got.Mem {
+		widthsMu.Lock()
+		defer widthsMu.Unlock()
+		if w, seen := widths[got.Key]; seen && w.n != want.MemBytes {
+			t.Fatalf("key %#x: % x reads %d bytes, % x %d", got.Key, b[:want.Len], want.MemBytes, w.inst, w.n)
+		} else if !seen {
+			widths[got.Key] = width{want.MemBytes, append([]byte(nil), b[:want.Len]...)}
+		}
+	}
 	return true
+}
+
+// widths are the memory operand widths seen per Key, which must not
+// disagree (TestKeyDecidesWidth, and every check).
+var (
+	widthsMu sync.Mutex
+	widths   = map[uint16]width{}
+)
+
+type width struct {
+	n    int
+	inst []byte
+}
+
+// TestKeyDecidesWidth checks that the instructions of one Key read as many
+// bytes, over every opcode, prefix class, REX.W and ModRM.reg with a
+// RIP-relative operand.
+func TestKeyDecidesWidth(t *testing.T) {
+	tail := []byte{0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc}
+	n := 0
+	for _, esc := range [][]byte{nil, {0x0f}} {
+		for op := range 256 {
+			for _, p := range [][]byte{nil, {0x66}, {0xf3}, {0xf2}} {
+				for _, rex := range []byte{0, 0x40, 0x41, 0x44, 0x48, 0x4c} {
+					for reg := range byte(8) {
+						b := append([]byte{}, p...)
+						if rex != 0 {
+							b = append(b, rex)
+						}
+						b = append(b, esc...)
+						b = append(b, byte(op), 0x05|reg<<3)
+						if got, ok := Decode(append(b, tail...)); ok && got.Mem {
+							check(t, append(b, tail...))
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d RIP-relative forms, %d keys", n, len(widths))
 }
 
 func TestKnown(t *testing.T) {
@@ -53,6 +104,7 @@ func TestKnown(t *testing.T) {
 	} {
 		b, _ := hex.DecodeString(tc.hex)
 		got, ok := Decode(b)
+		got.Key = 0 // checked by TestKeyDecidesWidth
 		if !ok || got != tc.want {
 			t.Errorf("%s: %+v %v, want %+v", tc.hex, got, ok, tc.want)
 		}
