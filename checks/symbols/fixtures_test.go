@@ -89,6 +89,11 @@ var fixtures = []fixture{
 extern "C" int linked_fn(int x) { return clash_fn(x) - 11; }`,
 		flags: []string{"-Lbodies", "-l:liba.so"}, after: []string{"bodies/liba.so"}},
 
+	// Exactness of the fast paths (#16): constants read RIP-relative, GOT
+	// reads, and a pointer table long enough to be searched in place.
+	{name: "exact/liba.so", source: exactSource(false), flags: []string{"-fno-toplevel-reorder"}},
+	{name: "exact/libb.so", source: exactSource(true), flags: []string{"-fno-toplevel-reorder"}},
+
 	// Exposure: symbolic libraries, Python extensions, version nodes.
 	{name: "expo/libsym1.so", source: `extern "C" int sym_fn(int x) { return x + 1; }`, flags: []string{"-Wl,-Bsymbolic"}},
 	{name: "expo/libsym2.so", source: `extern "C" int sym_fn(int x) { return x + 2; }`, flags: []string{"-Wl,-Bsymbolic"}},
@@ -148,6 +153,38 @@ extern "C" const int ctable[4] = {1, 2, 3, 4};
 extern "C" const char* names_tab[] = {"alpha", "beta"};
 extern "C" int linked_fn(int x) { return x - %d; }
 `, 2+k, pad, 7+2*k, sized, 10+k)
+}
+
+// exactSource returns one library of the exact pair. The second moves
+// everything (padding before it), so no body is equal byte for byte, and
+// changes what the *_diff symbols read or point to, keeping their sizes.
+func exactSource(second bool) string {
+	pad, k, g := "", "1.25", "gvar_a"
+	if second {
+		pad = `extern "C" int pad_fn(int x) { volatile int s = 0; for (int i = 0; i < x; i++) s += i * 7; return s; }
+static const char pad_str[] = "padding that moves the data below";
+extern "C" const char* pad_str_fn() { return pad_str; }
+`
+		k, g = "1.75", "gvar_b"
+	}
+	var tab strings.Builder
+	for i := range 1200 {
+		fmt.Fprintf(&tab, "\"s%d\", ", i)
+	}
+	last := `"tail"`
+	if second {
+		last = `"tall"`
+	}
+	return pad + fmt.Sprintf(`
+extern "C" { int gvar_a = 1; int gvar_b = 2; }
+extern "C" double const_same(double x) { return x * 1.0625 + 3.5; }
+extern "C" double const_diff(double x) { return x * %s + 3.5; }
+extern "C" long long_same(long x) { static const long k[2] = {0x1234567887654321, 7}; return x ^ k[x & 1]; }
+extern "C" int got_same(int x) { return gvar_a + x; }
+extern "C" int got_diff(int x) { return %s + x; }
+extern "C" const char* big_same[] = {%s"end"};
+extern "C" const char* big_diff[] = {%s%s};
+`, k, g, tab.String(), tab.String(), last)
 }
 
 // buildFixtures compiles the fixtures into a temporary directory, or skips

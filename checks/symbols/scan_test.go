@@ -211,6 +211,41 @@ func TestBodies(t *testing.T) {
 	}
 }
 
+// TestBodiesExact guards the body comparison's exactness on the paths made
+// fast (#16): x86-64 instructions measured by x86len, operand widths
+// learnt once, relocations searched in place in a mapped file. Every body
+// is moved, so none is equal byte for byte: equal bodies are the same once
+// normalised, and a changed constant, GOT slot or string pointer is a
+// different body.
+func TestBodiesExact(t *testing.T) {
+	dir := buildFixtures(t)
+	a, b := filepath.Join(dir, "exact/liba.so"), filepath.Join(dir, "exact/libb.so")
+	for _, order := range [][]string{{a, b}, {b, a}} {
+		r := scan(t, order, symbols.Options{})
+		for _, tt := range []struct {
+			name string
+			body symbols.Body
+		}{
+			{"const_same", symbols.BodySame},      // a constant read RIP-relative, equal
+			{"const_diff", symbols.BodyDifferent}, // the constant differs
+			{"long_same", symbols.BodySame},       // a table read RIP-relative
+			{"got_same", symbols.BodySame},        // a global read through the GOT
+			{"got_diff", symbols.BodyDifferent},   // another global
+			{"big_same", symbols.BodySame},        // 1,201 relative relocations to equal strings
+			{"big_diff", symbols.BodyDifferent},   // the last string differs
+		} {
+			c := clash(r, tt.name, "")
+			if c == nil {
+				t.Errorf("no clash on %s", tt.name)
+				continue
+			}
+			if c.Body != tt.body || c.Reason != "normalised" {
+				t.Errorf("%s: body %s by %q, want %s by normalised", tt.name, c.Body, c.Reason, tt.body)
+			}
+		}
+	}
+}
+
 // TestExposure checks when clashing copies can meet.
 func TestExposure(t *testing.T) {
 	dir := buildFixtures(t)
