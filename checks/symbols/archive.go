@@ -156,7 +156,7 @@ func (s *scanner) addArchive(p string, kind archive.Kind, role Role) {
 	byName := map[string]int{} // member → its index in s.sources
 	var memberErrs []InputError
 	regular := 0
-	err = archive.Walk(f, st.Size(), kind, s.lim.archiveLimits(), func(m *archive.Member) error {
+	err = archive.Walk(readArchive(f), st.Size(), kind, s.lim.archiveLimits(), func(m *archive.Member) error {
 		if m.Type != archive.Regular {
 			return nil
 		}
@@ -233,6 +233,11 @@ func (s *scanner) addArchive(p string, kind archive.Kind, role Role) {
 		s.warn(p, fmt.Sprintf("%s holds no ELF shared object (%d file%s): nothing to scan", describeKind(kind), regular, plural(regular)))
 	}
 }
+
+// readArchive is what archives are walked and compressed members
+// decompressed through: the file itself, or in tests a reader that counts
+// what is read (SetArchiveReader).
+var readArchive = func(f *os.File) io.ReaderAt { return f }
 
 // describeKind names an archive kind for messages.
 func describeKind(k archive.Kind) string {

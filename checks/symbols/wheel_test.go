@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/checks/symbols"
@@ -224,4 +227,63 @@ func TestTarballMembers(t *testing.T) {
 	if len(r.Libraries) != 0 || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error, "points outside the archive") {
 		t.Errorf("refused archive: libraries %+v, errors %+v", r.Libraries, r.Errors)
 	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestWheelReadsOnlyELFMembers checks that a wheel is read where it lies
+// (#16): of a wheel holding 16 MB of compressed data that is no shared
+// object (one member named like one), only the shared objects and the
+// first bytes of the impostor are read, and nothing is written to disk.
+func TestWheelReadsOnlyELFMembers(t *testing.T) {
+	lib := readFixture(t, "bodies/liba.so")
+	noise := make([]byte, 8<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < len(noise); i += 8 {
+		binary.LittleEndian.PutUint64(noise[i:], rng.Uint64())
+	}
+	dir := t.TempDir()
+	whl := writeWheel(t, dir, "big-1.0-cp311-cp311-linux_x86_64.whl", map[string][]byte{
+		"big/data.bin":   noise, // not named like a shared object: never read
+		"big/libfake.so": noise, // named like one, not ELF: its head only
+		"big/liba.so":    lib,
+	})
+	var c *countingReader
+	restore := symbols.SetArchiveReader(func(r io.ReaderAt) io.ReaderAt {
+		c = &countingReader{r: r}
+		return c
+	})
+	defer restore()
+	tmp := t.TempDir()
+	r := scan(t, []string{whl}, symbols.Options{TempDir: tmp})
+	if len(r.Libraries) != 1 || !strings.HasSuffix(r.Libraries[0].Path, "!big/liba.so") || r.Libraries[0].Error != "" {
+		t.Fatalf("libraries = %+v, want big/liba.so alone", r.Libraries)
+	}
+	// The central directory, liba.so (decompressed once to parse it) and
+	// the impostor's first deflate block.
+	if limit := int64(len(lib)) + 1<<20; c.n.Load() > limit {
+		t.Errorf("read %d bytes of the wheel, want at most %d: members that are no shared object were read", c.n.Load(), limit)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("files left in the temporary directory: %v", left)
+	}
+	t.Logf("read %d bytes of a %d-byte wheel", c.n.Load(), fileSize(t, whl))
+}
+
+func fileSize(t *testing.T, p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }
