@@ -2,14 +2,17 @@ package symbols_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/internal/elfgen"
 )
 
 // debianPackages are the Debian 12 packages whose shared objects the
@@ -175,6 +178,36 @@ func BenchmarkScanDebian(b *testing.B) {
 				syms = r.Stats.Symbols
 			}
 			b.ReportMetric(float64(syms)*float64(b.N)/b.Elapsed().Seconds(), "symbols/s")
+		})
+	}
+}
+
+// BenchmarkScanLarge scans a generated library against another laid out
+// differently (internal/elfgen: 50,000 functions, every one a clash, one in
+// 100 with another constant), bodies compared, once as small files and once
+// grown to 1 GiB by a bulk section. The files are read where they lie, so
+// the two cost the same time and allocations: nothing scales with the
+// bulk of the file.
+func BenchmarkScanLarge(b *testing.B) {
+	for _, size := range []int64{0, 1 << 30} {
+		b.Run(fmt.Sprintf("size=%dMiB", size>>20), func(b *testing.B) {
+			dir := b.TempDir()
+			a, other := filepath.Join(dir, "liba.so"), filepath.Join(dir, "libb.so")
+			if err := elfgen.Write(a, elfgen.Spec{Functions: 50000, Size: size}); err != nil {
+				b.Fatal(err)
+			}
+			if err := elfgen.Write(other, elfgen.Spec{Functions: 50000, Size: size, Shift: 64, Differ: 100}); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				r, err := symbols.Scan(context.Background(), []string{a}, symbols.Options{Against: []string{other}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Stats.Clashes != 50000 || r.Stats.Different != 500 || len(r.Failed()) > 0 {
+					b.Fatalf("%d clashes, %d different, failed %+v; want 50000 and 500", r.Stats.Clashes, r.Stats.Different, r.Failed())
+				}
+			}
 		})
 	}
 }

@@ -7,7 +7,10 @@
 # With no files it takes the regular .so files of the Debian packages below
 # (install them with apt-get install -y binutils libprotobuf32 libgrpc++1.51
 # python3-protobuf python3-onnx python3-numba python3-llvmlite libllvm14).
-# RUNS sets the number of runs per command (default 7).
+# RUNS sets the number of runs per command (default 7). LARGE=1 also times
+# `pinbot scan` of a generated 1 GiB library against another (50,000
+# clashing functions, internal/elfgen; sparse files in the temporary
+# directory), for its peak RSS.
 set -eu
 
 cd "$(dirname "$0")/../../.."
@@ -32,6 +35,10 @@ if [ "$n" -eq 0 ]; then
 fi
 go build -o "$tmp/pinbot" ./cmd/pinbot
 files=$(tr '\n' ' ' < "$tmp/files")
+if [ "${LARGE:-0}" = 1 ]; then
+	go run ./internal/elfgen/cmd/elfgen -o "$tmp/liblarge-a.so" -size 1073741824 -functions 50000
+	go run ./internal/elfgen/cmd/elfgen -o "$tmp/liblarge-b.so" -size 1073741824 -functions 50000 -shift 64 -differ 100
+fi
 
 # The commands, run in turn $runs times (interleaved, so that other load on
 # the machine falls on all of them alike).
@@ -41,7 +48,11 @@ nm-per-file	for f in $files; do nm -D --defined-only "\$f"; done | c++filt
 pinbot-scan-size	$tmp/pinbot scan --size-only --preset tensorflow-protobuf $files
 pinbot-scan-bodies	$tmp/pinbot scan --preset tensorflow-protobuf $files
 EOC
+if [ "${LARGE:-0}" = 1 ]; then
+	printf 'pinbot-scan-1GiB\t%s\n' "$tmp/pinbot scan $tmp/liblarge-a.so --against $tmp/liblarge-b.so" >> "$tmp/commands"
+fi
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 i=0
 while [ "$i" -lt "$runs" ]; do
 	while IFS='	' read -r name cmd; do
@@ -63,12 +74,12 @@ while IFS='	' read -r name cmd; do
 	echo "$name $(median "$tmp/times.$name" 1) $(median "$tmp/times.$name" 2) $(median "$tmp/times.$name" 3)" >> "$tmp/results"
 done < "$tmp/commands"
 
-echo "$n shared objects, $(cat $tmp/files | xargs du -cb | tail -1 | cut -f1) bytes; median of $runs runs; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$n shared objects, $(xargs du -cb < "$tmp/files" | tail -1 | cut -f1) bytes; median of $runs runs; $(nproc) CPUs, load $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 awk '
 	{ name[NR] = $1; wall[NR] = $2; cpu[NR] = $3; rss[NR] = $4; w[$1] = $2; c[$1] = $3 }
 	END {
-		printf "%-16s %9s %9s %14s\n", "command", "wall (s)", "cpu (s)", "peak RSS (MB)"
-		for (i = 1; i <= NR; i++) printf "%-16s %9.3f %9.3f %14.1f\n", name[i], wall[i], cpu[i], rss[i] / 1024
+		printf "%-18s %9s %9s %14s\n", "command", "wall (s)", "cpu (s)", "peak RSS (MB)"
+		for (i = 1; i <= NR; i++) printf "%-18s %9.3f %9.3f %14.1f\n", name[i], wall[i], cpu[i], rss[i] / 1024
 		printf "\nnm | c++filt time / pinbot scan time:\n"
 		split("pinbot-scan-size pinbot-scan-bodies", s, " ")
 		split("nm-one-process nm-per-file", n, " ")
