@@ -17,8 +17,8 @@
 //     dynamic linker binds a versioned reference only to its version (or an
 //     unversioned definition), so differently versioned copies do not clash.
 //  4. Bodies are compared in stages, each run only where the previous one
-//     could not decide: st_size; raw bytes read with ReadAt; then bytes
-//     normalised for layout. For x86-64 code, PC-relative displacements are
+//     could not decide: st_size; raw bytes, where they lie in a read-only
+//     mapping of the file; then bytes normalised for layout. For x86-64 code, PC-relative displacements are
 //     zeroed and a token naming the target is added (a PLT stub or GOT slot
 //     by its relocation's symbol, an exported symbol by name, a local
 //     function by the hash of its own normalised body, found through the
