@@ -7,19 +7,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/web"
-)
-
-// Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123".
-var (
-	version = "dev"
-	commit  = ""
 )
 
 // A Factory holds what commands need from the outside world, built once for the
@@ -205,20 +198,4 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 	}
 	f.Network = cfg.Network
 	return cfg, nil
-}
-
-func versionString() string { return version }
-
-func commitString() string {
-	if commit != "" {
-		return commit
-	}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-	}
-	return "unknown"
 }

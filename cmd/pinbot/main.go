@@ -109,7 +109,10 @@ func newRootCmd(f *Factory) *cobra.Command {
 			return f.setupLog()
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		// --version prints what pinbot version does.
+		Version: buildID().String(),
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.PersistentFlags().StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
 	root.PersistentFlags().BoolVarP(&f.Verbose, "verbose", "v", false, "log debug detail (every HTTP request)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {

@@ -250,11 +250,3 @@ func TestCheckPackageFilter(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
-
-func TestVersion(t *testing.T) {
-	e := newEnv(t)
-	code, out, _ := e.run("version")
-	if code != 0 || !strings.HasPrefix(out, "pinbot dev\ncommit ") || !strings.Contains(out, "go1.") {
-		t.Errorf("exit %d: %q", code, out)
-	}
-}
