@@ -120,6 +120,21 @@ func FindIn(repo *repofs.Root) (string, error) {
 	return "", nil
 }
 
+// FindAllIn returns the names of every configuration file the repository
+// has, in the order of Names: FindIn's answer first. More than one is a
+// mistake worth a warning, since only the first is read.
+func FindAllIn(repo *repofs.Root) ([]string, error) {
+	var out []string
+	for _, n := range Names {
+		if _, err := repo.Stat(n); err == nil {
+			out = append(out, n)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
 // Load reads and parses the configuration file at path: a file a person
 // named, read wherever it is, but only a regular file of at most
 // repofs.MaxFileSize bytes.

@@ -36,7 +36,8 @@ assert hasattr(mlir.ir.Module, "_clear_mlir_module"), "mlir.ir.Module has no _cl
 
 var presets = map[string]Preset{
 	"numba-unique-ids": {
-		Name: "numba-unique-ids",
+		Name:    "numba-unique-ids",
+		Package: "numba",
 		Doc: "pytensor replaces numba.core.bytecode.FunctionIdentity._unique_ids and relies on " +
 			"from_function consuming it through next(cls._unique_ids).",
 		Specs: []Spec{
@@ -59,7 +60,8 @@ var presets = map[string]Preset{
 		},
 	},
 	"mlir-live-operations": {
-		Name: "mlir-live-operations",
+		Name:    "mlir-live-operations",
+		Package: "mlir-python-bindings",
 		Doc: "Private mlir.ir.Context APIs: llvm PR #155114 removed the live-operation ones " +
 			"(_get_live_operation_count, _get_live_operation_objects, _clear_live_operations, " +
 			"_clear_live_operations_inside) and added Module._clear_mlir_module.",

@@ -210,9 +210,12 @@ func Expand(specs []Spec) ([]Spec, error) {
 
 // A Preset is a named, documented set of probes for a known upstream situation.
 type Preset struct {
-	Name  string
-	Doc   string
-	Specs []Spec
+	Name string
+	// Package is the package (its PEP 503 name) whose internals the preset
+	// probes: pinbot init offers the preset when a repository pins it.
+	Package string
+	Doc     string
+	Specs   []Spec
 }
 
 // PresetNames returns the names of the built-in presets, sorted.

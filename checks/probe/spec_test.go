@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pinbot-dev/pinbot/internal/pep503"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
@@ -85,6 +87,14 @@ func TestExpandPresets(t *testing.T) {
 	}
 	if got := strings.Join(PresetNames(), ","); got != "mlir-live-operations,numba-unique-ids" {
 		t.Errorf("PresetNames = %s", got)
+	}
+	// pinbot init offers a preset for the package it names: a PEP 503
+	// name, whose import name the probes look up.
+	for _, name := range PresetNames() {
+		p, _ := LookupPreset(name)
+		if p.Package == "" || p.Package != pep503.Normalize(p.Package) {
+			t.Errorf("preset %s: package %q", name, p.Package)
+		}
 	}
 }
 

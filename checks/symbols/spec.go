@@ -88,7 +88,10 @@ type WheelSpec struct {
 
 // A Preset is a named, built-in set of forbid patterns and against packages.
 type Preset struct {
-	Name        string
+	Name string
+	// Package is the package (its PEP 503 name) whose libraries the preset
+	// scans: pinbot init offers the preset when a repository pins it.
+	Package     string
 	Description string
 	Forbid      []string
 	Against     []string
@@ -97,7 +100,8 @@ type Preset struct {
 // Presets are the built-in presets, by name.
 var Presets = map[string]Preset{
 	"tensorflow-protobuf": {
-		Name: "tensorflow-protobuf",
+		Name:    "tensorflow-protobuf",
+		Package: "tensorflow",
 		Description: "TensorFlow must not export the protobuf, Abseil or LLVM it links in: " +
 			"they interpose on the protobuf package's runtime and on other users of LLVM",
 		Forbid:  []string{"google::protobuf::*", "_ZN6google8protobuf", "absl::*", "llvm::*"},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/internal/pep503"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 )
 
@@ -73,7 +74,7 @@ func TestSpecResolve(t *testing.T) {
 		t.Error("Resolve accepted an unknown preset")
 	}
 	for name, p := range symbols.Presets {
-		if p.Name != name || len(p.Forbid) == 0 || p.Description == "" {
+		if p.Name != name || len(p.Forbid) == 0 || p.Description == "" || p.Package == "" || p.Package != pep503.Normalize(p.Package) {
 			t.Errorf("preset %s = %+v", name, p)
 		}
 		for _, f := range p.Forbid {

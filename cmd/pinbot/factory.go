@@ -165,6 +165,10 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 		if err != nil {
 			return nil, &usageError{err}
 		}
+		// Only the first is read: a second is a file someone edits in vain.
+		if all, _ := config.FindAllIn(repo); len(all) > 1 {
+			f.Log.Warn(fmt.Sprintf("%s configuration files: %s; using %s", countWord(len(all)), andList(all), name))
+		}
 		file := filepath.Join(dir, filepath.FromSlash(name))
 		switch {
 		case f.Defaults != "":

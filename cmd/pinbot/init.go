@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/checks/symbols"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/internal/escape"
@@ -34,10 +36,12 @@ func newInitCmd(f *Factory, runF func(context.Context, *InitOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Write a commented .pinbot.yml for the repository",
-		Long: `Init writes .pinbot.yml at the root of --dir: the watched packages (the defaults,
-or each --package) with their settings spelled out and commented, and the pin files
-pinbot finds there with the watched pins in each. It refuses to replace an existing
-configuration unless --force is given.`,
+		Long: `Init writes .pinbot.yml at the root of --dir: the watched packages (the defaults and
+the well-known fragile packages the repository pins, or each --package) with their
+settings spelled out and commented, the ready-made checks (presets) of those that are
+pinned, commented out, and the pin files pinbot finds there with the watched pins in
+each. It refuses to replace an existing configuration (under any of the names pinbot
+reads) unless --force is given, and then replaces that same file.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkDir(opts.Dir); err != nil {
@@ -62,27 +66,27 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	defer repo.Close()
-	if !opts.Force {
-		existing, err := config.Find(opts.Dir)
-		if err != nil {
-			return err
-		}
-		if existing != "" {
-			rel, _ := filepath.Rel(opts.Dir, existing)
-			return &usageError{fmt.Errorf("%s exists; pinbot init does not replace it without --force", filepath.ToSlash(rel))}
-		}
+	// One repository, one configuration: init writes the file pinbot
+	// reads, never a second one beside it.
+	existing, err := config.FindAllIn(repo)
+	if err != nil {
+		return err
 	}
-	names := config.DefaultPackages
-	if len(opts.Packages) > 0 {
-		names = nil
-		for _, n := range opts.Packages {
-			if n = strings.TrimSpace(n); n == "" {
-				return &usageError{errors.New("--package: empty name")}
-			}
-			n = config.Key(n) // a PyPI or conda name normalised; a Go module path as written
-			if !slices.Contains(names, n) {
-				names = append(names, n)
-			}
+	target := ".pinbot.yml"
+	if len(existing) > 0 {
+		if !opts.Force {
+			return &usageError{fmt.Errorf("%s %s; pinbot init does not replace it without --force", andList(existing), plural(len(existing), "exists", "exist"))}
+		}
+		target = existing[0]
+	}
+	var names []string
+	for _, n := range opts.Packages {
+		if n = strings.TrimSpace(n); n == "" {
+			return &usageError{errors.New("--package: empty name")}
+		}
+		n = config.Key(n) // a PyPI or conda name normalised; a Go module path as written
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
 	found, err := pins.DiscoverFS(repo.FS(), all.Formats())
@@ -92,25 +96,86 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data := initFile(repo, names, found)
-	if _, err := config.Parse(".pinbot.yml", data); err != nil {
+	read := readPins(repo, found)
+	if len(names) == 0 {
+		// The defaults, and every well-known fragile package the
+		// repository pins: those pinbot has ready-made checks for.
+		names = slices.Clone(config.DefaultPackages)
+		for _, pkg := range read.pinned {
+			if p, s := presetsFor(pkg); (len(p) > 0 || len(s) > 0) && !slices.Contains(names, pkg) {
+				names = append(names, pkg)
+			}
+		}
+	}
+	data := initFile(read, names, found)
+	if _, err := config.Parse(target, data); err != nil {
 		return fmt.Errorf("internal error: the written configuration does not parse: %w", err)
 	}
-	path := filepath.Join(opts.Dir, ".pinbot.yml")
-	if err := repo.WriteFile(".pinbot.yml", data, 0o644); err != nil {
+	if err := repo.WriteFile(target, data, 0o644); err != nil {
 		return err
 	}
+	path := filepath.Join(opts.Dir, filepath.FromSlash(target))
 	fmt.Fprintf(opts.Factory.Stdout, "wrote %s: %d watched package(s), %d pin file(s) found\n", path, len(names), len(found))
+	if len(existing) > 1 {
+		fmt.Fprintf(opts.Factory.Stdout, "note: %s also %s; pinbot reads %s only: remove the others\n", andList(existing[1:]), plural(len(existing)-1, "exists", "exist"), target)
+	}
 	return nil
 }
 
-// initFile renders the configuration: every package with its settings at
-// their defaults, commented, and the pin files found, as a commented list.
-func initFile(repo *repofs.Root, names []string, found []pins.Found) []byte {
-	where := map[string][]string{}  // package -> file:line
-	inFile := map[string][]string{} // file -> watched packages
-	problems := map[string]string{} // file -> why it could not be read
-	partly := map[string]string{}   // file -> the entries that could not be read
+// andList joins names as prose: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// countWord spells a small count: "two configuration files".
+func countWord(n int) string {
+	if words := []string{"no", "one", "two", "three", "four"}; n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprint(n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// presetsFor returns the built-in checks made for pkg (a normalised name):
+// internal-API probe presets and symbol-scan presets.
+func presetsFor(pkg string) ([]probe.Preset, []symbols.Preset) {
+	var probes []probe.Preset
+	for _, name := range probe.PresetNames() {
+		if p, _ := probe.LookupPreset(name); p.Package == pkg {
+			probes = append(probes, p)
+		}
+	}
+	var syms []symbols.Preset
+	for _, p := range symbols.Presets {
+		if p.Package == pkg {
+			syms = append(syms, p)
+		}
+	}
+	slices.SortFunc(syms, func(a, b symbols.Preset) int { return strings.Compare(a.Name, b.Name) })
+	return probes, syms
+}
+
+// pinsRead is what init learnt from the pin files found.
+type pinsRead struct {
+	pinned   []string            // every package pinned, in the order first seen
+	where    map[string][]string // package -> file:line
+	inFile   map[string][]string // file -> packages
+	problems map[string]string   // file -> why it could not be read
+	partly   map[string]string   // file -> the entries that could not be read
+}
+
+// readPins reads the pins of every file found.
+func readPins(repo *repofs.Root, found []pins.Found) pinsRead {
+	r := pinsRead{where: map[string][]string{}, inFile: map[string][]string{}, problems: map[string]string{}, partly: map[string]string{}}
 	for _, f := range found {
 		b, err := repo.ReadFile(f.Path)
 		var ps []pins.Pin
@@ -119,23 +184,40 @@ func initFile(repo *repofs.Root, names []string, found []pins.Found) []byte {
 			ps, skipped, err = pins.ReadFile(f.Format, f.Path, b)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			problems[f.Path] = strings.SplitN(err.Error(), "\n", 2)[0]
+			r.problems[f.Path] = strings.SplitN(err.Error(), "\n", 2)[0]
 		} else if len(skipped) > 0 {
-			partly[f.Path] = "skipped " + skipped[0].Error()
+			r.partly[f.Path] = "skipped " + skipped[0].Error()
 			if len(skipped) > 1 {
-				partly[f.Path] += fmt.Sprintf(" and %d more", len(skipped)-1)
+				r.partly[f.Path] += fmt.Sprintf(" and %d more", len(skipped)-1)
 			}
 		}
 		for _, p := range ps {
-			if !slices.Contains(names, p.Package) {
-				continue
+			if !slices.Contains(r.pinned, p.Package) {
+				r.pinned = append(r.pinned, p.Package)
 			}
-			where[p.Package] = append(where[p.Package], fmt.Sprintf("%s:%d", escape.Text(p.File), p.Line))
-			if !slices.Contains(inFile[f.Path], p.Package) {
-				inFile[f.Path] = append(inFile[f.Path], p.Package)
+			r.where[p.Package] = append(r.where[p.Package], fmt.Sprintf("%s:%d", escape.Text(p.File), p.Line))
+			if !slices.Contains(r.inFile[f.Path], p.Package) {
+				r.inFile[f.Path] = append(r.inFile[f.Path], p.Package)
 			}
 		}
 	}
+	return r
+}
+
+// initFile renders the configuration: every package with its settings at
+// their defaults, and its ready-made checks when it is pinned, commented,
+// and the pin files found, as a commented list.
+func initFile(read pinsRead, names []string, found []pins.Found) []byte {
+	where := read.where
+	inFile := map[string][]string{} // file -> watched packages
+	for file, pkgs := range read.inFile {
+		for _, p := range pkgs {
+			if slices.Contains(names, p) {
+				inFile[file] = append(inFile[file], p)
+			}
+		}
+	}
+	problems, partly := read.problems, read.partly
 	var b bytes.Buffer
 	b.WriteString(`# pinbot configuration, written by "pinbot init".
 # Every key is optional; see the Configuration section of pinbot's README.
@@ -159,6 +241,9 @@ packages:
     unify: false         # bring every pin of the package to one range across files
     prereleases: false   # let pre-releases be targets
 `)
+		if len(where[n]) > 0 {
+			writePresets(&b, n)
+		}
 	}
 	b.WriteString("\n")
 	if len(found) == 0 {
@@ -185,4 +270,44 @@ packages:
 		fmt.Fprintf(&b, "#   - %s   # %s (%s)\n", escape.Text(f.Path), escape.Text(note), f.Format.Name())
 	}
 	return b.Bytes()
+}
+
+// writePresets writes the ready-made checks for pkg, commented out: removing
+// the "# " of the key lines turns them on.
+func writePresets(b *bytes.Buffer, pkg string) {
+	probes, syms := presetsFor(pkg)
+	if len(probes) == 0 && len(syms) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "    # Ready-made checks for %s: uncomment to run them before a cap moves.\n", pkg)
+	if len(probes) > 0 {
+		for _, p := range probes {
+			writeComment(b, "    #   ", p.Name+": "+p.Doc)
+		}
+		b.WriteString("    # probes:\n")
+		for _, p := range probes {
+			fmt.Fprintf(b, "    #   - preset: %s\n", p.Name)
+		}
+	}
+	// symbols takes one preset.
+	if len(syms) > 0 {
+		writeComment(b, "    #   ", syms[0].Name+": "+syms[0].Description)
+		fmt.Fprintf(b, "    # symbols:\n    #   preset: %s\n", syms[0].Name)
+	}
+}
+
+// writeComment writes text as comment lines starting with prefix, wrapped
+// at 100 columns.
+func writeComment(b *bytes.Buffer, prefix, text string) {
+	line := prefix
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(prefix) && len(line)+1+len(w) > 100 {
+			b.WriteString(line + "\n")
+			line = prefix + "  "
+		} else if len(line) > len(prefix) {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
 }
