@@ -138,7 +138,9 @@ func TestLookupCancel(t *testing.T) {
 func TestLookupRequire(t *testing.T) {
 	pypi := &probeSource{name: "pypi", scheme: "pep440"}
 	forge := &probeSource{name: "conda-forge", scheme: "conda"}
-	cfg := "packages:\n  p00:\n    require: [pypi, conda-forge]\n  p01:\n    require: [pypi, bioconda]\n"
+	// The configuration names bioconda (its loader checks that), but no
+	// source serves it: the lookup says so for that package alone.
+	cfg := "sources:\n  conda:\n    channels: [conda-forge, bioconda]\npackages:\n  p00:\n    require: [pypi, conda-forge]\n  p01:\n    require: [pypi, bioconda]\n"
 	c := lookupRepo(t, 2, cfg, pypi, forge)
 	c.Sources["conda"] = forge // the alias conda pins without a channel use
 	rep, err := c.Check(context.Background(), bot.CheckOptions{})

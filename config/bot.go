@@ -233,9 +233,9 @@ const (
 
 // Validate checks the event names and the reminder.
 func (n *Notify) Validate() error {
-	for _, e := range n.On {
+	for i, e := range n.On {
 		if !slices.Contains(NotifyEvents, e) {
-			return fmt.Errorf("on: unknown event %q (expected any of: %s)", e, strings.Join(NotifyEvents, ", "))
+			return fmt.Errorf("on[%d]: unknown event %q (expected any of: %s)", i, e, strings.Join(NotifyEvents, ", "))
 		}
 	}
 	if n.Remind != "" && n.Remind != RemindNever && n.Remind != RemindWeekly {
@@ -262,14 +262,14 @@ func (n Notify) Wants(event string) bool {
 }
 
 func checkPeople(reviewers, assignees []string) error {
-	for _, r := range reviewers {
+	for i, r := range reviewers {
 		if !botLoginRE.MatchString(r) && !botTeamRE.MatchString(r) {
-			return fmt.Errorf("reviewers: %q is not a GitHub login or org/team", r)
+			return fmt.Errorf("reviewers[%d]: %q is not a GitHub login or org/team", i, r)
 		}
 	}
-	for _, a := range assignees {
+	for i, a := range assignees {
 		if !botLoginRE.MatchString(a) {
-			return fmt.Errorf("assignees: %q is not a GitHub login", a)
+			return fmt.Errorf("assignees[%d]: %q is not a GitHub login", i, a)
 		}
 	}
 	return nil

@@ -57,15 +57,15 @@ notify:
 
 func TestBotKeyErrors(t *testing.T) {
 	tests := []struct{ doc, want string }{
-		{"pull-requests:\n  on-failure: ignore\n", `.pinbot.yml:2:3: pull-requests: on-failure: unknown value "ignore"`},
-		{"pull-requests:\n  reviewers: [\"not a login\"]\n", `reviewers: "not a login" is not a GitHub login`},
+		{"pull-requests:\n  on-failure: ignore\n", `.pinbot.yml:2:15: pull-requests.on-failure: unknown value "ignore"`},
+		{"pull-requests:\n  reviewers: [\"not a login\"]\n", `.pinbot.yml:2:15: pull-requests.reviewers[0]: "not a login" is not a GitHub login`},
 		{"pull-requests:\n  packages:\n    numba: {draft: maybe}\n", `pull-requests.packages.numba.draft: expected true or false`},
 		{"pull-requests:\n  packages:\n    numba: {}\n    Numba: {}\n", `names the same package`},
-		{"notify:\n  on: [prs]\n", `.pinbot.yml:2:3: notify: on: unknown event "prs"`},
-		{"notify:\n  remind: daily\n", `notify: remind: expected never or weekly, found "daily"`},
+		{"notify:\n  on: [prs]\n", `.pinbot.yml:2:8: notify.on[0]: unknown event "prs"`},
+		{"notify:\n  remind: daily\n", `.pinbot.yml:2:11: notify.remind: expected never or weekly, found "daily"`},
 		{"github:\n  author: {name: pinbot}\n", `github.author: expected a name and an email address`},
-		{"github:\n  base: \"main..x\"\n", `github: base: "main..x" is not a branch name`},
-		{"github:\n  app: {private-key-env: \"a b\"}\n", `not an environment variable name`},
+		{"github:\n  base: \"main..x\"\n", `.pinbot.yml:2:9: github.base: "main..x" is not a branch name`},
+		{"github:\n  app: {private-key-env: \"a b\"}\n", `.pinbot.yml:2:26: github.app.private-key-env: "a b" is not an environment variable name`},
 		{"github:\n  token: abc\n", `github.token: unknown key`},
 	}
 	for _, tt := range tests {

@@ -176,9 +176,23 @@ func parseYAML(file string, data []byte) (*yaml.Node, error) {
 	return &doc, nil
 }
 
-// fromYAML decodes a configuration document strictly; file names it in
-// errors.
+// fromYAML decodes a configuration document strictly and checks it whole;
+// file names it in errors.
 func fromYAML(file string, doc *yaml.Node) (*Config, error) {
+	c, err := decodeYAML(file, doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRequire(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// decodeYAML is fromYAML without the checks of references to keys another
+// file may set: the repository's own file, read before it is merged over a
+// fleet's defaults, may require a channel the defaults list.
+func decodeYAML(file string, doc *yaml.Node) (*Config, error) {
 	c := &Config{File: file}
 	if len(doc.Content) > 0 {
 		if err := checkAliases(file, doc.Content[0]); err != nil {
@@ -286,10 +300,10 @@ func yamlErrorLine(err error) int {
 
 // Validate checks that files are inside the repository.
 func (c *Config) Validate() error {
-	for _, f := range c.Files {
+	for i, f := range c.Files {
 		clean := filepath.ToSlash(filepath.Clean(f))
 		if filepath.IsAbs(f) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return fmt.Errorf("files: %q: expected a path inside the repository, relative to its root", f)
+			return fmt.Errorf("files[%d]: %q: expected a path inside the repository, relative to its root", i, f)
 		}
 	}
 	return nil
@@ -305,10 +319,10 @@ type FileGlobs struct {
 
 // Validate checks every glob.
 func (g *FileGlobs) Validate() error {
-	for _, list := range [][]string{g.Include, g.Exclude} {
-		for _, p := range list {
+	for key, list := range map[string][]string{"include": g.Include, "exclude": g.Exclude} {
+		for i, p := range list {
 			if err := pins.CheckGlob(p); err != nil {
-				return err
+				return fmt.Errorf("%s[%d]: %w", key, i, err)
 			}
 		}
 	}

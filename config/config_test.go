@@ -95,16 +95,16 @@ func TestErrors(t *testing.T) {
 		{"packages:\n  numba:\n    capp: inclusive\n", 3, 5, "packages.numba.capp", "unknown key"},
 		{"packages: [numba]\n", 1, 11, "packages", "expected a mapping"},
 		{"packages:\n  numba: 3\n", 2, 10, "packages.numba", "expected a mapping"},
-		{"sources:\n  pypi:\n    url: ftp://x\n", 3, 5, "sources.pypi", "expected an http:// or https:// URL"},
+		{"sources:\n  pypi:\n    url: ftp://x\n", 3, 10, "sources.pypi.url", "expected an http:// or https:// URL"},
 		{"files: {a: b}\n", 1, 9, "files.a", "unknown key (known keys: include, exclude)"},
-		{"files: {include: ['[']}\n", 1, 8, "files", `"[": not a valid glob`},
-		{"files: {exclude: [/etc/*]}\n", 1, 8, "files", "expected a pattern relative to the repository root"},
+		{"files: {include: ['[']}\n", 1, 19, "files.include[0]", `"[": not a valid glob`},
+		{"files: {exclude: [/etc/*]}\n", 1, 19, "files.exclude[0]", "expected a pattern relative to the repository root"},
 		{"packages:\n  numba: {}\n  numba: {}\n", 3, 3, "packages.numba", "duplicate key"},
 		{"packages:\n  numba: {}\n  Numba: {}\n", 0, 0, "packages.numba", "same package"},
 		{"packages:\n  numba: {cap: [a]}\n", 2, 16, "packages.numba.cap", "expected a string"},
 		{"a: b: c\n", 1, 0, "", "not valid YAML"},
 		{"packages:\n  numba: {}\nfiles: [\n", 3, 0, "", "not valid YAML"},
-		{"files: [../outside.txt]\n", 1, 1, "", "inside the repository"},
+		{"files: [../outside.txt]\n", 1, 9, "files[0]", "inside the repository"},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse(".pinbot.yml", []byte(tt.doc))
@@ -235,16 +235,16 @@ packages:
 		t.Errorf("tensorflow = %+v", tf)
 	}
 	for doc, want := range map[string]string{
-		"packages:\n  numba:\n    probes:\n      - path: not a path\n        expect: exists\n": "c.yml:4:9: packages.numba.probes[0]",
-		"packages:\n  numba:\n    probes:\n      - path: a.b\n        expect: sideways\n":      "c.yml:4:9: packages.numba.probes[0]",
+		"packages:\n  numba:\n    probes:\n      - path: not a path\n        expect: exists\n": "c.yml:4:15: packages.numba.probes[0].path: \"not a path\" is not dotted identifiers",
+		"packages:\n  numba:\n    probes:\n      - path: a.b\n        expect: sideways\n":      "c.yml:5:17: packages.numba.probes[0].expect: unknown kind \"sideways\"",
 		"packages:\n  numba:\n    probes:\n      - run: print(1)\n":                            "c.yml:4:9: packages.numba.probes[0]",
-		"packages:\n  numba:\n    probes:\n      - preset: nope\n":                             "c.yml:4:9: packages.numba.probes[0]",
-		"packages:\n  tf:\n    symbols:\n      forbid: ['google::[']\n":                        "c.yml:4:7: packages.tf.symbols",
-		"packages:\n  tf:\n    symbols:\n      preset: nope\n":                                 "c.yml:4:7: packages.tf.symbols",
+		"packages:\n  numba:\n    probes:\n      - preset: nope\n":                             "c.yml:4:17: packages.numba.probes[0].preset: unknown preset \"nope\"",
+		"packages:\n  tf:\n    symbols:\n      forbid: ['google::[']\n":                        "c.yml:4:16: packages.tf.symbols.forbid[0]: bad glob",
+		"packages:\n  tf:\n    symbols:\n      preset: nope\n":                                 "c.yml:4:15: packages.tf.symbols.preset: unknown preset \"nope\"",
 		"packages:\n  tf:\n    symbols:\n      forbid: [a]\n      extra: 1\n":                  "c.yml:5:7: packages.tf.symbols.extra: unknown key",
-		"packages:\n  numba:\n    probe-environment:\n      constraints: pinned\n":             "c.yml:4:7: packages.numba.probe-environment: constraints: unknown value \"pinned\" (expected one of: project, none)",
-		"packages:\n  tf:\n    symbols:\n      artifact: sdist\n":                              "c.yml:4:7: packages.tf.symbols",
-		"packages:\n  tf:\n    symbols:\n      conda: {subdir: linux64}\n":                     "c.yml:4:14: packages.tf.symbols.conda: subdir",
+		"packages:\n  numba:\n    probe-environment:\n      constraints: pinned\n":             "c.yml:4:20: packages.numba.probe-environment.constraints: unknown value \"pinned\" (expected one of: project, none)",
+		"packages:\n  tf:\n    symbols:\n      artifact: sdist\n":                              "c.yml:4:17: packages.tf.symbols.artifact: expected wheel or conda",
+		"packages:\n  tf:\n    symbols:\n      conda: {subdir: linux64}\n":                     "c.yml:4:23: packages.tf.symbols.conda.subdir: \"linux64\" is not a conda platform",
 	} {
 		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: err = %v, want prefix %q", doc, err, want)

@@ -38,11 +38,11 @@ func (d *Dashboard) Validate() error {
 	if d.Title != "" && (strings.TrimSpace(d.Title) == "" || strings.ContainsAny(d.Title, "\r\n") || utf8.RuneCountInString(d.Title) > maxTitle) {
 		return fmt.Errorf("title: expected one line of at most %d characters, found %q", maxTitle, d.Title)
 	}
-	for _, l := range d.Labels {
+	for i, l := range d.Labels {
 		// The issue listing takes labels comma-separated: a comma would
 		// split the label that finds the issue.
 		if strings.TrimSpace(l) == "" || strings.ContainsAny(l, ",\r\n") || utf8.RuneCountInString(l) > maxLabel {
-			return fmt.Errorf("labels: %q is not a label name (one line of at most %d characters, no comma)", l, maxLabel)
+			return fmt.Errorf("labels[%d]: %q is not a label name (one line of at most %d characters, no comma)", i, l, maxLabel)
 		}
 	}
 	return nil

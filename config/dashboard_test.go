@@ -75,13 +75,13 @@ func TestForesightErrors(t *testing.T) {
 		{"dashboard: maybe\n", 1, 12, "dashboard", "expected true or false"},
 		{"dashboard: [a]\n", 1, 12, "dashboard", "expected true or false"},
 		{"dashboard: {titel: x}\n", 1, 13, "dashboard.titel", "unknown key (known keys: title, labels)"},
-		{"dashboard:\n  title: \"a\\nb\"\n", 2, 3, "dashboard", "title: expected one line"},
-		{"dashboard:\n  title: " + strings.Repeat("t", 257) + "\n", 2, 3, "dashboard", "at most 256 characters"},
-		{"dashboard:\n  labels: [\"a,b\"]\n", 2, 3, "dashboard", `labels: "a,b" is not a label name`},
-		{"dashboard:\n  labels: [\" \"]\n", 2, 3, "dashboard", "is not a label name"},
+		{"dashboard:\n  title: \"a\\nb\"\n", 2, 10, "dashboard.title", "expected one line"},
+		{"dashboard:\n  title: " + strings.Repeat("t", 257) + "\n", 2, 10, "dashboard.title", "at most 256 characters"},
+		{"dashboard:\n  labels: [\"a,b\"]\n", 2, 12, "dashboard.labels[0]", `"a,b" is not a label name`},
+		{"dashboard:\n  labels: [\" \"]\n", 2, 12, "dashboard.labels[0]", "is not a label name"},
 		{"packages:\n  numba:\n    early-warning: sometimes\n", 3, 20, "packages.numba.early-warning", "expected true or false"},
-		{"packages:\n  numba:\n    early-warning: true\n", 3, 5, "packages.numba", "early-warning: true, but the package has no probes or symbols"},
-		{"notify:\n  on: [early-warnings]\n", 2, 3, "notify", `unknown event "early-warnings"`},
+		{"packages:\n  numba:\n    early-warning: true\n", 3, 20, "packages.numba.early-warning", "true, but the package has no probes or symbols"},
+		{"notify:\n  on: [early-warnings]\n", 2, 8, "notify.on[0]", `unknown event "early-warnings"`},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse(".pinbot.yml", []byte(tt.doc))

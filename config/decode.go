@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -194,10 +195,57 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, key string) {
 	if len(d.errs) == before && v.CanAddr() {
 		if val, ok := v.Addr().Interface().(validator); ok {
 			if err := val.Validate(); err != nil {
-				d.errorf(n, key, "%v", err)
+				at, k, msg := locate(n, key, err.Error())
+				d.errorf(at, k, "%s", msg)
 			}
 		}
 	}
+}
+
+// validatedKeyRE matches the key path a Validate error starts with
+// ("yanked: ...", "wheel.platform: ...", "forbid[1]: ...").
+var validatedKeyRE = regexp.MustCompile(`^([A-Za-z0-9_-]+)((?:\[\d+\])*)(\.|: )`)
+
+// locate moves a Validate error of the value n, at key, to the value it is
+// about, so that the error's line and column point at the bad value, not
+// at the mapping that holds it: "yanked: unknown value" at packages.numba
+// becomes "unknown value" at packages.numba.yanked. It follows the key path
+// the message starts with as far as the document has it.
+func locate(n *yaml.Node, key, msg string) (*yaml.Node, string, string) {
+	for {
+		m := validatedKeyRE.FindStringSubmatch(msg)
+		if m == nil {
+			return n, key, msg
+		}
+		child := mappingValue(resolve(n), m[1])
+		if child == nil {
+			return n, key, msg
+		}
+		sub := join(key, m[1])
+		for _, idx := range strings.Split(strings.Trim(m[2], "[]"), "][") {
+			i, err := strconv.Atoi(idx)
+			if c := resolve(child); err == nil && c.Kind == yaml.SequenceNode && i < len(c.Content) {
+				child, sub = c.Content[i], fmt.Sprintf("%s[%d]", sub, i)
+			}
+		}
+		n, key, msg = child, sub, msg[len(m[0]):]
+		if m[3] == ": " {
+			return n, key, msg
+		}
+	}
+}
+
+// mappingValue returns the value of key in the mapping n, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 func (d *decoder) scalar(n *yaml.Node, key, want string) bool {

@@ -81,7 +81,7 @@ func ParseWithDefaults(defFile string, defaults []byte, file string, data []byte
 	if err != nil {
 		return nil, err
 	}
-	if _, err := fromYAML(file, over); err != nil {
+	if _, err := decodeYAML(file, over); err != nil {
 		return nil, err
 	}
 	merged := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{mergeYAML(root(base), root(over), "", 0)}}

@@ -1,14 +1,21 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/checks/probe"
 	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/sources/conda"
+	"github.com/pinbot-dev/pinbot/sources/condafile"
+	"github.com/pinbot-dev/pinbot/sources/goproxy"
+	"github.com/pinbot-dev/pinbot/sources/pypi"
 	"github.com/pinbot-dev/pinbot/versions"
 )
 
@@ -30,7 +37,7 @@ type PyPI struct {
 // Validate checks the URL and the API name.
 func (p *PyPI) Validate() error {
 	if err := checkURL(p.URL); err != nil {
-		return err
+		return fmt.Errorf("url: %w", err)
 	}
 	return oneOf("api", p.API, "", "json", "simple")
 }
@@ -51,17 +58,50 @@ type Conda struct {
 
 // Validate checks the URLs and channel names.
 func (c *Conda) Validate() error {
-	for _, u := range []string{c.URL, c.RepodataURL} {
+	for key, u := range map[string]string{"url": c.URL, "repodata-url": c.RepodataURL} {
 		if err := checkURL(u); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", key, err)
 		}
 	}
-	for _, ch := range c.Channels {
+	for i, ch := range c.Channels {
 		if !sourceRE.MatchString(ch) {
-			return fmt.Errorf("channels: %q is not a channel name (such as conda-forge, or numba/label/dev)", ch)
+			return fmt.Errorf("channels[%d]: %q is not a channel name (such as conda-forge, or numba/label/dev)", i, ch)
 		}
 	}
 	return nil
+}
+
+// SourceNames returns the names of the release sources the configuration
+// sets up, which packages.NAME.require may name: pypi, goproxy, each
+// channel of sources.conda.channels (default conda-forge) and conda, the
+// alias of the first channel.
+func (c *Config) SourceNames() []string {
+	channels := c.Sources.Conda.Channels
+	if len(channels) == 0 {
+		channels = []string{conda.DefaultChannel}
+	}
+	return append([]string{pypi.Name, goproxy.Name, conda.Alias}, channels...)
+}
+
+// checkRequire checks that every packages.NAME.require entry names a source
+// the configuration sets up: a typo (pypy) would otherwise only fail the
+// package's lookup, after the network calls.
+func (c *Config) checkRequire() error {
+	var errs diag.List
+	known := c.SourceNames()
+	for _, name := range c.Watched() {
+		p := c.Packages[name]
+		if p == nil {
+			continue
+		}
+		for i, r := range p.Require {
+			if !slices.Contains(known, r) {
+				errs = append(errs, c.Errorf(fmt.Sprintf("%s.require[%d]", cmp.Or(p.KeyPath(), "packages."+name), i),
+					"unknown source %q (expected one of: %s; a conda channel is a source once sources.conda.channels lists it)", r, strings.Join(known, ", ")))
+			}
+		}
+	}
+	return errs.Err()
 }
 
 // GoProxy configures the Go module proxy source; the default follows GOPROXY.
@@ -70,7 +110,12 @@ type GoProxy struct {
 }
 
 // Validate checks the URL.
-func (g *GoProxy) Validate() error { return checkURL(g.URL) }
+func (g *GoProxy) Validate() error {
+	if err := checkURL(g.URL); err != nil {
+		return fmt.Errorf("url: %w", err)
+	}
+	return nil
+}
 
 // A Package configures how one watched package's pins move.
 type Package struct {
@@ -167,19 +212,19 @@ func (p *Package) Validate() error {
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
 		return err
 	}
-	for _, r := range p.Require {
+	for i, r := range p.Require {
 		if !sourceRE.MatchString(r) {
-			return fmt.Errorf("require: %q is not a source name", r)
+			return fmt.Errorf("require[%d]: %q is not a source name", i, r)
 		}
 	}
-	for _, pl := range p.Platforms {
-		if !subdirRE.MatchString(pl) {
-			return fmt.Errorf("platforms: %q is not a conda platform such as linux-64, osx-arm64, win-64 or noarch", pl)
+	for i, pl := range p.Platforms {
+		if !condafile.KnownSubdir(pl) {
+			return fmt.Errorf("platforms[%d]: %q is not a conda platform (expected one of: %s)", i, pl, strings.Join(condafile.KnownSubdirs, ", "))
 		}
 	}
-	for _, py := range p.Python {
+	for i, py := range p.Python {
 		if !pythonRE.MatchString(py) {
-			return fmt.Errorf("python: %q is not a Python version such as 3.12", py)
+			return fmt.Errorf("python[%d]: %q is not a Python version such as 3.12", i, py)
 		}
 	}
 	return nil
@@ -249,7 +294,6 @@ var (
 	// sourceRE matches source names: pypi, goproxy, a conda channel, or a
 	// label channel (numba/label/dev).
 	sourceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/label/[A-Za-z0-9._-]+)?$`)
-	subdirRE = regexp.MustCompile(`^(noarch|(linux|osx|win|emscripten|wasi|freebsd|zos)-[a-z0-9_]+)$`)
 	pythonRE = regexp.MustCompile(`^3\.\d{1,2}$`)
 )
 

@@ -54,8 +54,8 @@ type CondaSpec struct {
 
 // Validate checks that the subdir and Python are spelled as expected.
 func (c *CondaSpec) Validate() error {
-	if c.Subdir != "" && !condafile.ValidSubdir(c.Subdir) {
-		return fmt.Errorf("subdir: %q is not a conda platform such as linux-64, osx-arm64 or win-64", c.Subdir)
+	if c.Subdir != "" && !condafile.KnownSubdir(c.Subdir) {
+		return fmt.Errorf("subdir: %q is not a conda platform (expected one of: %s)", c.Subdir, strings.Join(condafile.KnownSubdirs, ", "))
 	}
 	if c.Python != "" {
 		if _, err := wheel.ParsePython(c.Python); err != nil {

@@ -213,8 +213,8 @@ func TestCheckBadProbeConfig(t *testing.T) {
 	e := newEnv(t)
 	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"numba<=0.66.0\"]\n"))
 	for cfg, want := range map[string]string{
-		"packages:\n  numba:\n    probes:\n      - path: numba core\n        expect: exists\n": ".pinbot.yml:4:9: packages.numba.probes[0]",
-		"packages:\n  numba:\n    probes:\n      - path: numba.core\n        expect: shiny\n":  ".pinbot.yml:4:9: packages.numba.probes[0]",
+		"packages:\n  numba:\n    probes:\n      - path: numba core\n        expect: exists\n": ".pinbot.yml:4:15: packages.numba.probes[0].path: \"numba core\" is not dotted identifiers",
+		"packages:\n  numba:\n    probes:\n      - path: numba.core\n        expect: shiny\n":  ".pinbot.yml:5:17: packages.numba.probes[0].expect: unknown kind \"shiny\"",
 		"packages:\n  numba:\n    probes:\n      - run: import numba\n":                        ".pinbot.yml:4:9: packages.numba.probes[0]",
 	} {
 		e.file(".pinbot.yml", []byte(cfg))

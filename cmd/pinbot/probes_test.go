@@ -173,7 +173,7 @@ func TestCheckBadProbeExpectations(t *testing.T) {
 	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"numba<=0.66.0\"]\n"))
 	for cfg, want := range map[string]string{
 		"packages:\n  numba:\n    probes:\n      - path: numba.core\n        signature-annotations: true\n":             ".pinbot.yml:4:9: packages.numba.probes[0]: signature-annotations applies to a signature",
-		"packages:\n  numba:\n    probes:\n      - path: numba.x\n        expect: instance-attribute\n":                 ".pinbot.yml:4:9: packages.numba.probes[0]: expect: instance-attribute needs a path module.Class.attr",
+		"packages:\n  numba:\n    probes:\n      - path: numba.x\n        expect: instance-attribute\n":                 ".pinbot.yml:5:17: packages.numba.probes[0].expect: instance-attribute needs a path module.Class.attr",
 		"packages:\n  numba:\n    probes:\n      - path: numba.x\n        signature: \"(a, a)\"\n":                      "parameter a appears twice",
 		"packages:\n  numba:\n    probes:\n      - path: numba.x\n        expect: absent\n        source-contains: y\n": "source-contains needs a module, class or callable, not expect: absent",
 		"packages:\n  numba:\n    probes:\n      - path: numba.x\n        expect: abscent\n":                            `unknown kind "abscent" (want exists, module, class, callable, iterator, type:NAME, absent or instance-attribute)`,

@@ -385,7 +385,7 @@ func TestCheckFileGlobs(t *testing.T) {
 	e := newEnv(t)
 	e.file("requirements.txt", []byte(before["requirements.txt"]))
 	e.file(".pinbot.yml", []byte("files:\n  exclude: ['[']\n"))
-	if code, out, stderr := e.run("check", "--dir", e.dir); code != 2 || !strings.Contains(stderr, `.pinbot.yml:2:3: files: "[": not a valid glob`) {
+	if code, out, stderr := e.run("check", "--dir", e.dir); code != 2 || !strings.Contains(stderr, `.pinbot.yml:2:13: files.exclude[0]: "[": not a valid glob`) {
 		t.Errorf("bad glob: exit %d\n%s\n%s", code, out, stderr)
 	}
 	e.file(".pinbot.yml", []byte("files:\n  includes: [x]\n"))

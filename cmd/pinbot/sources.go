@@ -14,7 +14,7 @@ import (
 
 // condaAlias is the source name of conda pins whose file names no channel; it
 // selects the first configured channel (sources/conda/README.md).
-const condaAlias = "conda"
+const condaAlias = conda.Alias
 
 // newSources builds the release sources the configuration describes: "pypi"
 // (the JSON API, or the simple API with sources.pypi.api: simple), one source

@@ -34,6 +34,10 @@ const (
 	DefaultChannel = "conda-forge"
 )
 
+// Alias is the source name of conda pins whose file names no channel: it
+// selects the first configured channel (README.md).
+const Alias = "conda"
+
 // maxDepends bounds the run requirements of one package file: real ones
 // have tens.
 const maxDepends = 4096

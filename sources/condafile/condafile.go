@@ -46,7 +46,6 @@ func (t Target) String() string {
 }
 
 var (
-	subdirRE    = regexp.MustCompile(`^(noarch|[a-z0-9]+-[a-z0-9_]+)$`)
 	abiRE       = regexp.MustCompile(`^python_abi\s+3\.(\d{1,2})\.\*\s+\*_cp3\d{1,2}(t?)$`)
 	pyRangeRE   = regexp.MustCompile(`^python\s+>=\s*3\.(\d{1,2})(?:\.\d+)*\s*,\s*<\s*3\.(\d{1,2})(?:\.0a0|\.0)?$`)
 	pyStarRE    = regexp.MustCompile(`^python\s+3\.(\d{1,2})\.\*$`)
@@ -54,8 +53,20 @@ var (
 	specSpaceRE = regexp.MustCompile(`\s+`)
 )
 
-// ValidSubdir reports whether s is spelled like a conda subdir.
-func ValidSubdir(s string) bool { return subdirRE.MatchString(s) }
+// KnownSubdirs are the platform subdirs channels serve packages in: conda's
+// known subdirs (conda.base.constants) and rattler's platforms. A channel
+// has no package in any other, so a configuration naming one is a mistake.
+var KnownSubdirs = []string{
+	"noarch",
+	"linux-32", "linux-64", "linux-aarch64", "linux-armv6l", "linux-armv7l", "linux-loongarch64",
+	"linux-ppc", "linux-ppc64", "linux-ppc64le", "linux-riscv32", "linux-riscv64", "linux-s390x",
+	"osx-64", "osx-arm64",
+	"win-32", "win-64", "win-arm64",
+	"freebsd-64", "emscripten-wasm32", "wasi-wasm32", "zos-z",
+}
+
+// KnownSubdir reports whether s is one of KnownSubdirs.
+func KnownSubdir(s string) bool { return slices.Contains(KnownSubdirs, s) }
 
 // PythonOf returns the Python version a package file is built for ("3.12";
 // "3.13t" for a free-threaded build), from its python_abi or python run

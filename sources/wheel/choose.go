@@ -45,7 +45,10 @@ var (
 	musllinuxRE = regexp.MustCompile(`^musllinux_(\d+)_(\d+)_([a-z0-9_]+)$`)
 	macosxRE    = regexp.MustCompile(`^macosx_(\d+)_(\d+)_([a-z0-9_]+)$`)
 	familyRE    = regexp.MustCompile(`^(manylinux|musllinux|macosx)_([a-z][a-z0-9_]*)$`)
-	tagRE       = regexp.MustCompile(`^[a-z0-9_]+$`)
+	// exactRE matches the tags of the other platforms wheels are built for
+	// (PEP 730 iOS, PEP 738 Android, Pyodide and Emscripten, the BSDs,
+	// Solaris, Cygwin, AIX), by the operating system that opens them.
+	exactRE     = regexp.MustCompile(`^(ios|android|pyodide|emscripten|wasi|freebsd|netbsd|openbsd|dragonfly|solaris|sunos|cygwin|aix|haiku)_[a-z0-9_]+$`)
 	pyVersionRE = regexp.MustCompile(`^3\.(\d{1,2})$`)
 	pyTagRE     = regexp.MustCompile(`^cp3(\d{1,2})$`)
 )
@@ -75,6 +78,17 @@ var condaPlatforms = map[string]Platform{
 // without a level ("manylinux_x86_64", "musllinux_x86_64", "macosx_arm64"),
 // any level; or a conda subdir ("linux-64", "osx-arm64", "win-64").
 func ParsePlatform(s string) (Platform, error) {
+	p, err := parsePlatform(s)
+	if err != nil {
+		return Platform{}, err
+	}
+	if why := impossible(p); why != "" {
+		return Platform{}, fmt.Errorf("platform %q cannot exist: %s", s, why)
+	}
+	return p, nil
+}
+
+func parsePlatform(s string) (Platform, error) {
 	if p, ok := condaPlatforms[s]; ok {
 		return p, nil
 	}
@@ -103,10 +117,44 @@ func ParsePlatform(s string) (Platform, error) {
 		return Platform{Family: "linux", Arch: strings.TrimPrefix(s, "linux_")}, nil
 	case s == "any":
 		return Platform{Family: "none"}, nil
-	case tagRE.MatchString(s):
+	case exactRE.MatchString(s):
 		return Platform{Family: "exact", Tag: s}, nil
 	}
 	return Platform{}, fmt.Errorf("bad platform %q (expected a PEP 425 tag such as manylinux_2_17_x86_64, a family such as manylinux_x86_64 or macosx_arm64, or a conda platform such as linux-64)", s)
+}
+
+// Architectures as platform tags spell them: Linux's are uname -m's (PEP
+// 599, PEP 600, PEP 656, and what auditwheel repairs for); macOS's are
+// packaging.tags.mac_platforms' binary formats.
+var (
+	linuxArches = []string{"x86_64", "i686", "aarch64", "armv6l", "armv7l", "ppc64", "ppc64le", "s390x", "riscv64", "loongarch64"}
+	macArches   = []string{"x86_64", "arm64", "universal2", "intel", "i386", "ppc", "ppc64", "universal", "fat", "fat3", "fat32", "fat64"}
+)
+
+// impossible says why no wheel can carry p's tag ("" when one can): an
+// architecture its operating system does not have, a C library or macOS
+// version that never was (glibc 2.x, musl 1.x, macOS 10 and later).
+func impossible(p Platform) string {
+	switch p.Family {
+	case "manylinux", "musllinux", "linux":
+		if !slices.Contains(linuxArches, p.Arch) {
+			return fmt.Sprintf("%q is not a Linux architecture (expected one of: %s)", p.Arch, strings.Join(linuxArches, ", "))
+		}
+		if p.Family == "manylinux" && p.Major != 0 && p.Major != 2 {
+			return fmt.Sprintf("manylinux names a glibc version, 2.x; there is no glibc %d", p.Major)
+		}
+		if p.Family == "musllinux" && p.Major != 0 && p.Major != 1 {
+			return fmt.Sprintf("musllinux names a musl version, 1.x; there is no musl %d", p.Major)
+		}
+	case "macosx":
+		if !slices.Contains(macArches, p.Arch) {
+			return fmt.Sprintf("%q is not a macOS architecture (expected one of: %s)", p.Arch, strings.Join(macArches, ", "))
+		}
+		if p.Major != 0 && p.Major < 10 {
+			return fmt.Sprintf("macOS versions start at 10; there is no macOS %d", p.Major)
+		}
+	}
+	return ""
 }
 
 // ParsePython reads a Python version ("3.12") or a CPython tag ("cp312") and

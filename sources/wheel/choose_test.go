@@ -204,9 +204,33 @@ func TestParsePlatform(t *testing.T) {
 			t.Errorf("ParsePlatform(%q) = %v, %v; want %s", in, p, err, want)
 		}
 	}
-	for _, bad := range []string{"", "Linux x86", "manylinux_2_17_x86_64!"} {
+	for _, bad := range []string{"", "Linux x86", "manylinux_2_17_x86_64!", "plan9_amd64", "linux64"} {
 		if _, err := wheel.ParsePlatform(bad); err == nil || !strings.Contains(err.Error(), "expected") {
 			t.Errorf("ParsePlatform(%q) = %v", bad, err)
+		}
+	}
+	// Spelt like tags, but no wheel can carry them.
+	for bad, why := range map[string]string{
+		"manylinux_2_17_x86_65":   `"x86_65" is not a Linux architecture`,
+		"manylinux_x86":           `"x86" is not a Linux architecture`,
+		"manylinux2014_arm64":     `"arm64" is not a Linux architecture`,
+		"manylinux_3_1_x86_64":    "there is no glibc 3",
+		"musllinux_2_0_aarch64":   "there is no musl 2",
+		"macosx_11_0_aarch64":     `"aarch64" is not a macOS architecture`,
+		"macosx_9_0_x86_64":       "there is no macOS 9",
+		"linux_amd64":             `"amd64" is not a Linux architecture`,
+		"macosx_14_0_universal3":  `"universal3" is not a macOS architecture`,
+		"musllinux_1_2_i386":      `"i386" is not a Linux architecture`,
+		"manylinux_2_28_riscv128": `"riscv128" is not a Linux architecture`,
+	} {
+		if _, err := wheel.ParsePlatform(bad); err == nil || !strings.Contains(err.Error(), "cannot exist: ") || !strings.Contains(err.Error(), why) {
+			t.Errorf("ParsePlatform(%q) = %v, want %s", bad, err, why)
+		}
+	}
+	for _, ok := range []string{"ios_13_0_arm64_iphoneos", "android_21_arm64_v8a", "pyodide_2024_0_wasm32", "freebsd_14_0_amd64",
+		"manylinux_2_39_riscv64", "macosx_10_9_universal2", "musllinux_1_1_ppc64le", "linux_armv7l", "win_arm64"} {
+		if _, err := wheel.ParsePlatform(ok); err != nil {
+			t.Errorf("ParsePlatform(%q): %v", ok, err)
 		}
 	}
 	for in, want := range map[string]string{"3.12": "3.12", "cp39": "3.9", "cp313": "3.13"} {
