@@ -33,6 +33,12 @@ import (
 // repository root.
 var Names = []string{".pinbot.yml", ".pinbot.yaml", ".github/pinbot.yml", ".github/pinbot.yaml"}
 
+// SchemaURL is where the JSON Schema of the configuration
+// (config/pinbot.schema.json) is published, for editors: a file whose first
+// line is "# yaml-language-server: $schema=" and this URL is completed and
+// checked as it is typed.
+const SchemaURL = "https://raw.githubusercontent.com/pinbot-dev/pinbot/main/config/pinbot.schema.json"
+
 // DefaultPackages are watched when the configuration names none.
 var DefaultPackages = []string{"numba", "tensorflow", "protobuf"}
 

@@ -219,7 +219,8 @@ func initFile(read pinsRead, names []string, found []pins.Found) []byte {
 	}
 	problems, partly := read.problems, read.partly
 	var b bytes.Buffer
-	b.WriteString(`# pinbot configuration, written by "pinbot init".
+	b.WriteString(`# yaml-language-server: $schema=` + config.SchemaURL + `
+# pinbot configuration, written by "pinbot init".
 # Every key is optional; see the Configuration section of pinbot's README.
 
 # sources:
