@@ -169,13 +169,17 @@ func TestWorkflowLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## GitHub Action\n")
+	_, section, ok := strings.Cut(string(readme), "\n## Quick start\n")
 	if !ok {
-		t.Fatal("README: no GitHub Action section")
+		t.Fatal("README: no Quick start section")
 	}
 	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(section)
 	if m == nil {
-		t.Fatal("README: no yaml block in the GitHub Action section")
+		t.Fatal("README: no yaml block in the Quick start section")
+	}
+	// The Quick start is the README's first section, its workflow one to copy.
+	if line := strings.Count(string(readme)[:strings.Index(string(readme), "\n## Quick start\n")], "\n") + 2; line > 40 {
+		t.Errorf("README: Quick start begins on line %d, past the first 40", line)
 	}
 	checkTwoJobs(t, "README quick start", []byte(m[1]))
 }
