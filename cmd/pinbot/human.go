@@ -126,17 +126,10 @@ func runMoves(opts *RunOptions, out *bot.Outcome) string {
 	}
 	var steps []string
 	if len(ready) > 0 {
-		steps = append(steps, "review the pull request"+plural(len(ready))+" "+strings.Join(ready, ", "))
+		steps = append(steps, "review the pull request"+plural(len(ready), "", "s")+" "+strings.Join(ready, ", "))
 	}
 	if len(drafts) > 0 {
-		steps = append(steps, "see the draft pull request"+plural(len(drafts))+" "+strings.Join(drafts, ", "))
+		steps = append(steps, "see the draft pull request"+plural(len(drafts), "", "s")+" "+strings.Join(drafts, ", "))
 	}
 	return strings.Join(steps, "; ")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -138,6 +138,7 @@ func countWord(n int) string {
 	return fmt.Sprint(n)
 }
 
+// plural is one when n is 1, else many.
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
