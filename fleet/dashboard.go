@@ -15,6 +15,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/errw"
 	esc "github.com/pinbot-dev/pinbot/internal/escape"
 	"github.com/pinbot-dev/pinbot/versions"
 	"github.com/pinbot-dev/pinbot/versions/conda"
@@ -261,16 +262,16 @@ func (d *Dashboard) Title() string {
 // Text from the reports is escaped (internal/escape), so it cannot form
 // links, mentions, HTML or Mermaid syntax; names are validated by Parse.
 func (d *Dashboard) Markdown(w io.Writer) error {
-	ew := &errWriter{w: w}
-	ew.printf("# %s\n%s\n\n", d.Title(), stateLine(d.State()))
-	ew.printf("%s, %s, %s.\n", count(d.Repositories, "repository", "repositories"), count(len(d.Packages), "package", "packages"),
+	ew := errw.New(w)
+	ew.Printf("# %s\n%s\n\n", d.Title(), stateLine(d.State()))
+	ew.Printf("%s, %s, %s.\n", count(d.Repositories, "repository", "repositories"), count(len(d.Packages), "package", "packages"),
 		count(d.APIRequests, "GitHub API request", "GitHub API requests"))
 	if len(d.Packages) == 0 {
-		ew.printf("\nNo report found pins of a watched package.\n")
+		ew.Printf("\nNo report found pins of a watched package.\n")
 	}
 	single := len(d.Owners) == 1
 	for _, p := range d.Packages {
-		ew.printf("\n## %s %s\n\n**%s**\n", mdName(p.Name), orDash(p.Newest), p.Counts(true))
+		ew.Printf("\n## %s %s\n\n**%s**\n", mdName(p.Name), orDash(p.Newest), p.Counts(true))
 		var rows []Entry
 		var rowStatus []string
 		for _, s := range p.statuses() {
@@ -282,9 +283,9 @@ func (d *Dashboard) Markdown(w io.Writer) error {
 			}
 		}
 		if len(rows) > 0 {
-			ew.printf("\n| repository | status | caps admit | behind | pull request | why |\n|---|---|---|---|---|---|\n")
+			ew.Printf("\n| repository | status | caps admit | behind | pull request | why |\n|---|---|---|---|---|---|\n")
 			for i, e := range rows {
-				ew.printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, pullCell(e.Pull), codeCell(e.Why))
+				ew.Printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, pullCell(e.Pull), codeCell(e.Why))
 			}
 		}
 		if cur := p.ByStatus["current"]; len(cur) > 0 {
@@ -296,22 +297,22 @@ func (d *Dashboard) Markdown(w io.Writer) error {
 				}
 				names = append(names, mdName(e.Repository))
 			}
-			ew.printf("\nCurrent: %s.\n", strings.Join(names, ", "))
+			ew.Printf("\nCurrent: %s.\n", strings.Join(names, ", "))
 		}
 		chart(ew, p, single)
 	}
 	if len(d.Problems) > 0 {
-		ew.printf("\n## Errors\n\n| repository | error |\n|---|---|\n")
+		ew.Printf("\n## Errors\n\n| repository | error |\n|---|---|\n")
 		for _, pr := range d.Problems {
-			ew.printf("| %s | %s |\n", mdName(pr.Repository), codeCell(pr.Text))
+			ew.Printf("| %s | %s |\n", mdName(pr.Repository), codeCell(pr.Text))
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 // chart writes the Mermaid bar chart of the package's lagging repositories,
 // most lagging first.
-func chart(ew *errWriter, p Package, short bool) {
+func chart(ew *errw.Writer, p Package, short bool) {
 	var lag []Entry
 	for _, s := range p.statuses() {
 		for _, e := range p.ByStatus[s] {
@@ -321,7 +322,7 @@ func chart(ew *errWriter, p Package, short bool) {
 		}
 	}
 	if len(lag) == 0 {
-		ew.printf("\nEvery repository's caps admit %s.\n", orDash(p.Newest))
+		ew.Printf("\nEvery repository's caps admit %s.\n", orDash(p.Newest))
 		return
 	}
 	slices.SortStableFunc(lag, func(a, b Entry) int {
@@ -342,10 +343,10 @@ func chart(ew *errWriter, p Package, short bool) {
 		bars = append(bars, fmt.Sprint(e.Behind))
 		top = max(top, e.Behind)
 	}
-	ew.printf("\nHow far the caps lag %s (releases behind):\n\n```mermaid\nxychart-beta\n    title \"%s: releases behind %s\"\n", orDash(p.Newest), p.Name, orDash(p.Newest))
-	ew.printf("    x-axis [%s]\n    y-axis \"releases behind\" 0 --> %d\n    bar [%s]\n```\n", strings.Join(labels, ", "), top, strings.Join(bars, ", "))
+	ew.Printf("\nHow far the caps lag %s (releases behind):\n\n```mermaid\nxychart-beta\n    title \"%s: releases behind %s\"\n", orDash(p.Newest), p.Name, orDash(p.Newest))
+	ew.Printf("    x-axis [%s]\n    y-axis \"releases behind\" 0 --> %d\n    bar [%s]\n```\n", strings.Join(labels, ", "), top, strings.Join(bars, ", "))
 	if more > 0 {
-		ew.printf("\n…and %d more lagging repositories.\n", more)
+		ew.Printf("\n…and %d more lagging repositories.\n", more)
 	}
 }
 
@@ -411,16 +412,4 @@ func (d *Dashboard) SlackSummary(issueURL, runURL string) slack.FleetSummary {
 		s.Lines = append(s.Lines, slack.FleetLine{Text: count(len(d.Problems), "error", "errors") + " tied to no package", Alert: true})
 	}
 	return s
-}
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/state"
+	"github.com/pinbot-dev/pinbot/internal/errw"
 	esc "github.com/pinbot-dev/pinbot/internal/escape"
 )
 
@@ -162,46 +163,46 @@ func (d *Dashboard) Body(next state.Scope) string {
 
 // sections are the dashboard's parts, in order. A new part (groups, say) is
 // one more function here.
-var sections = []func(*errWriter, *Dashboard){header, overview, groups, changes, packages, problems}
+var sections = []func(*errw.Writer, *Dashboard){header, overview, groups, changes, packages, problems}
 
 // Markdown writes the dashboard. Text from the report is escaped
 // (internal/escape): names and pins are code spans or plain text, and
 // nothing can form a link, a mention or HTML; the only links are the pull
 // requests' and the workflow run's, each a plain http(s) URL.
 func (d *Dashboard) Markdown(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := errw.New(w)
 	for _, s := range sections {
 		s(ew, d)
 	}
-	return ew.err
+	return ew.Err
 }
 
-func header(ew *errWriter, d *Dashboard) {
-	ew.printf("pinbot keeps this issue up to date on every `pinbot run` of %s (base branch %s): it is rewritten each time, so write in comments, not here.",
+func header(ew *errw.Writer, d *Dashboard) {
+	ew.Printf("pinbot keeps this issue up to date on every `pinbot run` of %s (base branch %s): it is rewritten each time, so write in comments, not here.",
 		esc.Code(d.Repo), esc.Code(d.Base))
 	if !d.Time.IsZero() {
-		ew.printf(" Last run: %s", d.Time.UTC().Format("2006-01-02 15:04 UTC"))
+		ew.Printf(" Last run: %s", d.Time.UTC().Format("2006-01-02 15:04 UTC"))
 		if l := link("workflow run", d.RunURL); l != "" {
-			ew.printf(" (%s)", l)
+			ew.Printf(" (%s)", l)
 		}
-		ew.printf(".")
+		ew.Printf(".")
 	}
-	ew.printf("\n")
+	ew.Printf("\n")
 }
 
-func overview(ew *errWriter, d *Dashboard) {
-	ew.printf("\n## Overview\n\n")
+func overview(ew *errw.Writer, d *Dashboard) {
+	ew.Printf("\n## Overview\n\n")
 	if len(d.Report.Packages) == 0 {
-		ew.printf("No pins of watched packages found.\n")
+		ew.Printf("No pins of watched packages found.\n")
 		return
 	}
-	ew.printf("| Package | Status | Caps admit | Target | Pull request | Early warning |\n|---|---|---|---|---|---|\n")
+	ew.Printf("| Package | Status | Caps admit | Target | Pull request | Early warning |\n|---|---|---|---|---|---|\n")
 	for _, p := range d.Report.Packages {
 		admits := esc.Markdown(cmp.Or(p.Admits, "–"))
 		if p.Behind > 0 {
 			admits += fmt.Sprintf(" (%d behind)", p.Behind)
 		}
-		ew.printf("| %s | %s | %s | %s | %s | %s |\n", esc.Markdown(p.Name), statusCell(p.Status), admits,
+		ew.Printf("| %s | %s | %s | %s | %s | %s |\n", esc.Markdown(p.Name), statusCell(p.Status), admits,
 			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.pull(p)), warningCell(p.Prerelease))
 	}
 }
@@ -217,17 +218,17 @@ func (d *Dashboard) pull(p report.Package) Pull {
 
 // groups lists the packages that move together, each group with its one
 // status, its consistent targets and its pull request.
-func groups(ew *errWriter, d *Dashboard) {
+func groups(ew *errw.Writer, d *Dashboard) {
 	if len(d.Report.Groups) == 0 {
 		return
 	}
-	ew.printf("\n## Groups\n\n| Group | Status | Targets | Pull request | Why |\n|---|---|---|---|---|\n")
+	ew.Printf("\n## Groups\n\n| Group | Status | Targets | Pull request | Why |\n|---|---|---|---|---|\n")
 	for _, g := range d.Report.Groups {
 		var targets []string
 		for _, m := range g.Packages {
 			targets = append(targets, esc.Markdown(m+" "+cmp.Or(g.Targets[m], "–")))
 		}
-		ew.printf("| %s | %s | %s | %s | %s |\n", esc.Code(g.Name), statusCell(g.Status), strings.Join(targets, ", "),
+		ew.Printf("| %s | %s | %s | %s | %s |\n", esc.Code(g.Name), statusCell(g.Status), strings.Join(targets, ", "),
 			pullCell(d.Pulls[g.Name]), esc.Markdown(oneLine(g.Reason)))
 	}
 }
@@ -246,50 +247,50 @@ func warningCell(pr *report.Prerelease) string {
 	return strings.TrimSpace(mark + " " + esc.Markdown(pr.Version+" "+pr.Verdict))
 }
 
-func changes(ew *errWriter, d *Dashboard) {
-	ew.printf("\n## Changes since the last run\n\n")
+func changes(ew *errw.Writer, d *Dashboard) {
+	ew.Printf("\n## Changes since the last run\n\n")
 	if d.Last.SeenAt.IsZero() {
-		ew.printf("No earlier run is recorded: changes are shown from the next run on.\n")
+		ew.Printf("No earlier run is recorded: changes are shown from the next run on.\n")
 		return
 	}
 	cs := d.Changes()
 	if len(cs) == 0 {
-		ew.printf("Nothing changed since the last run (%s).\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
+		ew.Printf("Nothing changed since the last run (%s).\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
 		return
 	}
-	ew.printf("Since the last run (%s):\n\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
+	ew.Printf("Since the last run (%s):\n\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
 	for _, c := range cs {
-		ew.printf("- %s\n", esc.Markdown(c))
+		ew.Printf("- %s\n", esc.Markdown(c))
 	}
 }
 
-func packages(ew *errWriter, d *Dashboard) {
+func packages(ew *errw.Writer, d *Dashboard) {
 	if len(d.Report.Packages) == 0 {
 		return
 	}
-	ew.printf("\n## Packages\n")
+	ew.Printf("\n## Packages\n")
 	for _, p := range d.Report.Packages {
-		ew.printf("\n### %s: %s\n\n", esc.Markdown(p.Name), esc.Markdown(p.Status))
+		ew.Printf("\n### %s: %s\n\n", esc.Markdown(p.Name), esc.Markdown(p.Status))
 		if pr := d.pull(p); pr.Number > 0 {
-			ew.printf("Pull request: %s (%s)\n\n", pullCell(pr), esc.Markdown(pr.Action))
+			ew.Printf("Pull request: %s (%s)\n\n", pullCell(pr), esc.Markdown(pr.Action))
 		}
 		var b strings.Builder
 		report.PackageMarkdown(&b, p) // a strings.Builder does not fail
-		ew.printf("%s\n", strings.TrimRight(b.String(), "\n"))
+		ew.Printf("%s\n", strings.TrimRight(b.String(), "\n"))
 	}
 }
 
-func problems(ew *errWriter, d *Dashboard) {
+func problems(ew *errw.Writer, d *Dashboard) {
 	if len(d.Report.Warnings) > 0 {
-		ew.printf("\n## Warnings\n\n")
+		ew.Printf("\n## Warnings\n\n")
 		for _, w := range d.Report.Warnings {
-			ew.printf("- %s\n", esc.Markdown(oneLine(w)))
+			ew.Printf("- %s\n", esc.Markdown(oneLine(w)))
 		}
 	}
 	if len(d.Report.Errors) > 0 {
-		ew.printf("\n## Errors\n\n")
+		ew.Printf("\n## Errors\n\n")
 		for _, e := range d.Report.Errors {
-			ew.printf("- %s\n", esc.Markdown(oneLine(e)))
+			ew.Printf("- %s\n", esc.Markdown(oneLine(e)))
 		}
 	}
 }
@@ -318,15 +319,3 @@ func link(text, u string) string {
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pinbot-dev/pinbot/internal/errw"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
@@ -29,7 +30,7 @@ type TextOptions struct {
 // terminal as control characters. Colour codes are pinbot's own, added
 // around escaped text.
 func TextWith(w io.Writer, r *Report, o TextOptions) error {
-	ew := &errWriter{w: w}
+	ew := errw.New(w)
 	t := escape.Text
 	paint := func(code, s string) string {
 		if !o.Color || code == "" {
@@ -37,30 +38,30 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	ew.printf("%s\n\n", Summary(r))
+	ew.Printf("%s\n\n", Summary(r))
 	if len(r.Packages) == 0 {
-		ew.printf("no pins of watched packages found\n")
+		ew.Printf("no pins of watched packages found\n")
 	}
 	for i, p := range r.Packages {
 		if i > 0 {
-			ew.printf("\n")
+			ew.Printf("\n")
 		}
-		ew.printf("%s: %s", t(p.Name), paint(statusColors[p.Status], t(p.Status)))
+		ew.Printf("%s: %s", t(p.Name), paint(statusColors[p.Status], t(p.Status)))
 		if p.Newest != "" {
-			ew.printf(" (target %s)", t(p.Newest))
+			ew.Printf(" (target %s)", t(p.Newest))
 		}
 		if p.Group != "" {
-			ew.printf(" [group %s]", t(p.Group))
+			ew.Printf(" [group %s]", t(p.Group))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 		if p.Reason != "" {
-			ew.printf("  %s\n", t(p.Reason))
+			ew.Printf("  %s\n", t(p.Reason))
 		}
 		if p.Error != "" {
-			ew.printf("  %s %s\n", paint(statusColors["error"], "error:"), t(oneLine(p.Error)))
+			ew.Printf("  %s %s\n", paint(statusColors["error"], "error:"), t(oneLine(p.Error)))
 		}
 		if p.Hold != "" {
-			ew.printf("  held: %s\n", t(oneLine(p.Hold)))
+			ew.Printf("  held: %s\n", t(oneLine(p.Hold)))
 		}
 		tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
 		for _, pin := range p.Pins {
@@ -72,7 +73,7 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 		}
 		tw.Flush()
 		if len(p.Drift) > 0 {
-			ew.printf("  drift: the pins of %s disagree on the range:\n", t(p.Name))
+			ew.Printf("  drift: the pins of %s disagree on the range:\n", t(p.Name))
 			tw := tabwriter.NewWriter(ew, 2, 4, 2, ' ', 0)
 			for _, d := range p.Drift {
 				fmt.Fprintf(tw, "    %s\t%s%s\n", t(d.Range()), t(strings.Join(d.Pins, ", ")), t(markerNote(d.Marker)))
@@ -81,44 +82,44 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 		}
 		for _, c := range p.Checks {
 			mark, _ := checkMark(c)
-			ew.printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
+			ew.Printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
 		}
 		if env := p.environment(); env != nil {
-			ew.printf("  probe environment: %s\n", envSummary(env, t, t))
+			ew.Printf("  probe environment: %s\n", envSummary(env, t, t))
 		}
 		if pr := p.Prerelease; pr != nil {
-			ew.printf("  early warning: %s %s (%s): %s: %s\n", t(p.Name), t(pr.Version), t(pr.Source), t(pr.Verdict), t(oneLine(pr.Reason)))
+			ew.Printf("  early warning: %s %s (%s): %s: %s\n", t(p.Name), t(pr.Version), t(pr.Source), t(pr.Verdict), t(oneLine(pr.Reason)))
 			for _, c := range pr.Checks {
 				mark, _ := checkMark(c)
-				ew.printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
+				ew.Printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
 			}
 		}
 		for _, h := range p.HoldsBack {
-			ew.printf("  holds back %s: %s\n", t(h.Package), t(h.Reason))
+			ew.Printf("  holds back %s: %s\n", t(h.Package), t(h.Reason))
 		}
 		if s := p.Solve; s != nil {
-			ew.printf("  solve: %s%s\n", solveMark(s), t(s.Detail))
+			ew.Printf("  solve: %s%s\n", solveMark(s), t(s.Detail))
 		}
 	}
 	for _, g := range r.Groups {
-		ew.printf("\ngroup %s: %s (%s)\n", t(g.Name), t(g.Status), t(groupTargets(g)))
+		ew.Printf("\ngroup %s: %s (%s)\n", t(g.Name), t(g.Status), t(groupTargets(g)))
 		if g.Reason != "" {
-			ew.printf("  %s\n", t(oneLine(g.Reason)))
+			ew.Printf("  %s\n", t(oneLine(g.Reason)))
 		}
 	}
 	for _, in := range r.Includes {
-		ew.printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
+		ew.Printf("included %s via %s\n", t(in.File), t(strings.Join(in.Chain, " → ")))
 	}
 	for _, w := range r.Warnings {
-		ew.printf("%s %s\n", paint(statusColors["held"], "warning:"), t(w))
+		ew.Printf("%s %s\n", paint(statusColors["held"], "warning:"), t(w))
 	}
 	for _, e := range r.Errors {
-		ew.printf("%s %s\n", paint(statusColors["error"], "error:"), t(e))
+		ew.Printf("%s %s\n", paint(statusColors["error"], "error:"), t(e))
 	}
 	if len(r.Written) > 0 {
-		ew.printf("\nwrote %s\n", t(strings.Join(r.Written, ", ")))
+		ew.Printf("\nwrote %s\n", t(strings.Join(r.Written, ", ")))
 	}
-	return ew.err
+	return ew.Err
 }
 
 // The ANSI colours (SGR parameters) of statuses and check marks: green
@@ -165,47 +166,47 @@ func Summary(r *Report) string {
 // messages running text (escape.Markdown): nothing from the report can open
 // a link, a mention or HTML.
 func Markdown(w io.Writer, r *Report) error {
-	ew := &errWriter{w: w}
-	ew.printf("## pinbot\n\n")
+	ew := errw.New(w)
+	ew.Printf("## pinbot\n\n")
 	if len(r.Packages) == 0 {
-		ew.printf("No pins of watched packages found.\n")
+		ew.Printf("No pins of watched packages found.\n")
 	}
 	for _, p := range r.Packages {
-		ew.printf("### %s: %s\n\n", escape.Markdown(p.Name), escape.Markdown(p.Status))
+		ew.Printf("### %s: %s\n\n", escape.Markdown(p.Name), escape.Markdown(p.Status))
 		packageMarkdown(ew, p)
 	}
 	if len(r.Groups) > 0 {
-		ew.printf("### Groups\n\n| Group | Status | Targets | Why |\n|---|---|---|---|\n")
+		ew.Printf("### Groups\n\n| Group | Status | Targets | Why |\n|---|---|---|---|\n")
 		for _, g := range r.Groups {
-			ew.printf("| %s | %s | %s | %s |\n", escape.Code(g.Name), escape.Markdown(g.Status), escape.Code(groupTargets(g)), escape.Markdown(oneLine(g.Reason)))
+			ew.Printf("| %s | %s | %s | %s |\n", escape.Code(g.Name), escape.Markdown(g.Status), escape.Code(groupTargets(g)), escape.Markdown(oneLine(g.Reason)))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if len(r.Includes) > 0 {
-		ew.printf("### Included files\n\n")
+		ew.Printf("### Included files\n\n")
 		for _, in := range r.Includes {
 			var chain []string
 			for _, c := range in.Chain {
 				chain = append(chain, escape.Code(c))
 			}
-			ew.printf("- %s via %s\n", escape.Code(in.File), strings.Join(chain, " → "))
+			ew.Printf("- %s via %s\n", escape.Code(in.File), strings.Join(chain, " → "))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if len(r.Warnings) > 0 {
-		ew.printf("### Warnings\n\n")
+		ew.Printf("### Warnings\n\n")
 		for _, w := range r.Warnings {
-			ew.printf("- %s\n", escape.Markdown(oneLine(w)))
+			ew.Printf("- %s\n", escape.Markdown(oneLine(w)))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if len(r.Errors) > 0 {
-		ew.printf("### Errors\n\n")
+		ew.Printf("### Errors\n\n")
 		for _, e := range r.Errors {
-			ew.printf("- %s\n", escape.Markdown(oneLine(e)))
+			ew.Printf("- %s\n", escape.Markdown(oneLine(e)))
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 // envSummary says what matters of a probe environment in one line: the
@@ -240,42 +241,42 @@ func envSummary(env *Environment, code, text func(string) string) string {
 // STATUS"; the dashboard (bot/dashboard) writes the same under its own
 // heading, so what a package shows is decided here once.
 func PackageMarkdown(w io.Writer, p Package) error {
-	ew := &errWriter{w: w}
+	ew := errw.New(w)
 	packageMarkdown(ew, p)
-	return ew.err
+	return ew.Err
 }
 
-func packageMarkdown(ew *errWriter, p Package) {
+func packageMarkdown(ew *errw.Writer, p Package) {
 	if p.Newest != "" {
-		ew.printf("Target: **%s**", escape.Markdown(p.Newest))
+		ew.Printf("Target: **%s**", escape.Markdown(p.Newest))
 		if len(p.Sources) > 0 {
 			var srcs []string
 			for _, s := range slices.Sorted(maps.Keys(p.Sources)) {
 				srcs = append(srcs, escape.Markdown(s)+" "+escape.Markdown(p.Sources[s]))
 			}
-			ew.printf(" (newest: %s)", strings.Join(srcs, ", "))
+			ew.Printf(" (newest: %s)", strings.Join(srcs, ", "))
 		}
-		ew.printf("\n\n")
+		ew.Printf("\n\n")
 	}
 	if p.Error != "" {
-		ew.printf("> **Error:** %s\n\n", escape.Markdown(oneLine(p.Error)))
+		ew.Printf("> **Error:** %s\n\n", escape.Markdown(oneLine(p.Error)))
 	}
 	if p.Hold != "" {
-		ew.printf("> **Held:** %s\n\n", escape.Markdown(oneLine(p.Hold)))
+		ew.Printf("> **Held:** %s\n\n", escape.Markdown(oneLine(p.Hold)))
 	}
 	if len(p.Pins) > 0 {
-		ew.printf("| File | Before | After | Why |\n|---|---|---|---|\n")
+		ew.Printf("| File | Before | After | Why |\n|---|---|---|---|\n")
 		for _, pin := range p.Pins {
 			after := "unchanged"
 			if pin.After != pin.Before {
 				after = escape.Code(pin.After)
 			}
-			ew.printf("| %s | %s | %s | %s |\n", escape.Code(fmt.Sprintf("%s:%d", pin.File, pin.Line)), escape.Code(pin.Before), after, escape.Markdown(pin.Reason))
+			ew.Printf("| %s | %s | %s | %s |\n", escape.Code(fmt.Sprintf("%s:%d", pin.File, pin.Line)), escape.Code(pin.Before), after, escape.Markdown(pin.Reason))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if len(p.Drift) > 0 {
-		ew.printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", escape.Markdown(p.Name))
+		ew.Printf("**Drift:** the pins of %s disagree on the range.\n\n| Range | Pins |\n|---|---|\n", escape.Markdown(p.Name))
 		for _, d := range p.Drift {
 			var at []string
 			for _, pin := range d.Pins {
@@ -285,61 +286,45 @@ func packageMarkdown(ew *errWriter, p Package) {
 			if d.Marker != "" {
 				note = " (marker " + escape.Markdown(d.Marker) + ")"
 			}
-			ew.printf("| %s | %s%s |\n", escape.Code(d.Range()), strings.Join(at, ", "), note)
+			ew.Printf("| %s | %s%s |\n", escape.Code(d.Range()), strings.Join(at, ", "), note)
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if len(p.HoldsBack) > 0 {
-		ew.printf("**What the caps cost:** they hold back %s.\n\n", escape.Markdown(plural(len(p.HoldsBack), "package")))
+		ew.Printf("**What the caps cost:** they hold back %s.\n\n", escape.Markdown(plural(len(p.HoldsBack), "package")))
 		for _, h := range p.HoldsBack {
-			ew.printf("- %s: %s\n", escape.Code(h.Package), escape.Markdown(h.Reason))
+			ew.Printf("- %s: %s\n", escape.Code(h.Package), escape.Markdown(h.Reason))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if s := p.Solve; s != nil {
-		ew.printf("**Solve:** %s%s\n\n", solveMark(s), escape.Markdown(oneLine(s.Detail)))
+		ew.Printf("**Solve:** %s%s\n\n", solveMark(s), escape.Markdown(oneLine(s.Detail)))
 	}
 	if len(p.Checks) > 0 {
 		checksTable(ew, p.Checks, "Candidate")
 		if env := p.environment(); env != nil {
-			ew.printf("Probe environment: %s\n\n", envSummary(env, escape.Code, escape.Markdown))
+			ew.Printf("Probe environment: %s\n\n", envSummary(env, escape.Code, escape.Markdown))
 		}
 	}
 	if pr := p.Prerelease; pr != nil {
-		ew.printf("**Early warning:** %s %s (%s): %s\n\n", escape.Markdown(p.Name), escape.Markdown(pr.Version), escape.Markdown(pr.Source), escape.Markdown(oneLine(pr.Reason)))
+		ew.Printf("**Early warning:** %s %s (%s): %s\n\n", escape.Markdown(p.Name), escape.Markdown(pr.Version), escape.Markdown(pr.Source), escape.Markdown(oneLine(pr.Reason)))
 		checksTable(ew, pr.Checks, "Pre-release")
 	}
 }
 
 // checksTable writes checks as a table; candidate names the column of the
 // release judged.
-func checksTable(ew *errWriter, checks []Check, candidate string) {
+func checksTable(ew *errw.Writer, checks []Check, candidate string) {
 	if len(checks) == 0 {
 		return
 	}
-	ew.printf("| Check | Result | Baseline | %s | Detail |\n|---|---|---|---|---|\n", candidate)
+	ew.Printf("| Check | Result | Baseline | %s | Detail |\n|---|---|---|---|---|\n", candidate)
 	for _, c := range checks {
 		_, mark := checkMark(c)
-		ew.printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
+		ew.Printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
 	}
-	ew.printf("\n")
+	ew.Printf("\n")
 }
-
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(b []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(b)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
 
 // checkMark is how a check's verdict reads in text and in Markdown: a
 // warning (undecided, already broken, could not see all it needed) is

@@ -3,11 +3,11 @@ package symbols
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/pinbot-dev/pinbot/internal/errw"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
@@ -71,7 +71,7 @@ func WriteVerdictJSON(w io.Writer, v Verdict) error {
 // Paths, member and symbol names come from archives: they are shown through
 // escape.Text, so a name holding a terminal escape prints as text.
 func WriteText(w io.Writer, r *Result) error {
-	ew := &errWriter{w: w}
+	ew := errw.New(w)
 	t := escape.Text
 	pyext := 0
 	for _, l := range r.Libraries {
@@ -79,56 +79,56 @@ func WriteText(w io.Writer, r *Result) error {
 			pyext++
 		}
 	}
-	ew.printf("%s (%d Python extension%s): %s symbols, %s exported, %s undefined\n",
+	ew.Printf("%s (%d Python extension%s): %s symbols, %s exported, %s undefined\n",
 		plural2(r.Stats.Libraries, "library", "libraries"), pyext, plural(pyext),
 		count(r.Stats.Symbols), count(r.Stats.Exported), count(r.Stats.Undefined))
 	failed := r.Failed()
 	if len(r.Errors)+len(failed) > 0 {
-		ew.printf("\nerrors:\n")
+		ew.Printf("\nerrors:\n")
 		for _, e := range r.Errors {
-			ew.printf("  %s: %s\n", t(e.Path), t(e.Error))
+			ew.Printf("  %s: %s\n", t(e.Path), t(e.Error))
 		}
 		for _, l := range failed {
-			ew.printf("  %s: %s\n", t(l.Path), t(l.Error))
+			ew.Printf("  %s: %s\n", t(l.Path), t(l.Error))
 		}
 	}
 	if len(r.Warnings) > 0 {
-		ew.printf("\nwarnings:\n")
+		ew.Printf("\nwarnings:\n")
 		for _, w := range r.Warnings {
-			ew.printf("  %s: %s\n", t(w.Path), t(w.Warning))
+			ew.Printf("  %s: %s\n", t(w.Path), t(w.Warning))
 		}
 	}
 	if len(r.Patterns) > 0 {
-		ew.printf("\nforbidden (%s): ", t(strings.Join(r.Patterns, ", ")))
+		ew.Printf("\nforbidden (%s): ", t(strings.Join(r.Patterns, ", ")))
 		if r.Targets() == 0 {
-			ew.printf("not checked: no target shared object was read\n")
+			ew.Printf("not checked: no target shared object was read\n")
 		} else if len(r.Forbidden) == 0 {
-			ew.printf("none\n")
+			ew.Printf("none\n")
 		} else {
-			ew.printf("%s exports\n", count(r.ForbiddenExports()))
+			ew.Printf("%s exports\n", count(r.ForbiddenExports()))
 		}
 		for _, f := range r.Forbidden {
-			ew.printf("  %s: %s export%s, %s import%s\n", t(f.Library), count(f.Exports), plural(f.Exports), count(f.Imports), plural(f.Imports))
+			ew.Printf("  %s: %s export%s, %s import%s\n", t(f.Library), count(f.Exports), plural(f.Exports), count(f.Imports), plural(f.Imports))
 			for _, pc := range f.Patterns {
 				if pc.Exports+pc.Imports > 0 {
-					ew.printf("    %-28s %7s exported %7s imported\n", t(pc.Pattern), count(pc.Exports), count(pc.Imports))
+					ew.Printf("    %-28s %7s exported %7s imported\n", t(pc.Pattern), count(pc.Exports), count(pc.Imports))
 				}
 			}
 			for _, e := range f.Examples {
-				ew.printf("    exports %s\n", t(e))
+				ew.Printf("    exports %s\n", t(e))
 			}
 			if f.Exports == 0 {
 				for _, e := range f.ImportExamples {
-					ew.printf("    imports %s\n", t(e))
+					ew.Printf("    imports %s\n", t(e))
 				}
 			}
 		}
 	}
 	writeClashesText(ew, r)
-	return ew.err
+	return ew.Err
 }
 
-func writeClashesText(ew *errWriter, r *Result) {
+func writeClashesText(ew *errw.Writer, r *Result) {
 	t := escape.Text
 	var diff, same, unknown int
 	for _, c := range r.Clashes {
@@ -141,9 +141,9 @@ func writeClashesText(ew *errWriter, r *Result) {
 			unknown++
 		}
 	}
-	ew.printf("\nclashes: %s (%s different, %s same, %s unknown)\n", count(len(r.Clashes)), count(diff), count(same), count(unknown))
+	ew.Printf("\nclashes: %s (%s different, %s same, %s unknown)\n", count(len(r.Clashes)), count(diff), count(same), count(unknown))
 	if diff > 0 {
-		ew.printf("  different bodies:\n")
+		ew.Printf("  different bodies:\n")
 		for _, c := range r.Clashes {
 			if c.Body != BodyDifferent {
 				continue
@@ -152,12 +152,12 @@ func writeClashesText(ew *errWriter, r *Result) {
 			if c.Version != "" {
 				name += "@" + c.Version
 			}
-			ew.printf("    %s  [%s, %s, by %s]\n", t(name), t(c.Type), t(string(c.Exposure)), t(c.Reason))
+			ew.Printf("    %s  [%s, %s, by %s]\n", t(name), t(c.Type), t(string(c.Exposure)), t(c.Reason))
 			if c.Name != c.Demangled {
-				ew.printf("      %s\n", t(c.Name))
+				ew.Printf("      %s\n", t(c.Name))
 			}
 			for _, cp := range c.Copies {
-				ew.printf("      %-8d %-6s body %d  %s\n", cp.Size, t(cp.Bind), cp.Group, t(cp.Library))
+				ew.Printf("      %-8d %-6s body %d  %s\n", cp.Size, t(cp.Bind), cp.Group, t(cp.Library))
 			}
 		}
 	}
@@ -197,10 +197,10 @@ func writeClashesText(ew *errWriter, r *Result) {
 		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.body, b.body), cmp.Compare(a.libs, b.libs))
 	})
 	if len(list) > 0 {
-		ew.printf("  same or unknown bodies, by libraries:\n")
+		ew.Printf("  same or unknown bodies, by libraries:\n")
 	}
 	for _, g := range list {
-		ew.printf("    %7s %-7s %s\n            e.g. %s\n", count(g.n), g.body, t(g.libs), t(g.example))
+		ew.Printf("    %7s %-7s %s\n            e.g. %s\n", count(g.n), g.body, t(g.libs), t(g.example))
 	}
 }
 
@@ -209,15 +209,4 @@ func plural2(n int, one, many string) string {
 		return "1 " + one
 	}
 	return count(n) + " " + many
-}
-
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }

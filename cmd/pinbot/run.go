@@ -23,6 +23,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/state"
 	"github.com/pinbot-dev/pinbot/bot/verdicts"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/errw"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
@@ -403,7 +404,7 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 // send as Markdown too: each pull request (its body as GitHub would show
 // it), the dashboard and the Slack message in a fenced block.
 func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
-	ew := &errWriter{w: w}
+	ew := errw.New(w)
 	md, code := escape.Markdown, escape.Code
 	for i, ch := range out.Planned {
 		action := "open or update"
@@ -415,12 +416,12 @@ func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
 				action = fmt.Sprintf("update #%d", p.Number)
 			}
 		}
-		ew.printf("\n---\n\n## Pull request (dry run, would %s): %s\n\n", action, md(ch.Title))
+		ew.Printf("\n---\n\n## Pull request (dry run, would %s): %s\n\n", action, md(ch.Title))
 		var files []string
 		for _, fl := range ch.Files {
 			files = append(files, code(fl.Path))
 		}
-		ew.printf("- Branch: %s → %s\n- Draft: %v\n- Files: %s\n", code(gh.Branch(ch.Base, ch.Package)), code(ch.Base), ch.Draft, strings.Join(files, ", "))
+		ew.Printf("- Branch: %s → %s\n- Draft: %v\n- Files: %s\n", code(gh.Branch(ch.Base, ch.Package)), code(ch.Base), ch.Draft, strings.Join(files, ", "))
 		for _, l := range []struct {
 			name string
 			v    []string
@@ -430,35 +431,23 @@ func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
 				for _, v := range l.v {
 					vs = append(vs, code(v))
 				}
-				ew.printf("- %s: %s\n", l.name, strings.Join(vs, ", "))
+				ew.Printf("- %s: %s\n", l.name, strings.Join(vs, ", "))
 			}
 		}
-		ew.printf("\n%s\n", ch.Body)
+		ew.Printf("\n%s\n", ch.Body)
 	}
-	ew.printf("\n---\n\n## Dashboard issue (dry run): %s\n\n%s\n", md(out.DashboardTitle), out.Dashboard)
+	ew.Printf("\n---\n\n## Dashboard issue (dry run): %s\n\n%s\n", md(out.DashboardTitle), out.Dashboard)
 	if out.Message == nil {
-		ew.printf("\n---\n\n## Slack message (dry run)\n\nNone: nothing to say.\n")
-		return ew.err
+		ew.Printf("\n---\n\n## Slack message (dry run)\n\nNone: nothing to say.\n")
+		return ew.Err
 	}
 	b, _ := json.MarshalIndent(out.Message, "", "  ")
 	fence := "```"
 	for strings.Contains(string(b), fence) {
 		fence += "`"
 	}
-	ew.printf("\n---\n\n## Slack message (dry run)\n\n%sjson\n%s\n%s\n", fence, b, fence)
-	return ew.err
-}
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
+	ew.Printf("\n---\n\n## Slack message (dry run)\n\n%sjson\n%s\n%s\n", fence, b, fence)
+	return ew.Err
 }
 
 var placeRE = regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `)
