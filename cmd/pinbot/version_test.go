@@ -73,6 +73,7 @@ func TestVersionStamp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pinbot")
 	}
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
@@ -127,7 +128,7 @@ func TestVersionStamp(t *testing.T) {
 	rev := git("rev-parse", "HEAD")
 
 	bin := filepath.Join(t.TempDir(), "pinbot")
-	build := exec.Command(goBin, "build", "-buildvcs=true", "-trimpath", "-o", bin, "./cmd/pinbot")
+	build := exec.Command(goBin, "build", "-buildvcs=true", "-o", bin, "./cmd/pinbot")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
 	if out, err := build.CombinedOutput(); err != nil {
