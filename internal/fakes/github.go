@@ -80,13 +80,19 @@ type ghRepo struct {
 	git                        *gitStore
 	refs                       map[string]string // "refs/heads/main" -> commit
 	pulls                      []*ghPull
-	comments                   map[int][]string
+	comments                   map[int][]ghComment
 	reviews                    map[int][]string
+	// labels are the repository's labels, by lower-case name: GitHub
+	// creates one when an issue is first labelled with it.
+	labels map[string]string
 	// meta is what listings show (github_fleet.go); issues share their
 	// numbers with pulls, as on GitHub.
 	meta   RepoMeta
 	issues []*ghIssue
 }
+
+// A ghComment is a comment on an issue or pull request.
+type ghComment struct{ Body, User string }
 
 type ghPull struct {
 	Number                     int
@@ -144,7 +150,7 @@ func (g *GitHub) AddRepo(full, defaultBranch string, files map[string]string) {
 	defer g.mu.Unlock()
 	owner, name, _ := strings.Cut(full, "/")
 	r := &ghRepo{id: len(g.repos) + 1, owner: owner, name: name, defaultBranch: defaultBranch, git: newGitStore(),
-		refs: map[string]string{}, comments: map[int][]string{}, reviews: map[int][]string{}}
+		refs: map[string]string{}, comments: map[int][]ghComment{}, reviews: map[int][]string{}, labels: map[string]string{}}
 	flat := map[string]flatEntry{}
 	for p, c := range files {
 		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: r.git.putBlob([]byte(c))}
@@ -219,6 +225,24 @@ func (g *GitHub) Push(repo, branch, author, message string, files map[string]str
 	r.refs["refs/heads/"+branch] = sha
 }
 
+// Amend replaces the commit at the tip of branch with one that has the same
+// parents, message and author but sets files and names committer as the
+// committer, as `git commit --amend` and a force push by that person do.
+func (g *GitHub) Amend(repo, branch, committer string, files map[string]string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	old := r.git.commits[r.refs["refs/heads/"+branch]]
+	flat := map[string]flatEntry{}
+	r.git.flatten(old.Tree, "", flat)
+	for p, c := range files {
+		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: r.git.putBlob([]byte(c))}
+	}
+	who := ident{Name: committer, Email: committer + "@example.com", Date: "2026-08-25T11:00:00Z"}
+	sha := r.git.putCommit(&gitCommit{Tree: r.git.build(flat), Message: old.Message, Parents: slices.Clone(old.Parents), Author: old.Author, Committer: who})
+	r.refs["refs/heads/"+branch] = sha
+}
+
 // MergePull squash-merges pull request n of repo: the base branch gets a commit
 // with the head's tree, and the pull request is closed as merged.
 func (g *GitHub) MergePull(repo string, n int) {
@@ -282,7 +306,55 @@ func (g *GitHub) Pulls(repo string) []PullInfo {
 func (g *GitHub) Comments(repo string, n int) []string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return slices.Clone(g.repos[repo].comments[n])
+	var out []string
+	for _, c := range g.repos[repo].comments[n] {
+		out = append(out, c.Body)
+	}
+	return out
+}
+
+// Comment posts a comment by login on issue or pull request n, as a person
+// would.
+func (g *GitHub) Comment(repo string, n int, login, body string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	r.comments[n] = append(r.comments[n], ghComment{Body: body, User: login})
+}
+
+// Label adds label to pull request n of repo, as a person does in the web
+// interface (creating the repository's label if it has none of that name).
+func (g *GitHub) Label(repo string, n int, label string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	p := r.pull(n)
+	if !slices.ContainsFunc(p.Labels, func(s string) bool { return strings.EqualFold(s, label) }) {
+		p.Labels = append(p.Labels, label)
+	}
+	r.useLabels([]string{label})
+}
+
+// RepoLabels returns the names of repo's labels, sorted.
+func (g *GitHub) RepoLabels(repo string) []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []string
+	for _, l := range g.repos[repo].labels {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// useLabels creates the repository labels of names it lacks, as GitHub does
+// when an issue is labelled with a name it does not know.
+func (r *ghRepo) useLabels(names []string) {
+	for _, l := range names {
+		if _, ok := r.labels[strings.ToLower(l)]; !ok {
+			r.labels[strings.ToLower(l)] = l
+		}
+	}
 }
 
 // Fail queues faults for the next requests whose method is method (any when
@@ -355,6 +427,7 @@ var (
 	reRepo     = regexp.MustCompile(`^/repos/([^/]+)/([^/]+)(/.*)?$`)
 	reToken    = regexp.MustCompile(`^/app/installations/(\d+)/access_tokens$`)
 	reNumbered = regexp.MustCompile(`^/(pulls|issues)/(\d+)(/[a-z_]+)?$`)
+	reLabel    = regexp.MustCompile(`^/issues/(\d+)/labels/(.+)$`)
 )
 
 func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
@@ -480,6 +553,12 @@ func (g *GitHub) route(r *http.Request, body []byte) answer {
 		return g.listIssues(repo, r)
 	case rest == "/issues" && r.Method == http.MethodPost:
 		return g.createIssue(repo, in, login)
+	case rest == "/labels" && r.Method == http.MethodPost:
+		return createLabel(repo, in)
+	}
+	if m := reLabel.FindStringSubmatch(rest); m != nil && r.Method == http.MethodDelete {
+		num, _ := strconv.Atoi(m[1])
+		return removeLabel(repo, num, m[2])
 	}
 	n := reNumbered.FindStringSubmatch(rest)
 	if n == nil {
@@ -521,6 +600,7 @@ func (g *GitHub) route(r *http.Request, body []byte) answer {
 				p.Labels = append(p.Labels, l)
 			}
 		}
+		repo.useLabels(labels)
 		return answer{200, labelsJSON(p.Labels)}
 	case "issues/assignees POST":
 		for _, a := range asStrings(in["assignees"]) {
@@ -564,21 +644,72 @@ func (g *GitHub) route(r *http.Request, body []byte) answer {
 		}
 		return answer{200, orEmpty(out)}
 	case "issues/comments GET":
-		var out []map[string]any
-		for i, c := range repo.comments[num] {
-			out = append(out, map[string]any{"id": 1000 + i, "body": c, "user": user("someone"),
-				"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", repo.owner, repo.name, num, 1000+i)})
-		}
-		return answer{200, orEmpty(out)}
+		return answer{200, page(r, repo.commentsJSON(num, "pull"))}
 	case "issues/comments POST":
 		c, _ := in["body"].(string)
 		if c == "" {
 			return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", "issues/comments#create-an-issue-comment")
 		}
-		repo.comments[num] = append(repo.comments[num], c)
+		repo.comments[num] = append(repo.comments[num], ghComment{Body: c, User: login})
 		return answer{201, map[string]any{"id": 1000 + len(repo.comments[num]) - 1, "body": c, "user": user(login)}}
 	}
 	return errAnswer(http.StatusNotFound, "Not Found", "")
+}
+
+// commentsJSON lists the comments on issue or pull request n, oldest
+// first, each with its author; kind ("pull" or "issues") makes the links.
+func (r *ghRepo) commentsJSON(n int, kind string) []map[string]any {
+	out := []map[string]any{}
+	for i, c := range r.comments[n] {
+		out = append(out, map[string]any{"id": 1000 + i, "body": c.Body, "user": user(c.User), "author_association": "NONE",
+			"html_url": fmt.Sprintf("https://github.com/%s/%s/%s/%d#issuecomment-%d", r.owner, r.name, kind, n, 1000+i)})
+	}
+	return out
+}
+
+// createLabel answers POST /repos/O/R/labels: 201 with the label, or 422
+// already_exists when the repository has one of that name (in any case).
+func createLabel(repo *ghRepo, in map[string]any) answer {
+	name, _ := in["name"].(string)
+	color, _ := in["color"].(string)
+	desc, _ := in["description"].(string)
+	switch {
+	case name == "":
+		return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", "issues/labels#create-a-label",
+			map[string]any{"resource": "Label", "field": "name", "code": "missing_field"})
+	case repo.labels[strings.ToLower(name)] != "":
+		return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", "issues/labels#create-a-label",
+			map[string]any{"resource": "Label", "field": "name", "code": "already_exists"})
+	case color != "" && !reColor.MatchString(color):
+		return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", "issues/labels#create-a-label",
+			map[string]any{"resource": "Label", "field": "color", "code": "invalid"})
+	case len([]rune(desc)) > 100:
+		return errAnswer(http.StatusUnprocessableEntity, "Validation Failed", "issues/labels#create-a-label",
+			map[string]any{"resource": "Label", "field": "description", "code": "invalid"})
+	}
+	repo.labels[strings.ToLower(name)] = name
+	return answer{201, map[string]any{"id": 600 + len(repo.labels), "name": name, "color": color, "description": desc, "default": false}}
+}
+
+var reColor = regexp.MustCompile(`^[0-9a-fA-F]{6}$`)
+
+// removeLabel answers DELETE /repos/O/R/issues/N/labels/NAME: 200 with the
+// labels left, 404 "Label does not exist" when the issue does not carry it.
+func removeLabel(repo *ghRepo, n int, name string) answer {
+	labels := &[]string{}
+	if p := repo.pull(n); p != nil {
+		labels = &p.Labels
+	} else if is := repo.issue(n); is != nil {
+		labels = &is.Labels
+	} else {
+		return errAnswer(http.StatusNotFound, "Not Found", "issues/labels#remove-a-label-from-an-issue")
+	}
+	i := slices.IndexFunc(*labels, func(l string) bool { return strings.EqualFold(l, name) })
+	if i < 0 {
+		return errAnswer(http.StatusNotFound, "Label does not exist", "issues/labels#remove-a-label-from-an-issue")
+	}
+	*labels = slices.Delete(*labels, i, i+1)
+	return answer{200, labelsJSON(*labels)}
 }
 
 func (g *GitHub) installation(jwtTok, full string) answer {

@@ -89,12 +89,14 @@ func (g *GitHub) gitRoute(repo *ghRepo, method, path string, recursive bool, in 
 			parents = append(parents, p)
 		}
 		msg, _ := in["message"].(string)
-		who := ident{Name: login, Email: login + "@users.noreply.github.com", Date: stamp()}
-		author, committer := who, who
+		// The author defaults to the token's account, the committer to
+		// the author, as GitHub's.
+		author := ident{Name: login, Email: login + "@users.noreply.github.com", Date: stamp()}
 		if a, ok := in["author"].(map[string]any); ok {
 			author.Name, _ = a["name"].(string)
 			author.Email, _ = a["email"].(string)
 		}
+		committer := author
 		if c, ok := in["committer"].(map[string]any); ok {
 			committer.Name, _ = c["name"].(string)
 			committer.Email, _ = c["email"].(string)

@@ -325,6 +325,7 @@ func (g *GitHub) createIssue(repo *ghRepo, in map[string]any, login string) answ
 	}
 	is := &ghIssue{Number: repo.next(), Title: title, Body: body, State: "open", User: login, Labels: asStrings(in["labels"]),
 		Created: stamp(), Updated: stamp()}
+	repo.useLabels(is.Labels)
 	repo.issues = append(repo.issues, is)
 	return answer{201, repo.issueJSON(is)}
 }
@@ -352,15 +353,12 @@ func (g *GitHub) issueRoute(repo *ghRepo, is *ghIssue, sub, method string, in ma
 		}
 		if _, ok := in["labels"]; ok {
 			is.Labels = asStrings(in["labels"])
+			repo.useLabels(is.Labels)
 		}
 		is.Updated = stamp()
 		return answer{200, repo.issueJSON(is)}
 	case "/comments GET":
-		var out []map[string]any
-		for i, c := range repo.comments[is.Number] {
-			out = append(out, map[string]any{"id": 1000 + i, "body": c, "user": user("someone")})
-		}
-		return answer{200, orEmpty(out)}
+		return answer{200, repo.commentsJSON(is.Number, "issues")}
 	}
 	return errAnswer(http.StatusNotFound, "Not Found", "issues")
 }
