@@ -184,7 +184,8 @@ func (d Describe) Body() string {
 			"`contents: write`, `pull-requests: write` and, for the pin dashboard, `issues: write`.\n\n")
 	}
 	fmt.Fprintf(&b, "<sub>pinbot keeps this pull request up to date on %s: a newer release moves the branch and rewrites this text. "+
-		"Once someone else pushes to the branch, pinbot leaves it alone.</sub>\n", escape.Code(Branch(d.Base, d.name())))
+		"Once someone else pushes to the branch, pinbot leaves it alone until the label %s hands it back.</sub>\n",
+		escape.Code(Branch(d.Base, d.name())), escape.Code(ResetLabel))
 	return b.String()
 }
 

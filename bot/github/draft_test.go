@@ -3,6 +3,7 @@ package github_test
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -61,8 +62,9 @@ func TestDraftFollowsChecks(t *testing.T) {
 		t.Errorf("writes %q, want %q", w, want)
 	}
 	p := fake.Pulls(repo)[0]
+	first, _, _ := strings.Cut(p.Body, "\n")
 	if res.Action != github.Updated || !res.Draft || !strings.Contains(res.Detail, "converted to a draft") || !p.Draft ||
-		!strings.HasPrefix(p.Body, "<!-- pinbot:v1 package=numba target=0.67.0 base=main --> <!-- pinbot:draft reason=check-failed -->\n") {
+		!regexp.MustCompile(`^<!-- pinbot:v1 package=numba target=0.67.0 base=main --> <!-- pinbot:commits [0-9a-f]{40} --> <!-- pinbot:draft reason=check-failed -->$`).MatchString(first) {
 		t.Errorf("result %+v, pull request %+v", res, p)
 	}
 	if res, w := syncDraft(t, fake, c, blocked(ready)); res.Action != github.Unchanged || len(w) != 0 || !res.Draft {

@@ -109,14 +109,17 @@ const (
 	trailerPackage = "Pinbot-Package: "
 	trailerTarget  = "Pinbot-Target: "
 	markerPrefix   = "<!-- pinbot:v1 "
-	// markerFailureDraft follows the marker in a pull request that pinbot
-	// made a draft because a check failed: the record by which it marks
-	// the pull request ready for review again, and never one a person or
-	// pull-requests.draft made a draft.
+	// markerFailureDraft ends the marker line of a pull request that pinbot
+	// made a draft because a check failed (marker.go).
 	markerFailureDraft = "<!-- pinbot:draft reason=check-failed -->"
 	// markerCheckFailed is in a body Describe wrote for a blocked package.
 	markerCheckFailed = "<!-- pinbot:check-failed -->"
 )
+
+// ResetLabel is the label by which a person hands pinbot's branch back after
+// pushing to it: on its next run pinbot replaces the branch with its own
+// commit, removes the label and keeps the pull request up to date again.
+const ResetLabel = "pinbot:reset"
 
 // MaxBody is the most bytes a pull request body gets; GitHub refuses bodies
 // over 65,536 characters.
@@ -132,7 +135,17 @@ type baseState struct {
 // reviewers and assignees. It writes nothing that is already right, respects
 // a pull request closed without merging for the same target (unless
 // ch.ReopenClosed), and never moves a branch that carries someone else's
-// commits (it comments instead).
+// commits: it stops and says so once in a comment, until a person hands the
+// branch back with the ResetLabel label.
+//
+// Whose branch: the pull request's body records the commits pinbot put on the
+// branch (marker.go), and a head that is none of them is someone else's,
+// whatever its message says (an amend keeps pinbot's trailers). Before a move
+// the body records the new commit beside the old, and only then does the
+// branch move, so a run killed in between leaves a head the record names.
+// Without a record (no open pull request yet, or one opened before pinbot
+// kept records) a head is pinbot's when it looks it: one parent and pinbot's
+// package trailer.
 //
 // Draft state: a blocked change (a check failed) makes a ready pull request a
 // draft, recording in the body that pinbot did; a change that is not blocked
@@ -177,16 +190,65 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 		}
 	}
 
-	moved, foreign, err := c.pushBranch(ctx, ch, base, branch)
+	var rec []string
+	if open != nil {
+		rec = recorded(open.GetBody(), ch)
+	}
+	reset := resetLabel(open)
+	head, err := c.head(ctx, branch)
 	if err != nil {
 		return res, err
 	}
-	if foreign != nil {
-		return c.conflict(ctx, ch, res, open, foreign)
+	mine := head == nil || isMine(head, rec, ch.Package)
+	if !mine && reset == "" {
+		return c.conflict(ctx, ch, res, open, head, rec)
+	}
+	fresh := false
+	if head != nil && mine {
+		if fresh, err = c.holds(ctx, head.GetTree().GetSHA(), ch.Files); err != nil {
+			return res, err
+		}
+	}
+	// commits is what the body records: the head when it stays (as
+	// recorded, when it is), else the new commit and the head it replaces.
+	var sha string
+	var commits []string
+	switch {
+	case fresh && slices.Contains(rec, head.GetSHA()):
+		sha, commits = head.GetSHA(), rec
+	case fresh:
+		sha, commits = head.GetSHA(), []string{head.GetSHA()}
+	default:
+		if sha, err = c.commit(ctx, ch, base); err != nil {
+			return res, err
+		}
+		commits = []string{sha}
+		if head != nil && mine {
+			commits = append(commits, head.GetSHA())
+		}
+	}
+
+	res.Action = Unchanged
+	if open != nil {
+		// The record of the new commit goes in before the branch moves.
+		if open, err = c.update(ctx, ch, open, &res, commits); err != nil {
+			res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+			return res, err
+		}
+	}
+	if !fresh {
+		foreign, err := c.moveBranch(ctx, ch, branch, sha, head, rec, reset != "")
+		if err != nil {
+			return res, err
+		}
+		if foreign != nil {
+			return c.conflict(ctx, ch, res, open, foreign, rec)
+		}
+		res.Action = Updated
 	}
 
 	if open == nil {
-		pr, err := c.create(ctx, ch, branch, withMarker(ch, failed))
+		pr, err := c.create(ctx, ch, branch, withMarker(ch, []string{sha}, failed))
 		switch {
 		case err == nil:
 			res.Action = Opened
@@ -199,22 +261,28 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 			if len(prs) == 0 {
 				return res, c.wrap("opening the pull request", err)
 			}
-			open = prs[0]
+			if open, err = c.update(ctx, ch, prs[0], &res, []string{sha}); err != nil {
+				res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+				return res, err
+			}
 		default:
 			return res, c.wrap("opening the pull request", err)
 		}
 	}
-	if res.Action == "" {
-		res.Action = Unchanged
-		if moved {
-			res.Action = Updated
-		}
-		if open, err = c.update(ctx, ch, open, &res); err != nil {
-			res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+	if reset != "" {
+		// Last: a run killed before this finds the label and the branch
+		// pinbot's, and only removes the label.
+		if err := c.removeLabel(ctx, open.GetNumber(), reset); err != nil {
 			return res, err
 		}
+		what := "the branch was pinbot's already"
+		if !mine {
+			what = "pinbot replaced the branch with its own commit"
+		}
+		res.Action = Updated
+		res.Detail = strings.TrimPrefix(res.Detail+"; "+fmt.Sprintf("handed back with the %s label: %s, and removed the label", ResetLabel, what), "; ")
 	}
-	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
 	res.Warnings, err = c.decorate(ctx, ch, open)
 	return res, err
 }
@@ -237,15 +305,16 @@ func (c *Client) Preview(ctx context.Context, ch Change) (Result, error) {
 	return res, nil
 }
 
-// update brings an open pull request's title, body and draft state to ch, and
-// returns it as it is now.
-func (c *Client) update(ctx context.Context, ch Change, open *gh.PullRequest, res *Result) (*gh.PullRequest, error) {
+// update brings an open pull request's title, body and draft state to ch, its
+// body recording commits as pinbot's on the branch, and returns it as it is
+// now.
+func (c *Client) update(ctx context.Context, ch Change, open *gh.PullRequest, res *Result, commits []string) (*gh.PullRequest, error) {
 	failed, draft, made := ch.failed(), open.GetDraft(), madeDraft(open.GetBody())
 	toDraft := failed && !draft
 	toReady := !failed && draft && made && !ch.Draft
 	// The record stays while the draft is pinbot's and the check fails;
 	// it goes in before the conversion, and out after marking ready.
-	body := withMarker(ch, failed && (toDraft || made))
+	body := withMarker(ch, commits, failed && (toDraft || made))
 	if toReady {
 		if err := c.setDraft(ctx, open, false); err != nil {
 			return open, err
@@ -271,52 +340,37 @@ func (c *Client) update(ctx context.Context, ch Change, open *gh.PullRequest, re
 	return open, nil
 }
 
-// pushBranch makes branch hold one pinbot commit on base with ch.Files. It
-// reports whether the branch moved, or the head commit when the branch holds
-// a commit pinbot did not make (then nothing was written).
-func (c *Client) pushBranch(ctx context.Context, ch Change, base *baseState, branch string) (moved bool, foreign *gh.Commit, err error) {
-	head, err := c.head(ctx, branch)
-	if err != nil {
-		return false, nil, err
-	}
-	if head != nil {
-		if !ours(head, ch.Package) {
-			return false, head, nil
-		}
-		fresh, err := c.holds(ctx, head.GetTree().GetSHA(), ch.Files)
-		if err != nil || fresh {
-			return false, nil, err
-		}
-	}
-	sha, err := c.commit(ctx, ch, base)
-	if err != nil {
-		return false, nil, err
-	}
+// moveBranch points branch at the commit sha: it creates the branch when
+// head is nil, else moves it (forced: pinbot's commit replaces pinbot's, or
+// with reset a person's). When the branch turns out to exist already, it is
+// taken over only if its head is pinbot's (or reset); else that head is
+// returned and nothing was written.
+func (c *Client) moveBranch(ctx context.Context, ch Change, branch, sha string, head *gh.Commit, rec []string, reset bool) (foreign *gh.Commit, err error) {
 	ref := &gh.Reference{Ref: gh.String("refs/heads/" + branch), Object: &gh.GitObject{SHA: gh.String(sha)}}
 	if head == nil {
 		_, _, err = c.gh.Git.CreateRef(ctx, c.owner, c.repo, ref)
 		if err == nil {
-			return true, nil, nil
+			return nil, nil
 		}
 		if !unprocessable(err, "Reference already exists") {
-			return false, nil, c.wrap("creating branch "+branch, err)
+			return nil, c.wrap("creating branch "+branch, err)
 		}
 		// The branch appeared since we looked: take it over only if it is ours.
 		c.log.Info("branch exists already; re-reading it", "branch", branch)
 		if head, err = c.head(ctx, branch); err != nil {
-			return false, nil, err
+			return nil, err
 		}
 		if head == nil {
-			return false, nil, fmt.Errorf("github: creating branch %s: it exists and does not", branch)
+			return nil, fmt.Errorf("github: creating branch %s: it exists and does not", branch)
 		}
-		if !ours(head, ch.Package) {
-			return false, head, nil
+		if !reset && !isMine(head, rec, ch.Package) {
+			return head, nil
 		}
 	}
 	if _, _, err := c.gh.Git.UpdateRef(ctx, c.owner, c.repo, ref, true); err != nil {
-		return false, nil, c.wrap("moving branch "+branch, err)
+		return nil, c.wrap("moving branch "+branch, err)
 	}
-	return true, nil, nil
+	return nil, nil
 }
 
 // base returns the base branch's commit and tree, read once per client.
@@ -362,10 +416,44 @@ func (c *Client) head(ctx context.Context, branch string) (*gh.Commit, error) {
 	return commit, nil
 }
 
+// isMine reports whether head, the tip of pinbot's branch for pkg, is
+// pinbot's to replace: one of the commits rec, the open pull request's
+// record, names; without a record, a commit that looks like pinbot's (ours).
+// A person who amends pinbot's commit keeps its trailers, not its id.
+func isMine(head *gh.Commit, rec []string, pkg string) bool {
+	if len(rec) > 0 {
+		return slices.Contains(rec, head.GetSHA())
+	}
+	return ours(head, pkg)
+}
+
 // ours reports whether commit is a pinbot commit for pkg: one parent and the
 // package trailer in its message.
 func ours(commit *gh.Commit, pkg string) bool {
 	return len(commit.Parents) == 1 && slices.Contains(strings.Split(commit.GetMessage(), "\n"), trailerPackage+pkg)
+}
+
+// resetLabel returns the name under which pr carries ResetLabel (labels
+// match in any case), or "".
+func resetLabel(pr *gh.PullRequest) string {
+	if pr == nil {
+		return ""
+	}
+	for _, l := range pr.Labels {
+		if strings.EqualFold(l.GetName(), ResetLabel) {
+			return l.GetName()
+		}
+	}
+	return ""
+}
+
+// removeLabel takes label off pull request n; one already gone is fine.
+func (c *Client) removeLabel(ctx context.Context, n int, label string) error {
+	_, err := c.gh.Issues.RemoveLabelForIssue(ctx, c.owner, c.repo, n, label)
+	if err != nil && status(err) != http.StatusNotFound {
+		return c.wrap(fmt.Sprintf("removing the label %s from #%d", label, n), err)
+	}
+	return nil
 }
 
 // holds reports whether the tree has every file with the wanted content.
@@ -605,30 +693,44 @@ func (c *Client) requestReviews(ctx context.Context, ch Change, pr *gh.PullReque
 // is not a collaborator of the repository.
 const notCollaborator = "Reviews may only be requested from collaborators"
 
-// conflict handles a branch carrying someone else's commit: it leaves the
-// branch alone and says so once per target on the open pull request.
-func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.PullRequest, head *gh.Commit) (Result, error) {
-	who := head.GetAuthor().GetName()
+// conflict handles a branch whose head is someone else's: pinbot leaves the
+// branch and the pull request alone and says so once on the pull request,
+// with how to hand the branch back (ResetLabel), which it creates for the
+// purpose. Once per hand-over, not per release: the comment's hidden mark
+// names the last commit pinbot recorded, which stays until the branch is
+// handed back. Only pinbot's own comments count (the pull request's author,
+// or a bot account: an App or a workflow token, which only the repository's
+// admins install), so that nobody else's comment can silence it.
+func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.PullRequest, head *gh.Commit, rec []string) (Result, error) {
+	// The committer is who pushed an amend or a cherry-pick; the author
+	// wrote the commit.
+	who := head.GetCommitter().GetName()
+	if who == "" {
+		who = head.GetAuthor().GetName()
+	}
 	sha := head.GetSHA()
 	if len(sha) > 12 {
 		sha = sha[:12]
 	}
 	res.Action = Conflict
-	res.Detail = fmt.Sprintf("%s has a commit pinbot did not make (%s by %s); pinbot left it alone", res.Branch, sha, who)
+	res.Detail = fmt.Sprintf("%s has a commit pinbot did not make (%s by %s); pinbot stopped updating it", res.Branch, sha, who)
 	if open == nil {
-		res.Detail += " (no open pull request to comment on)"
+		res.Detail += " (no open pull request to comment on; delete the branch to let pinbot start it afresh)"
 		return res, nil
 	}
+	res.Detail += fmt.Sprintf(" until the %s label hands it back", ResetLabel)
 	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
-	mark := fmt.Sprintf("<!-- pinbot:conflict %s %s -->", ch.Package, ch.Target)
-	comments, _, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, open.GetNumber(), &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}})
-	if err != nil {
-		return res, c.wrap(fmt.Sprintf("listing comments of #%d", open.GetNumber()), err)
+	since := "none"
+	if len(rec) > 0 {
+		since = rec[0]
 	}
-	for _, cm := range comments {
-		if strings.Contains(cm.GetBody(), mark) {
-			return res, nil
-		}
+	mark := fmt.Sprintf("<!-- pinbot:stopped since=%s -->", since)
+	said, err := c.commented(ctx, open, mark)
+	if err != nil || said {
+		return res, err
+	}
+	if w := c.createResetLabel(ctx); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
 	var files []string
 	for _, f := range ch.Files {
@@ -636,15 +738,61 @@ func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.P
 	}
 	// Names, the branch and the commit's author come from outside: code
 	// spans and escaped text, so that none is a link, a mention or HTML.
-	body := fmt.Sprintf("%s\npinbot would update this pull request to admit **%s %s**, but %s has commits pinbot did not make (head %s by %s), so it has not touched the branch.\n\n"+
-		"To take the update, change the caps in %s yourself (%s does it), "+
-		"or delete the branch and let pinbot open a fresh pull request on its next run.",
-		mark, escape.Markdown(ch.Package), escape.Markdown(ch.Target), escape.Code(res.Branch), escape.Code(sha), escape.Markdown(who), strings.Join(files, ", "),
-		escape.Code("pinbot check --package "+ch.Package+" --write"))
+	body := fmt.Sprintf("%s\npinbot has stopped updating this pull request: %s has a commit pinbot did not make (head %s by %s), "+
+		"and pinbot does not overwrite other people's work. It will not move the branch, edit this pull request or comment here again, "+
+		"also when newer releases of **%s** come out (the caps would now admit **%s**).\n\n"+
+		"- **To keep the changes**, finish this pull request yourselves; to take the newest caps too, change them in %s (%s does it).\n"+
+		"- **To hand the branch back to pinbot**, add the label %s to this pull request. On its next run pinbot replaces the branch "+
+		"with its own commit (the commits pushed to it are dropped), removes the label and keeps this pull request up to date again.\n",
+		mark, escape.Code(res.Branch), escape.Code(sha), escape.Markdown(who), escape.Markdown(ch.Package), escape.Markdown(ch.Target),
+		strings.Join(files, ", "), escape.Code("pinbot check --package "+ch.Package+" --write"), escape.Code(ResetLabel))
 	if _, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, open.GetNumber(), &gh.IssueComment{Body: gh.String(body)}); err != nil {
 		return res, c.wrap(fmt.Sprintf("commenting on #%d", open.GetNumber()), err)
 	}
+	res.Detail += fmt.Sprintf(" (said so on #%d)", open.GetNumber())
 	return res, nil
+}
+
+// commented reports whether pinbot has commented on pr with mark: a comment
+// holding it by pr's author (pinbot opened it) or by a bot account. It reads
+// every page of the comments.
+func (c *Client) commented(ctx context.Context, pr *gh.PullRequest, mark string) (bool, error) {
+	author := pr.GetUser().GetLogin()
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for page := 0; page < maxCommentPages; page++ {
+		comments, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, pr.GetNumber(), opts)
+		if err != nil {
+			return false, c.wrap(fmt.Sprintf("listing comments of #%d", pr.GetNumber()), err)
+		}
+		for _, cm := range comments {
+			u := cm.GetUser()
+			if (strings.EqualFold(u.GetLogin(), author) || u.GetType() == "Bot") && strings.Contains(cm.GetBody(), mark) {
+				return true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return false, nil
+		}
+		opts.Page = resp.NextPage
+	}
+	return false, nil
+}
+
+// maxCommentPages bounds the comments read on one pull request (100 a page).
+const maxCommentPages = 50
+
+// createResetLabel creates the repository's ResetLabel, so that a person can
+// pick it from the list of labels; one that exists already is fine. A
+// failure is a warning: the person can create it.
+func (c *Client) createResetLabel(ctx context.Context) string {
+	_, _, err := c.gh.Issues.CreateLabel(ctx, c.owner, c.repo, &gh.Label{Name: gh.String(ResetLabel), Color: gh.String("fbca04"),
+		Description: gh.String("Hands pinbot's branch back: its next run replaces the branch with pinbot's own commit")})
+	var er *gh.ErrorResponse
+	if err == nil || errors.As(err, &er) && status(err) == http.StatusUnprocessableEntity &&
+		slices.ContainsFunc(er.Errors, func(e gh.Error) bool { return e.Code == "already_exists" }) {
+		return ""
+	}
+	return fmt.Sprintf("creating the label %s failed (create it to hand the branch back): %v", ResetLabel, c.wrap("creating a label", err))
 }
 
 // BlobSHA returns the git object id of a blob with content data, as
@@ -670,19 +818,16 @@ func (ch Change) failed() bool {
 // madeDraft reports whether a pull request body records that pinbot made the
 // pull request a draft because a check failed.
 func madeDraft(body string) bool {
-	first, _, _ := strings.Cut(body, "\n")
-	return strings.HasPrefix(first, markerPrefix) && strings.HasSuffix(first, markerFailureDraft)
+	m, ok := parseMarker(body)
+	return ok && m.FailureDraft
 }
 
-// withMarker returns ch's body with the hidden marker first, cut to MaxBody.
-// With failureDraft, the marker line records that pinbot made the pull
-// request a draft because a check failed.
-func withMarker(ch Change, failureDraft bool) string {
-	marker := fmt.Sprintf("%spackage=%s target=%s base=%s -->", markerPrefix, ch.Package, ch.Target, ch.Base)
-	if failureDraft {
-		marker += " " + markerFailureDraft
-	}
-	marker += "\n"
+// withMarker returns ch's body with the hidden marker first, cut to MaxBody:
+// the marker records commits as pinbot's on the branch and, with
+// failureDraft, that pinbot made the pull request a draft because a check
+// failed.
+func withMarker(ch Change, commits []string, failureDraft bool) string {
+	marker := marker{Package: ch.Package, Target: ch.Target, Base: ch.Base, Commits: commits, FailureDraft: failureDraft}.String() + "\n"
 	return marker + Truncate(ch.Body, MaxBody-len(marker), "\n\n_The rest of this report was cut to fit GitHub's size limit; run `pinbot check --package "+ch.Package+"` for all of it._\n")
 }
 

@@ -345,7 +345,7 @@ func TestRunLifecycle(t *testing.T) {
 	if e.gh.Branch(testRepo, branch) != head {
 		t.Errorf("pinbot moved a branch with someone else's commit")
 	}
-	if c := e.gh.Comments(testRepo, 1); len(c) != 1 || !strings.Contains(c[0], "commits pinbot did not make") || !strings.Contains(c[0], "alice") {
+	if c := e.gh.Comments(testRepo, 1); len(c) != 1 || !strings.Contains(c[0], "a commit pinbot did not make") || !strings.Contains(c[0], "alice") {
 		t.Errorf("comments %q", c)
 	}
 	if p := e.gh.Pulls(testRepo)[0]; p.Title != "Bump numba cap to 0.68.0" {
