@@ -204,3 +204,40 @@ func TestRunMoveKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestRunHandBackLabelErrors: a label pinbot cannot create is a warning (the
+// notice still goes out); a reset label already gone when pinbot removes it
+// (404) is fine, and a label that stayed is removed by the next run, which
+// finds the branch pinbot's already.
+func TestRunHandBackLabelErrors(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	if code, out, stderr := e.run(); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	e.gh.Push(testRepo, branch, "alice", "mine", map[string]string{"README.md": "# pytensor\nalice\n"})
+	e.gh.Fail("POST", `/labels$`, fakes.Fault{Status: 403, Header: map[string]string{"Content-Type": "application/json"},
+		Body: `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/labels#create-a-label","status":"403"}`})
+	out, _ := e.runConflict(t)
+	if !strings.Contains(out, "warning: creating the label pinbot:reset failed (create it to hand the branch back)") || len(e.notices()) != 1 {
+		t.Errorf("notices %q\n%s", e.notices(), out)
+	}
+	if slices.Contains(e.gh.RepoLabels(testRepo), "pinbot:reset") {
+		t.Fatal("the label was created despite the fault")
+	}
+
+	e.gh.Label(testRepo, 1, "Pinbot:Reset") // labels match in any case
+	e.gh.Fail("DELETE", `/labels/`, fakes.Fault{Status: 404, Header: map[string]string{"Content-Type": "application/json"},
+		Body: `{"message":"Label does not exist","documentation_url":"https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue","status":"404"}`})
+	code, out, stderr := e.run()
+	if code != 0 || !strings.Contains(out, "pinbot replaced the branch with its own commit") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if l := e.gh.Pulls(testRepo)[0].Labels; !slices.Contains(l, "Pinbot:Reset") {
+		t.Fatalf("labels %q: the fault did not keep the label", l)
+	}
+	code, out, stderr = e.run()
+	if code != 0 || !strings.Contains(out, "handed back with the pinbot:reset label: the branch was pinbot's already, and removed the label") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	e.checkState(t, "0.67.0")
+}
