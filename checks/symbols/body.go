@@ -41,7 +41,7 @@ type bodyCtx struct {
 	eh         *ehIndex
 	ehDone     bool
 	tokens     map[uint64]string // local-function tokens by address
-	targets    map[targetKey]string
+	targets    map[targetKey]shallowToken
 	scratch    []byte    // the copy of a body being normalised
 	local      []byte    // the copy of a local function being hashed
 	toks       [2][]byte // token buffers of hashCode by depth, reused
@@ -183,16 +183,7 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 		}
 		if pcrel > 0 {
 			p := off + pcrelOff
-			var disp int64
-			switch pcrel {
-			case 1:
-				disp = int64(int8(code[p]))
-			case 2:
-				disp = int64(int16(binary.LittleEndian.Uint16(code[p:])))
-			case 4:
-				disp = int64(int32(binary.LittleEndian.Uint32(code[p:])))
-			}
-			target := start + uint64(off+n) + uint64(disp)
+			target := start + uint64(off+n) + uint64(displacement(code[p:], pcrel))
 			clear(code[p : p+pcrel])
 			toks = strconv.AppendInt(toks, int64(off), 10)
 			toks = append(toks, '>')
@@ -268,16 +259,29 @@ func (b *bodyCtx) target(addr, lo, hi uint64, depth, load int, viaReloc bool) st
 	if addr >= lo && addr < hi {
 		return "self+" + strconv.FormatUint(addr-lo, 10)
 	}
-	k := targetKey{addr, int32(depth), int32(load), viaReloc}
-	if tok, ok := b.targets[k]; ok {
-		return tok
+	tok, local := b.shallowTarget(addr, depth, load, viaReloc)
+	if local {
+		if t, ok := b.localToken(addr); ok {
+			return t
+		}
 	}
-	tok := b.resolve(addr, depth, load, viaReloc)
-	if b.targets == nil {
-		b.targets = map[targetKey]string{}
-	}
-	b.targets[k] = tok
 	return tok
+}
+
+// shallowTarget is target for an address outside the body, except that
+// a local function is not hashed: local is true where target's token is
+// localToken's when the function can be hashed, tok when it cannot.
+func (b *bodyCtx) shallowTarget(addr uint64, depth, load int, viaReloc bool) (tok string, local bool) {
+	k := targetKey{addr, int32(depth), int32(load), viaReloc}
+	if e, ok := b.targets[k]; ok {
+		return e.tok, e.local
+	}
+	tok, local = b.resolve(addr, depth, load, viaReloc)
+	if b.targets == nil {
+		b.targets = map[targetKey]shallowToken{}
+	}
+	b.targets[k] = shallowToken{tok, local}
+	return tok, local
 }
 
 // A targetKey is what a target token depends on, besides the body it is
@@ -288,58 +292,59 @@ type targetKey struct {
 	viaReloc    bool
 }
 
-// resolve computes target's token; see target.
-func (b *bodyCtx) resolve(addr uint64, depth, load int, viaReloc bool) string {
+// A shallowToken is a result of shallowTarget.
+type shallowToken struct {
+	tok   string
+	local bool
+}
+
+// resolve computes shallowTarget's token; see target.
+func (b *bodyCtx) resolve(addr uint64, depth, load int, viaReloc bool) (tok string, local bool) {
 	sec := b.sectionAt(addr)
 	if sec == nil {
-		return "abs"
+		return "abs", false
 	}
 	if viaReloc {
 		switch sec.Name {
 		case ".plt", ".plt.sec", ".plt.got":
 			if slot, ok := b.pltSlot(sec, addr); ok {
 				if r, ok := b.relocAt(slot); ok {
-					return "plt:" + b.relocToken(r, r.addend, 0, 0, depth)
+					return "plt:" + b.relocToken(r, r.addend, 0, 0, depth), false
 				}
 			}
-			return "plt"
+			return "plt", false
 		}
 		if r, ok := b.relocAt(addr); ok {
 			addend := r.addend
 			if r.implicit() {
 				slot := b.readAt(addr, 8)
 				if len(slot) < 8 {
-					return "got"
+					return "got", false
 				}
 				addend = int64(binary.LittleEndian.Uint64(slot))
 			}
-			return "got:" + b.relocToken(r, addend, 0, 0, depth)
+			return "got:" + b.relocToken(r, addend, 0, 0, depth), false
 		}
 	}
 	if name, off, ok := b.symbolAt(addr); ok {
-		return "sym:" + name + "+" + strconv.FormatUint(off, 10)
+		return "sym:" + name + "+" + strconv.FormatUint(off, 10), false
 	}
 	if sec.Flags&elf.SHF_EXECINSTR != 0 {
-		if depth == 0 {
-			if tok, ok := b.localToken(addr); ok {
-				return tok
-			}
-		}
-		return "sect:" + sec.Name
+		return "sect:" + sec.Name, depth == 0
 	}
 	if sec.Flags&elf.SHF_WRITE == 0 && sec.Type == elf.SHT_PROGBITS {
 		if load > 0 && load <= 64 {
 			if d := b.readAt(addr, load); len(d) == load {
-				return "data:" + hex.EncodeToString(d)
+				return "data:" + hex.EncodeToString(d), false
 			}
 		} else if s, ok := b.cstringAt(sec, addr); ok {
 			if looksLikeSourcePath(s) {
 				s = path.Base(s)
 			}
-			return "str:" + strconv.Quote(s)
+			return "str:" + strconv.Quote(s), false
 		}
 	}
-	return "sect:" + sec.Name
+	return "sect:" + sec.Name, false
 }
 
 // localToken hashes the local function around addr (one level deep).
@@ -350,20 +355,34 @@ func (b *bodyCtx) localToken(addr uint64) (string, bool) {
 	if b.tokens == nil {
 		b.tokens = map[uint64]string{}
 	}
-	start, size, ok := b.funcAt(addr)
 	tok := ""
-	if ok && size > 0 && size <= 1<<20 {
-		if sec := b.sectionAt(start); sec != nil && sec.Type != elf.SHT_NOBITS && start+size <= sec.Addr+sec.Size {
-			b.local = slices.Grow(b.local[:0], int(size))[:size]
-			code := b.local
-			if err := readSectionAt(b.r, b.size, sec, code, start-sec.Addr); err == nil {
-				sum := b.hashCode(start, code, 1)
-				tok = fmt.Sprintf("local:%x+%d", sum[:8], addr-start)
-			}
-		}
+	if start, code, ok := b.localFunc(addr); ok {
+		// Hashing clears fields: it works on a copy.
+		b.local = append(b.local[:0], code...)
+		sum := b.hashCode(start, b.local, 1)
+		tok = fmt.Sprintf("local:%x+%d", sum[:8], addr-start)
 	}
 	b.tokens[addr] = tok
 	return tok, tok != ""
+}
+
+// localFunc returns the start and the bytes (not to be changed) of the
+// local function around addr, when it can be hashed: bounds from its FDE,
+// at most 1 MiB, inside a section with contents.
+func (b *bodyCtx) localFunc(addr uint64) (start uint64, code []byte, ok bool) {
+	start, size, ok := b.funcAt(addr)
+	if !ok || size == 0 || size > 1<<20 {
+		return 0, nil, false
+	}
+	sec := b.sectionAt(start)
+	if sec == nil || sec.Type == elf.SHT_NOBITS || start+size > sec.Addr+sec.Size {
+		return 0, nil, false
+	}
+	code, err := sectionBytes(b.r, b.size, sec, start-sec.Addr, size)
+	if err != nil {
+		return 0, nil, false
+	}
+	return start, code, true
 }
 
 // relocToken names a relocation by type, symbol and addend; a relative

@@ -151,6 +151,46 @@ func TestDebianCounts(t *testing.T) {
 	}
 }
 
+// TestPairerChangesNoVerdict scans the 35 shared objects with and without
+// the pairer (copies compared in lockstep before they are hashed): every
+// clash keeps its body, reason and groups.
+func TestPairerChangesNoVerdict(t *testing.T) {
+	files := needDebian(t, debianPackages...)
+	scan := func(pairing bool) *symbols.Result {
+		defer symbols.SetPairing(pairing)()
+		r, err := symbols.Scan(context.Background(), files, symbols.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	with, without := scan(true), scan(false)
+	if len(with.Clashes) != len(without.Clashes) {
+		t.Fatalf("%d clashes with the pairer, %d without", len(with.Clashes), len(without.Clashes))
+	}
+	groups := func(c symbols.Clash) []int {
+		var g []int
+		for _, cp := range c.Copies {
+			g = append(g, cp.Group)
+		}
+		return g
+	}
+	normalised := 0
+	for i, c := range with.Clashes {
+		w := without.Clashes[i]
+		if c.Name != w.Name || c.Version != w.Version || c.Body != w.Body || c.Reason != w.Reason || !slices.Equal(groups(c), groups(w)) {
+			t.Errorf("%s: %s by %q %v with the pairer, %s by %q %v without",
+				c.Name, c.Body, c.Reason, groups(c), w.Body, w.Reason, groups(w))
+		}
+		if c.Reason == "normalised" {
+			normalised++
+		}
+	}
+	if normalised < 1000 {
+		t.Errorf("only %d clashes decided by normalised bytes", normalised)
+	}
+}
+
 // BenchmarkScanDebian scans the 35 shared objects of the Debian packages
 // with the tensorflow-protobuf preset: forbid patterns, duplicates across
 // libraries, and sizes ("size-only") or sizes and bytes ("bodies").

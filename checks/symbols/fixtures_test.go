@@ -152,6 +152,8 @@ extern "C" int sized_fn(int x) { return %s; }
 extern "C" const int ctable[4] = {1, 2, 3, 4};
 extern "C" const char* names_tab[] = {"alpha", "beta"};
 extern "C" int linked_fn(int x) { return x - %d; }
+extern "C" int (*const fn_tab_same[])(int) = {helper, same_fn};
+extern "C" int (*const fn_tab_diff[])(int) = {helper2, same_fn};
 `, 2+k, pad, 7+2*k, sized, 10+k)
 }
 
@@ -184,7 +186,9 @@ extern "C" int got_same(int x) { return gvar_a + x; }
 extern "C" int got_diff(int x) { return %s + x; }
 extern "C" const char* big_same[] = {%s"end"};
 extern "C" const char* big_diff[] = {%s%s};
-`, k, g, tab.String(), tab.String(), last)
+extern "C" int* const ptr_same[] = {&gvar_a, &gvar_b};
+extern "C" int* const ptr_diff[] = {&gvar_a, &%s};
+`, k, g, tab.String(), tab.String(), last, g)
 }
 
 // buildFixtures compiles the fixtures into a temporary directory, or skips

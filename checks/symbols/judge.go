@@ -72,22 +72,130 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 			}
 		}
 	}
-	// Stage 3: normalised bytes.
-	err = s.eachLibrary(ctx, perLib, func(lib int, tasks []*task) {
-		b := ctxs[lib]
-		for _, t := range tasks {
-			if t.normalise && t.err == "" {
-				b.normaliseTask(t)
-			}
-		}
-	})
-	if err != nil {
+	// Stage 3: normalised bytes, shown alike in lockstep or else hashed.
+	if err := s.normaliseAll(ctx, clashes, ctxs); err != nil {
 		return err
 	}
 	for _, c := range clashes {
 		s.verdict(c)
 	}
 	return nil
+}
+
+// alikeNorm stands for the normalised hash of copies shown alike by a
+// pairer: equal hashes, not computed. It is shorter than a hash, so it
+// equals none.
+const alikeNorm = "alike"
+
+// A normJob is the classes to normalise whose copies lie in one set of
+// libraries: a job locks those libraries' contexts while it runs.
+type normJob struct {
+	libs    []int // sorted
+	classes [][]*task
+	done    bool
+}
+
+// normaliseAll decides the classes whose raw bytes could not: each class's
+// copies are compared with the first in lockstep (pairer), and a class not
+// shown alike is hashed copy by copy. Jobs run in parallel, largest first,
+// never two on one library at once.
+func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bodyCtx) error {
+	byLibs := map[string]*normJob{}
+	var jobs []*normJob
+	for _, c := range clashes {
+		for _, class := range c.classes() {
+			ts := c.tasksOf(class)
+			if ts == nil || !ts[0].normalise || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
+				continue
+			}
+			var libs []int
+			for _, t := range ts {
+				libs = append(libs, int(t.c.refs[t.k].lib))
+			}
+			slices.Sort(libs)
+			libs = slices.Compact(libs)
+			key := fmt.Sprint(libs)
+			j := byLibs[key]
+			if j == nil {
+				j = &normJob{libs: libs}
+				byLibs[key] = j
+				jobs = append(jobs, j)
+			}
+			j.classes = append(j.classes, ts)
+		}
+	}
+	slices.SortStableFunc(jobs, func(a, b *normJob) int { return cmp.Compare(len(b.classes), len(a.classes)) })
+	var mu sync.Mutex
+	free := sync.NewCond(&mu)
+	busy := make([]bool, len(s.objs))
+	left := len(jobs)
+	// next claims the first job none of whose libraries is busy, waiting
+	// for one; nil when all are done or ctx is cancelled.
+	next := func() *normJob {
+		mu.Lock()
+		defer mu.Unlock()
+		for left > 0 && ctx.Err() == nil {
+			for _, j := range jobs {
+				if !j.done && !slices.ContainsFunc(j.libs, func(l int) bool { return busy[l] }) {
+					j.done = true
+					left--
+					for _, l := range j.libs {
+						busy[l] = true
+					}
+					return j
+				}
+			}
+			free.Wait()
+		}
+		return nil
+	}
+	release := func(j *normJob) {
+		mu.Lock()
+		for _, l := range j.libs {
+			busy[l] = false
+		}
+		mu.Unlock()
+		free.Broadcast()
+	}
+	var wg sync.WaitGroup
+	for range max(1, min(s.workers(), len(jobs))) {
+		wg.Go(func() {
+			defer mmap.Guard()()
+			var p pairer
+			for j := next(); j != nil; j = next() {
+				for _, ts := range j.classes {
+					s.normaliseClass(&p, ts, ctxs)
+				}
+				release(j)
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// pairing enables the pairer; tests turn it off to check that it
+// changes no verdict.
+var pairing = true
+
+// normaliseClass decides one class: alike in lockstep, else hashed.
+func (s *scanner) normaliseClass(p *pairer, ts []*task, ctxs []*bodyCtx) {
+	first := ts[0].c.refs[ts[0].k]
+	alike := pairing
+	for _, t := range ts[1:] {
+		if !alike {
+			break
+		}
+		r := t.c.refs[t.k]
+		alike = p.alike(ctxs[first.lib], &s.objs[first.lib].syms[first.sym], ctxs[r.lib], &s.objs[r.lib].syms[r.sym])
+	}
+	for _, t := range ts {
+		if alike {
+			t.norm = alikeNorm
+		} else {
+			ctxs[t.c.refs[t.k].lib].normaliseTask(t)
+		}
+	}
 }
 
 // plan decides what sizes alone decide and queues the copies whose bytes

@@ -173,6 +173,8 @@ func TestBodies(t *testing.T) {
 		{"ctable", symbols.BodySame, "bytes"},                // read-only data
 		{"names_tab", symbols.BodySame, "normalised"},        // pointers to equal strings elsewhere
 		{"linked_fn", symbols.BodyDifferent, "normalised"},   // equal size, other constant
+		{"fn_tab_same", symbols.BodySame, "normalised"},      // pointers to equal local functions
+		{"fn_tab_diff", symbols.BodyDifferent, "normalised"}, // a pointer to a local function that differs
 		{"_ZN4llvm3fooEv", symbols.Body(""), ""},             // absent
 		{"PyInit_x_absent_on_purpose", symbols.Body(""), ""}, // absent
 	}
@@ -233,6 +235,8 @@ func TestBodiesExact(t *testing.T) {
 			{"got_diff", symbols.BodyDifferent},   // another global
 			{"big_same", symbols.BodySame},        // 1,201 relative relocations to equal strings
 			{"big_diff", symbols.BodyDifferent},   // the last string differs
+			{"ptr_same", symbols.BodySame},        // addresses of the same globals
+			{"ptr_diff", symbols.BodyDifferent},   // the address of another global
 		} {
 			c := clash(r, tt.name, "")
 			if c == nil {

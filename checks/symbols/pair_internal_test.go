@@ -1,0 +1,59 @@
+package symbols
+
+import (
+	"debug/elf"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestDecodeIgnoresDisplacements checks what the pairer's lockstep rests
+// on: an instruction's length, PC-relative field and operand width do not
+// depend on the field's value. Every instruction with a PC-relative field
+// in libc's code is decoded again with the field overwritten.
+func TestDecodeIgnoresDisplacements(t *testing.T) {
+	const lib = "/lib/x86_64-linux-gnu/libc.so.6"
+	f, err := elf.Open(lib)
+	if err != nil {
+		t.Skipf("%s: %v", lib, err)
+	}
+	defer f.Close()
+	text := f.Section(".text")
+	if text == nil || f.Machine != elf.EM_X86_64 {
+		t.Skipf("%s has no x86-64 .text", lib)
+	}
+	code, err := text.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 16))
+	fields := 0
+	buf := make([]byte, 32)
+	for off := 0; off < len(code); {
+		n, pcrel, pcrelOff, load, ok := decodeX86(code[off:])
+		if !ok {
+			off++
+			continue
+		}
+		if pcrel > 0 {
+			fields++
+			end := min(off+len(buf), len(code))
+			m := copy(buf, code[off:end])
+			for _, fill := range []func() byte{func() byte { return 0 }, func() byte { return 0xff }, func() byte { return byte(rng.Uint32()) }} {
+				for i := range pcrel {
+					buf[pcrelOff+i] = fill()
+				}
+				n2, pcrel2, pcrelOff2, load2, ok2 := decodeX86(buf[:m])
+				if n2 != n || pcrel2 != pcrel || pcrelOff2 != pcrelOff || load2 != load || !ok2 {
+					t.Fatalf("at %#x % x: decoded (%d %d %d %d) with the field % x, (%d %d %d %d %v) with % x",
+						text.Addr+uint64(off), code[off:off+n], n, pcrel, pcrelOff, load,
+						code[off+pcrelOff:off+pcrelOff+pcrel], n2, pcrel2, pcrelOff2, load2, ok2, buf[pcrelOff:pcrelOff+pcrel])
+				}
+			}
+		}
+		off += n
+	}
+	if fields < 10000 {
+		t.Errorf("only %d PC-relative fields in %s", fields, lib)
+	}
+	t.Logf("%d PC-relative fields", fields)
+}
