@@ -33,19 +33,20 @@ type bodyCtx struct {
 	f    *elf.File
 	secs []*elf.Section // allocated sections sorted by address
 
-	relocs     []rela    // relocations not in runs, sorted by offset
-	runs       []relaRun // long sorted runs of RELA entries, in place
-	relocsDone bool
-	addrs      []int32 // defined symbols sorted by address, then name
-	addrsDone  bool
-	eh         *ehIndex
-	ehDone     bool
-	tokens     map[uint64]string // local-function tokens by address
-	targets    map[targetKey]shallowToken
-	scratch    []byte    // the copy of a body being normalised
-	local      []byte    // the copy of a local function being hashed
-	toks       [2][]byte // token buffers of hashCode by depth, reused
-	hasher     hash.Hash
+	relocs      []rela    // relocations not in runs, sorted by offset
+	runs        []relaRun // long sorted runs of RELA entries, in place
+	relocsDone  bool
+	addrs       []symAddr // defined symbols sorted by address, then name
+	addrsDone   bool
+	eh          *ehIndex
+	ehDone      bool
+	tokens      map[uint64]string          // local-function tokens by address
+	targets     map[uint64]shallowToken    // by packTarget
+	wideTargets map[targetKey]shallowToken // the keys packTarget cannot pack
+	scratch     []byte                     // the copy of a body being normalised
+	local       []byte                     // the copy of a local function being hashed
+	toks        [2][]byte                  // token buffers of hashCode by depth, reused
+	hasher      hash.Hash
 }
 
 // digest hashes a normalised body: its bytes, then its tokens.
@@ -272,15 +273,30 @@ func (b *bodyCtx) target(addr, lo, hi uint64, depth, load int, viaReloc bool) st
 // a local function is not hashed: local is true where target's token is
 // localToken's when the function can be hashed, tok when it cannot.
 func (b *bodyCtx) shallowTarget(addr uint64, depth, load int, viaReloc bool) (tok string, local bool) {
-	k := targetKey{addr, int32(depth), int32(load), viaReloc}
-	if e, ok := b.targets[k]; ok {
+	k, packed := packTarget(addr, depth, load, viaReloc)
+	wk := targetKey{addr, int32(depth), int32(load), viaReloc}
+	var e shallowToken
+	var ok bool
+	if packed {
+		e, ok = b.targets[k]
+	} else {
+		e, ok = b.wideTargets[wk]
+	}
+	if ok {
 		return e.tok, e.local
 	}
 	tok, local = b.resolve(addr, depth, load, viaReloc)
-	if b.targets == nil {
-		b.targets = map[targetKey]shallowToken{}
+	if packed {
+		if b.targets == nil {
+			b.targets = map[uint64]shallowToken{}
+		}
+		b.targets[k] = shallowToken{tok, local}
+	} else {
+		if b.wideTargets == nil {
+			b.wideTargets = map[targetKey]shallowToken{}
+		}
+		b.wideTargets[wk] = shallowToken{tok, local}
 	}
-	b.targets[k] = shallowToken{tok, local}
 	return tok, local
 }
 
@@ -290,6 +306,20 @@ type targetKey struct {
 	addr        uint64
 	depth, load int32
 	viaReloc    bool
+}
+
+// packTarget packs a targetKey into one integer, a cheaper map key, when
+// the address fits in 48 bits and the width in 13 (always, in real
+// objects).
+func packTarget(addr uint64, depth, load int, viaReloc bool) (uint64, bool) {
+	if addr >= 1<<48 || load < 0 || load >= 1<<13 || depth < 0 || depth > 1 {
+		return 0, false
+	}
+	k := addr<<16 | uint64(load)<<2 | uint64(depth)<<1
+	if viaReloc {
+		k |= 1
+	}
+	return k, true
 }
 
 // A shallowToken is a result of shallowTarget.
@@ -523,27 +553,36 @@ func (b *bodyCtx) symbolAt(addr uint64) (string, uint64, bool) {
 	if !b.addrsDone {
 		b.addrsDone = true
 		syms := b.o.syms
+		b.addrs = make([]symAddr, 0, len(syms))
 		for i := range syms {
 			s := &syms[i]
 			if s.shndx != uint16(elf.SHN_UNDEF) && s.shndx < uint16(elf.SHN_LORESERVE) && s.name != "" &&
 				s.typ() != elf.STT_TLS && s.typ() != elf.STT_SECTION && s.typ() != elf.STT_FILE {
-				b.addrs = append(b.addrs, int32(i))
+				b.addrs = append(b.addrs, symAddr{s.value, int32(i)})
 			}
 		}
-		slices.SortFunc(b.addrs, func(x, y int32) int {
-			if c := cmp.Compare(syms[x].value, syms[y].value); c != 0 {
-				return c
+		// By value (a radix sort: a large library's table is sorted in a
+		// millisecond), then aliases by name.
+		sortByValue(b.addrs)
+		for i := 0; i < len(b.addrs); {
+			j := i + 1
+			for j < len(b.addrs) && b.addrs[j].value == b.addrs[i].value {
+				j++
 			}
-			if c := strings.Compare(syms[x].name, syms[y].name); c != 0 {
-				return c
+			if j-i > 1 {
+				slices.SortFunc(b.addrs[i:j], func(x, y symAddr) int {
+					if c := strings.Compare(syms[x.sym].name, syms[y.sym].name); c != 0 {
+						return c
+					}
+					return cmp.Compare(x.sym, y.sym)
+				})
 			}
-			return int(x - y)
-		})
+			i = j
+		}
 	}
-	syms := b.o.syms
 	// First symbol with value > addr; candidates are before it.
-	i, _ := slices.BinarySearchFunc(b.addrs, addr, func(x int32, a uint64) int {
-		if syms[x].value > a {
+	i, _ := slices.BinarySearchFunc(b.addrs, addr, func(x symAddr, a uint64) int {
+		if x.value > a {
 			return 1
 		}
 		return -1
@@ -551,18 +590,54 @@ func (b *bodyCtx) symbolAt(addr uint64) (string, uint64, bool) {
 	if i == 0 {
 		return "", 0, false
 	}
-	v := syms[b.addrs[i-1]].value
+	v := b.addrs[i-1].value
 	j := i - 1
-	for j > 0 && syms[b.addrs[j-1]].value == v {
+	for j > 0 && b.addrs[j-1].value == v {
 		j--
 	}
 	for ; j < i; j++ {
-		s := &syms[b.addrs[j]]
+		s := &b.o.syms[b.addrs[j].sym]
 		if addr < s.value+max(s.size, 1) {
 			return s.name, addr - s.value, true
 		}
 	}
 	return "", 0, false
+}
+
+// A symAddr is a defined symbol's value and index, for symbolAt.
+type symAddr struct {
+	value uint64
+	sym   int32
+}
+
+// sortByValue sorts a by value, stably: a least-significant-digit radix
+// sort, 16 bits a pass, skipping the digits all entries share.
+func sortByValue(a []symAddr) {
+	if len(a) < 2 {
+		return
+	}
+	tmp := make([]symAddr, len(a))
+	var count [1 << 16]int
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count[:])
+		for _, e := range a {
+			count[e.value>>shift&0xffff]++
+		}
+		if count[a[0].value>>shift&0xffff] == len(a) {
+			continue // one digit for all: nothing to move
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for _, e := range a {
+			d := e.value >> shift & 0xffff
+			tmp[count[d]] = e
+			count[d]++
+		}
+		copy(a, tmp)
+	}
 }
 
 // hasMemArg reports whether inst has a memory operand (rather than a

@@ -1,8 +1,10 @@
 package symbols
 
 import (
+	"cmp"
 	"debug/elf"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -56,4 +58,30 @@ func TestDecodeIgnoresDisplacements(t *testing.T) {
 		t.Errorf("only %d PC-relative fields in %s", fields, lib)
 	}
 	t.Logf("%d PC-relative fields", fields)
+}
+
+// TestSortByValue checks the radix sort against a comparison sort, on
+// values that differ in every 16-bit digit and on repeated values (stable).
+func TestSortByValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 3))
+	for _, n := range []int{0, 1, 2, 100, 5000} {
+		a := make([]symAddr, n)
+		for i := range a {
+			switch i % 3 {
+			case 0:
+				a[i].value = rng.Uint64()
+			case 1:
+				a[i].value = rng.Uint64() & 0xffff_ffff
+			default:
+				a[i].value = uint64(rng.IntN(50)) << 20
+			}
+			a[i].sym = int32(i)
+		}
+		want := slices.Clone(a)
+		slices.SortStableFunc(want, func(x, y symAddr) int { return cmp.Compare(x.value, y.value) })
+		sortByValue(a)
+		if !slices.Equal(a, want) {
+			t.Errorf("n=%d: radix sort disagrees with a stable sort", n)
+		}
+	}
 }

@@ -40,6 +40,13 @@ type relaRun struct {
 
 func (r relaRun) len() int { return len(r.data) / 24 }
 
+// covers reports whether addr lies between the run's first and last
+// offsets: most addresses asked about (code) lie outside every run, and
+// are answered without a search.
+func (r relaRun) covers(addr uint64) bool {
+	return addr >= r.bo.Uint64(r.data) && addr <= r.bo.Uint64(r.data[len(r.data)-24:])
+}
+
 func (r relaRun) at(i int) rela {
 	e := r.data[i*24 : i*24+24]
 	return rela{off: r.bo.Uint64(e[0:]), info: r.bo.Uint64(e[8:]), addend: int64(r.bo.Uint64(e[16:]))}
@@ -147,9 +154,15 @@ func (b *bodyCtx) relocAt(addr uint64) (rela, bool) {
 		b.loadRelocs()
 	}
 	for _, run := range b.runs {
+		if !run.covers(addr) {
+			continue
+		}
 		if i := run.search(addr); i < run.len() && run.at(i).off == addr {
 			return run.at(i), true
 		}
+	}
+	if len(b.relocs) == 0 || addr < b.relocs[0].off || addr > b.relocs[len(b.relocs)-1].off {
+		return rela{}, false
 	}
 	i, found := slices.BinarySearchFunc(b.relocs, addr, func(r rela, a uint64) int { return cmp.Compare(r.off, a) })
 	if !found {
