@@ -83,6 +83,16 @@ func (b *bodyCtx) open(src *source) (err error) {
 	return nil
 }
 
+// release drops the pages of the object's bytes [off, off+n) from the
+// process's resident set, when the object is a mapped file: they are
+// served again from the page cache if read. Peak memory then counts the
+// pages in use, not every page touched.
+func (b *bodyCtx) release(off, n int64) {
+	if m, ok := b.r.(interface{ Release(off, n int64) }); ok {
+		m.Release(off, n)
+	}
+}
+
 func (b *bodyCtx) close() {
 	if b.r != nil {
 		b.r.Close()
@@ -611,19 +621,20 @@ type symAddr struct {
 }
 
 // sortByValue sorts a by value, stably: a least-significant-digit radix
-// sort, 16 bits a pass, skipping the digits all entries share.
+// sort, a byte a pass, skipping the bytes all entries share (the high
+// ones, in a library's addresses).
 func sortByValue(a []symAddr) {
 	if len(a) < 2 {
 		return
 	}
-	tmp := make([]symAddr, len(a))
-	var count [1 << 16]int
-	for shift := 0; shift < 64; shift += 16 {
+	var tmp []symAddr
+	var count [256]int
+	for shift := 0; shift < 64; shift += 8 {
 		clear(count[:])
 		for _, e := range a {
-			count[e.value>>shift&0xffff]++
+			count[e.value>>shift&0xff]++
 		}
-		if count[a[0].value>>shift&0xffff] == len(a) {
+		if count[a[0].value>>shift&0xff] == len(a) {
 			continue // one digit for all: nothing to move
 		}
 		pos := 0
@@ -631,8 +642,11 @@ func sortByValue(a []symAddr) {
 			count[d] = pos
 			pos += c
 		}
+		if tmp == nil {
+			tmp = make([]symAddr, len(a))
+		}
 		for _, e := range a {
-			d := e.value >> shift & 0xffff
+			d := e.value >> shift & 0xff
 			tmp[count[d]] = e
 			count[d]++
 		}

@@ -55,6 +55,9 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 		for _, t := range tasks {
 			b.readRaw(t)
 		}
+		// Few of the pages read are read again (normalising): they are
+		// paged in again from the page cache then.
+		b.release(0, b.size)
 	})
 	if err != nil {
 		return err
@@ -129,6 +132,12 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bo
 	free := sync.NewCond(&mu)
 	busy := make([]bool, len(s.objs))
 	left := len(jobs)
+	pending := make([]int, len(s.objs)) // jobs left per library
+	for _, j := range jobs {
+		for _, l := range j.libs {
+			pending[l]++
+		}
+	}
 	// next claims the first job none of whose libraries is busy, waiting
 	// for one; nil when all are done or ctx is cancelled.
 	next := func() *normJob {
@@ -153,6 +162,9 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bo
 		mu.Lock()
 		for _, l := range j.libs {
 			busy[l] = false
+			if pending[l]--; pending[l] == 0 {
+				ctxs[l].release(0, ctxs[l].size) // done with its pages
+			}
 		}
 		mu.Unlock()
 		free.Broadcast()

@@ -102,8 +102,11 @@ func (b *bodyCtx) loadRelocs() {
 				}
 				i = j
 			}
+			// Runs are searched in place, a few pages at a time.
+			b.release(int64(sec.Offset), int64(sec.Size))
 		case shtRelr:
 			b.readRelr(sec, bo)
+			b.release(int64(sec.Offset), int64(sec.Size))
 		}
 	}
 	if !slices.IsSortedFunc(b.relocs, cmpRela) {

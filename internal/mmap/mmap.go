@@ -79,6 +79,24 @@ func (m *Map) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
+// Release tells the kernel the pages of [off, off+n) are not needed for
+// now (madvise MADV_DONTNEED): they leave the process's resident set, and
+// the page cache, which still holds them, serves them again if they are
+// read. The mapping stays valid. Pages partly outside the range are kept.
+func (m *Map) Release(off, n int64) {
+	size := int64(len(m.data))
+	page := int64(os.Getpagesize())
+	start := (max(off, 0) + page - 1) / page * page
+	end := min(off+n, size)
+	if end < size {
+		end = end / page * page // the kernel rounds the length up: the last page goes only with the file's end
+	}
+	if start >= end {
+		return
+	}
+	_ = syscall.Madvise(m.data[start:end], syscall.MADV_DONTNEED)
+}
+
 // Close unmaps the file; it is safe to call more than once.
 func (m *Map) Close() error {
 	if m.data == nil {
