@@ -26,9 +26,10 @@ type task struct {
 
 // judge decides, for every clash, whether its copies have the same body, in
 // stages, each run only where the previous one could not decide: sizes; raw
-// bytes; bytes normalised for layout (see the package comment). Reading and
-// normalising run in parallel, one library per worker, so each library's
-// tables are loaded once and used by one goroutine.
+// bytes; bytes normalised for layout (see the package comment), shown
+// alike in lockstep or hashed. Reading runs in parallel, one library per
+// worker; normalising, one set of libraries per worker (normaliseAll): each
+// library's tables are loaded once and used by one goroutine at a time.
 func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 	perLib := make([][]*task, len(s.objs))
 	for _, c := range clashes {
