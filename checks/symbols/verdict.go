@@ -1,7 +1,9 @@
 package symbols
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -80,6 +82,9 @@ func Judge(name string, baseline *Side, candidate Side, env Env) Check {
 	candEmpty := empty(&candidate, "candidate")
 	baseEmpty := baseline != nil && empty(baseline, "baseline")
 	warnings = append(warnings, unreadableEnv(baseline, candidate)...)
+	if w := uncompared(candidate.Result); w != "" {
+		warnings = append(warnings, w)
+	}
 	warnings = append(warnings, env.Warnings...)
 
 	var baseRes *Result
@@ -127,6 +132,37 @@ func Judge(name string, baseline *Side, candidate Side, env Env) Check {
 	parts = append(parts, env.Notes...)
 	c.Detail = strings.Join(parts, "; ")
 	return c
+}
+
+// uncompared says which of a scan's clashes could meet at run time but whose
+// bodies could not be compared (a TLS variable, a body too large to read, a
+// machine the normaliser does not know, an unreadable body): a different
+// body there would go unseen, so the check cannot say ok. "" when there are
+// none.
+func uncompared(r *Result) string {
+	if r == nil {
+		return ""
+	}
+	n, why, example := 0, map[string]int{}, ""
+	for _, c := range r.Clashes {
+		if c.Body != BodyUnknown || c.Exposure == ExposureSymbolic {
+			continue
+		}
+		n++
+		why[cmp.Or(c.Reason, "unknown")]++
+		if example == "" {
+			example = cmp.Or(c.Demangled, c.Name)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	var reasons []string
+	for _, k := range slices.Sorted(maps.Keys(why)) {
+		reasons = append(reasons, fmt.Sprintf("%s: %d", k, why[k]))
+	}
+	return fmt.Sprintf("%d clash%s whose bodies could not be compared (%s), e.g. %s: a different body there would not be seen",
+		n, map[bool]string{true: "", false: "es"}[n == 1], strings.Join(reasons, ", "), example)
 }
 
 // unreadableEnv lists the against and host libraries either scan could not

@@ -2,6 +2,7 @@ package symbols_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,5 +150,42 @@ func TestResolveHost(t *testing.T) {
 		if err := symbols.CheckELF(filepath.Join(root, name)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckELF(%s) = %v, want %q", name, err, want)
 		}
+	}
+}
+
+// TestJudgeUncomparedClash: a clash whose bodies cannot be compared (here a
+// TLS variable, which has no body to read) is a warning naming it, never
+// ok: a different initial value there would go unseen.
+func TestJudgeUncomparedClash(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ not found")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"libold.so":   "int pinbot_other = 1;\n",
+		"libnew.so":   "__thread int pinbot_tls = 1;\nextern \"C\" int get() { return pinbot_tls; }\n",
+		"libtheir.so": "__thread int pinbot_tls = 2;\nextern \"C\" int theirs() { return pinbot_tls; }\n",
+	} {
+		if err := compile(dir, fixture{name: name, source: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := func(name string) string { return filepath.Join(dir, name) }
+	opts := symbols.Options{Against: []string{p("libtheir.so")}}
+	old := scan(t, []string{p("libold.so")}, opts)
+	cand := scan(t, []string{p("libnew.so")}, opts)
+	if c := clash(cand, "pinbot_tls", ""); c == nil || c.Body != symbols.BodyUnknown || c.Reason != "tls" {
+		t.Fatalf("the TLS clash is %+v, want an unknown body for tls", c)
+	}
+	c := symbols.Judge("tls", &symbols.Side{Version: "1", File: "old.whl", Result: old}, symbols.Side{Version: "2", File: "new.whl", Result: cand}, symbols.Env{})
+	if c.Verdict != "warning" || c.OK {
+		t.Errorf("verdict %q ok %v, want a warning:\n%s", c.Verdict, c.OK, c.Detail)
+	}
+	if want := "1 clash whose bodies could not be compared (tls: 1), e.g. pinbot_tls"; !strings.Contains(c.Detail, want) {
+		t.Errorf("detail lacks %q:\n%s", want, c.Detail)
+	}
+	// Without the clash the same pair is ok: the warning is the clash's.
+	if c := symbols.Judge("tls", &symbols.Side{Version: "1", File: "old.whl", Result: old}, symbols.Side{Version: "2", File: "new.whl", Result: old}, symbols.Env{}); c.Verdict != "ok" {
+		t.Errorf("no clash: verdict %q\n%s", c.Verdict, c.Detail)
 	}
 }
