@@ -26,12 +26,17 @@ func TestRedact(t *testing.T) {
 		"ghp_abc:x-oauth-basic@github.com/o/r":                        "github.com/o/r",
 		"/relative/path?sig=1":                                        "/relative/path",
 		"":                                                            "",
+		// anaconda.org's private channels carry the token in the path.
+		"https://conda.anaconda.org/t/tk-1234-abcd/lab/linux-64/repodata.json": "https://conda.anaconda.org/t/REDACTED/lab/linux-64/repodata.json",
+		"https://conda.anaconda.org/t/tk-1234-abcd":                            "https://conda.anaconda.org/t/REDACTED",
+		"https://u:p%zz@conda.example/t/tk-99/lab?x":                           "https://conda.example/t/REDACTED/lab",
+		"https://example.com/x/t/notatoken":                                    "https://example.com/x/t/notatoken",
 	} {
 		if got := web.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
-	text := `Get "https://u:pw@a.example/x?t=1": proxyconnect tcp: dial http://p:pw2@proxy:3128 (and ftp://x@y/z)`
+	text := `Get "https://u:pw@a.example/x?t=1": proxyconnect tcp: dial http://p:pw2@proxy:3128 (and ftp://x@y/z) https://conda.anaconda.org/t/pwtoken/c`
 	got := web.RedactText(text)
 	if strings.Contains(got, "pw") || strings.Contains(got, "t=1") || !strings.Contains(got, `"https://a.example/x"`) || !strings.Contains(got, "http://proxy:3128") {
 		t.Errorf("RedactText = %q", got)

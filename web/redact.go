@@ -28,8 +28,9 @@ func Redact(s string) string {
 			end = len(rest)
 		}
 		if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
-			s = s[:i+3] + rest[at+1:]
+			rest, end = rest[at+1:], end-at-1
 		}
+		s = s[:i+3] + rest[:end] + redactPathToken(rest[end:])
 	} else if at := strings.LastIndexByte(s, '@'); at >= 0 && !strings.Contains(s[:at], "/") {
 		s = s[at+1:] // "user:password@host/path" without a scheme
 	}
@@ -43,6 +44,7 @@ func RedactURL(u *url.URL) string {
 	}
 	c := *u
 	c.User, c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = nil, "", false, "", ""
+	c.Path, c.RawPath = redactPathToken(c.Path), redactPathToken(c.RawPath)
 	if c.Opaque != "" {
 		// "scheme:user:password@host" parses as opaque: keep what follows "@".
 		// Its "scheme" may be the user name: drop both.
@@ -51,6 +53,25 @@ func RedactURL(u *url.URL) string {
 		}
 	}
 	return c.String()
+}
+
+// redactPathToken hides the token of anaconda.org's authenticated channel
+// URLs, which carry it as the first path segments "/t/TOKEN/…"
+// (https://conda.anaconda.org/t/TOKEN/channel); other paths are returned
+// as they are.
+func redactPathToken(p string) string {
+	rest, ok := strings.CutPrefix(p, "/t/")
+	if !ok {
+		return p
+	}
+	end := strings.IndexByte(rest, '/')
+	if end < 0 {
+		end = len(rest)
+	}
+	if end == 0 {
+		return p
+	}
+	return "/t/REDACTED" + rest[end:]
 }
 
 // RedactText returns s with every URL in it (anything that starts with a

@@ -477,3 +477,27 @@ func TestHostileIndexRun(t *testing.T) {
 		check("a comment", c)
 	}
 }
+
+// TestHostileCondaPathToken: anaconda.org's private channels carry their
+// token in the URL's path (https://conda.anaconda.org/t/TOKEN/…); it never
+// reaches the logs (at debug level) or any report format, even in the
+// errors that name the URL.
+func TestHostileCondaPathToken(t *testing.T) {
+	const token = "tk-5ecret-path-token"
+	c := fakes.NewConda(t)
+	e := newEnv(t)
+	e.vars["PINBOT_CONDA_URL"] = c.URL + "/t/" + token
+	e.file("environment.yml", []byte("channels: [conda-forge]\ndependencies:\n  - numba >=0.60,<=0.66.0\n"))
+	for _, format := range []string{"text", "json", "markdown"} {
+		code, out, stderr := e.run("check", "--dir", e.dir, "-v", "--format", format)
+		if code != exitFailure {
+			t.Errorf("%s: exit %d, want 1 (the channel answers 404)\n%s\n%s", format, code, out, stderr)
+		}
+		if !strings.Contains(out+stderr, "/t/REDACTED/") {
+			t.Errorf("%s: the error does not name the redacted URL:\n%s\n%s", format, out, stderr)
+		}
+		if strings.Contains(out+stderr, token) {
+			t.Errorf("%s: the token is in the output:\n%s\n%s", format, out, stderr)
+		}
+	}
+}
