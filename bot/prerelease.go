@@ -36,10 +36,11 @@ type PrereleaseRecorded interface {
 // release its caps admit once this run's plan is applied. Plans are not
 // changed: a pre-release moves no cap.
 func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []plan.Plan, pkgs []plan.Package, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) map[string]*report.Prerelease {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) (map[string]*report.Prerelease, []string) {
 	out := map[string]*report.Prerelease{}
+	var warnings []string
 	if c.Verifier == nil {
-		return out
+		return out, nil
 	}
 	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes}
 	for i := range plans {
@@ -54,33 +55,40 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 		if settings[p.Name].ProjectConstraints() {
 			constraints = probeConstraints(p.Name, project)
 		}
-		if pr := c.Verifier.earlyWarn(ctx, log, c, p, pkgs[i], lookups[p.Name], settings[p.Name], planned, constraints); pr != nil {
+		pr, unseen := c.Verifier.earlyWarn(ctx, log, c, p, pkgs[i], lookups[p.Name], settings[p.Name], planned, constraints)
+		if pr != nil {
 			out[p.Name] = pr
 		}
+		for _, w := range unseen {
+			warnings = append(warnings, p.Name+": early warning: "+w+": a pre-release there would go unseen")
+		}
 	}
-	return out
+	return out, warnings
 }
 
 // earlyWarn chooses p's pre-release and judges it; nil when there is none.
+// unseen lists the sources it could not ask, with why: the report says so,
+// since "no early warning" must not read as "no pre-release" when a source
+// did not answer.
 // The checks read what they read for the target (checkReleases: PyPI's
 // wheels, or a channel's conda packages), and the baseline comes from the
 // same releases.
 func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, p *plan.Plan, pkg plan.Package,
-	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) *report.Prerelease {
+	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) (_ *report.Prerelease, unseen []string) {
 	log = log.With("package", p.Name)
 	rs, scheme, where, err := v.checkReleases(ctx, c, p, lookups, settings)
 	if err != nil {
 		log.Warn("early warning: no releases for the checks to read", "err", err)
-		return nil
+		return nil, []string{"no releases for the checks to read (" + err.Error() + ")"}
 	}
 	conda := scheme.Name() == condaversions.Name
-	found := v.prereleaseSources(ctx, log, c, p.Name, lookups, conda)
+	found, unseen := v.prereleaseSources(ctx, log, c, p.Name, lookups, conda)
 	if conda && !slices.ContainsFunc(found, func(f earlywarn.Found) bool { return f.Source == where }) {
 		found = append(found, earlywarn.Found{Source: where, Scheme: scheme, Releases: rs, Readable: true})
 	}
 	cand, ok := earlywarn.Choose(p.Target, found)
 	if !ok {
-		return nil
+		return nil, unseen
 	}
 	if cand.Release == nil {
 		reads := "PyPI's wheels"
@@ -88,7 +96,7 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 			reads = "conda packages"
 		}
 		pr := earlywarn.Unreadable(cand, reads)
-		return &pr
+		return &pr, unseen
 	}
 	// The baseline is the release the caps admit after this run's plan:
 	// what the project will be running when the final release ships.
@@ -108,7 +116,7 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 		log.Warn("early warning: the checks could not judge the pre-release", "pre-release", cand.Version, "err", err)
 	}
 	pr := earlywarn.Judge(cand, versionOf(baseline), checks, blocked, err)
-	return &pr
+	return &pr, unseen
 }
 
 // prereleaseSources returns the releases an early warning looks at: PyPI's,
@@ -116,9 +124,9 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 // configured conda label channel (sources.conda.channels:
 // [numba/label/dev]), asked here when no pin follows it. conda says whether
 // the checks read conda packages (every channel is then readable), else
-// they read PyPI's wheels.
-func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *Checker, name string, lookups []plan.Lookup, conda bool) []earlywarn.Found {
-	var found []earlywarn.Found
+// they read PyPI's wheels. unseen lists the sources that failed to answer
+// (a package a source does not have is no failure).
+func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *Checker, name string, lookups []plan.Lookup, conda bool) (found []earlywarn.Found, unseen []string) {
 	add := func(source string, rs []sources.Release) {
 		if s := c.sourceScheme(source); s != nil {
 			isConda := s.Name() == condaversions.Name
@@ -129,6 +137,9 @@ func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *C
 		found = append(found, earlywarn.Found{Source: pypi.Name, Scheme: pep440.Scheme{}, Releases: rs, Readable: !conda})
 	} else {
 		log.Debug("early warning: no PyPI releases", "err", err)
+		if v.Releases != nil && !errors.Is(err, sources.ErrNotFound) && ctx.Err() == nil {
+			unseen = append(unseen, "asking pypi failed ("+err.Error()+")")
+		}
 	}
 	asked := map[string]bool{pypi.Name: true}
 	for _, l := range lookups {
@@ -148,13 +159,16 @@ func (v *Verifier) prereleaseSources(ctx context.Context, log *slog.Logger, c *C
 		if err != nil {
 			if !errors.Is(err, sources.ErrNotFound) {
 				log.Warn("early warning: asking a label channel failed", "source", src.Name(), "err", err)
+				if ctx.Err() == nil {
+					unseen = append(unseen, "asking "+src.Name()+" failed ("+err.Error()+")")
+				}
 			}
 			continue
 		}
 		add(src.Name(), rs)
 	}
 	slices.SortStableFunc(found, func(a, b earlywarn.Found) int { return strings.Compare(a.Source, b.Source) })
-	return found
+	return found, unseen
 }
 
 // sourceScheme returns the version scheme of the named source's releases.

@@ -230,3 +230,41 @@ func TestCheckEarlyWarningConda(t *testing.T) {
 		t.Errorf("prerelease %+v", pr)
 	}
 }
+
+// TestCheckEarlyWarningUnseen: a source of pre-releases that fails to
+// answer is a warning in the report, so that no early warning does not
+// read as no pre-release; a channel that does not have the package is no
+// failure.
+func TestCheckEarlyWarningUnseen(t *testing.T) {
+	c := fakes.NewConda(t)
+	c.Add("conda-forge", "numba", fakes.CondaFile{Version: "0.66.0"}, fakes.CondaFile{Version: "0.67.0"})
+	e := earlyEnv(t, earlyConfig+"sources:\n  conda:\n    channels: [conda-forge, numba/label/dev]\n")
+	e.vars["PINBOT_CONDA_URL"] = c.URL
+	warnings := func() []string {
+		t.Helper()
+		code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+		var rep report.Report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rep.Packages {
+			if p.Name == "numba" && (p.Status != "bump" || p.Prerelease != nil) {
+				t.Errorf("numba %s, prerelease %+v", p.Status, p.Prerelease)
+			}
+		}
+		return rep.Warnings
+	}
+	// The label channel does not have numba (404): nothing to say.
+	if w := warnings(); len(w) != 0 {
+		t.Errorf("warnings %q", w)
+	}
+	c.Fail("/package/numba/numba", repeat(fakes.Fault{Status: 500, Body: "Internal Server Error"}, 8)...)
+	w := warnings()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "numba: early warning: asking numba/label/dev failed (") ||
+		!strings.Contains(w[0], "500") || !strings.HasSuffix(w[0], "a pre-release there would go unseen") {
+		t.Errorf("warnings %q, want one saying the label channel failed", w)
+	}
+}
