@@ -228,8 +228,12 @@ numba = ">=0.58,<=0.66.0"
 [tool.pixi.feature.jit.target.linux-64.dependencies]
 llvmlite = { version = "<=0.48.0", channel = "conda-forge" }
 
+[tool.pixi.target.linux-64.dependencies]
+numba = "<=0.66.0"
+
 [tool.pixi.pypi-dependencies]
 demo = { path = ".", editable = true }
+llvmlite = ">=0.40,<=0.48.0"
 
 [tool.pixi.tasks]
 bench = "python -c 'import numba'"
@@ -255,6 +259,7 @@ bench = "python -c 'import numba'"
 		"pyproject.toml tool.uv.constraint-dependencies[0]", "pyproject.toml tool.uv.override-dependencies[0]",
 		"pyproject.toml tool.uv.dev-dependencies[0]", "pyproject.toml tool.poetry.group.test.dependencies.numba.version",
 		"pyproject.toml tool.pixi.dependencies.numba", "pyproject.toml tool.pixi.feature.jit.target.linux-64.dependencies.llvmlite",
+		"pyproject.toml tool.pixi.target.linux-64.dependencies.numba", "pyproject.toml tool.pixi.pypi-dependencies.llvmlite",
 		"requirements/dev.in requirements[0]", "constraints.txt requirements[0]", "requirements-gpu.in requirements[0]",
 		"requirements-gpu.txt requirements[0]",
 	} {
@@ -262,8 +267,8 @@ bench = "python -c 'import numba'"
 			t.Errorf("no pin %s in the report", k)
 		}
 	}
-	if len(keys) != 12 {
-		t.Errorf("%d pins, want 12: %v", len(keys), keys)
+	if len(keys) != 14 {
+		t.Errorf("%d pins, want 14: %v", len(keys), keys)
 	}
 }
 
