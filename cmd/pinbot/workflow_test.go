@@ -355,3 +355,36 @@ func TestActionCheckThenPublish(t *testing.T) {
 		t.Errorf("pull requests %+v", pulls)
 	}
 }
+
+// TestActionSetsUpPython (#11 point 10): modes check and all set up the
+// Python of input python-version (a current CPython by default) before
+// pinbot check runs, so that a fresh workflow probes dynamically; the check
+// itself asks for no static fallback.
+func TestActionSetsUpPython(t *testing.T) {
+	a := readAction(t)
+	def := a.Inputs["python-version"].Default
+	if m := regexp.MustCompile(`^3\.(\d+)$`).FindStringSubmatch(def); m == nil || len(m[1]) < 2 || m[1] < "12" {
+		t.Errorf("input python-version defaults to %q, want a current CPython (3.12 or newer)", def)
+	}
+	setup, check := -1, -1
+	for i, s := range a.Runs.Steps {
+		switch {
+		case strings.HasPrefix(s.Uses, "actions/setup-python@"):
+			setup = i
+			if s.With["python-version"] != "${{ inputs.python-version }}" {
+				t.Errorf("setup-python is given %q, not the input", s.With["python-version"])
+			}
+			if !strings.Contains(s.If, "inputs.mode != 'publish'") {
+				t.Errorf("setup-python runs if %q: want every mode that checks (check, all)", s.If)
+			}
+		case s.ID == "check":
+			check = i
+			if strings.Contains(s.Run, "--static") {
+				t.Error("the check step asks for static probes")
+			}
+		}
+	}
+	if setup < 0 || check < 0 || setup > check {
+		t.Errorf("setup-python at step %d, the check at %d: want Python set up first", setup, check)
+	}
+}
