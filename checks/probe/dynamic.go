@@ -162,7 +162,7 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 			return fail(err)
 		}
 		if first {
-			rec = record(ctx, opts, py, version, installed, before)
+			rec = record(opts, py, version, installed, before)
 		}
 		if rec == nil {
 			defer os.RemoveAll(env)

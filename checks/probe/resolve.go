@@ -222,7 +222,7 @@ func resolve(ctx context.Context, opts *Options, py *pyInfo, version string) (*r
 	if err != nil {
 		return nil, explainResolveError(ctx, opts, py, version, err)
 	}
-	return record(ctx, opts, py, version, dists, before), nil
+	return record(opts, py, version, dists, before), nil
 }
 
 // explainResolveError turns an installer's failure with the project's
@@ -238,9 +238,13 @@ func explainResolveError(ctx context.Context, opts *Options, py *pyInfo, version
 }
 
 // record stores a resolution of opts.Package==version with the validators of
-// its pages (before: those taken before the installer ran; the others are
-// fetched now) and returns the record, its history kept.
-func record(ctx context.Context, opts *Options, py *pyInfo, version string, dists []Dist, before map[string]pageValidator) *resolveRecord {
+// its pages taken before the installer ran (before) and returns the record,
+// its history kept. A distribution new to the resolution (no validator taken
+// before) gets none: one fetched now could describe a page that changed after
+// the installer read it, and the next run would take the stale resolution for
+// current. Without a validator the next run resolves again, this time with
+// every page's validator taken first.
+func record(opts *Options, py *pyInfo, version string, dists []Dist, before map[string]pageValidator) *resolveRecord {
 	file, req := resolveRequest(opts, py, version)
 	rec := loadRecord(file)
 	if rec == nil {
@@ -248,24 +252,15 @@ func record(ctx context.Context, opts *Options, py *pyInfo, version string, dist
 	}
 	rec.Request = req
 	pages := map[string]pageValidator{}
-	var missing []Dist
 	for _, d := range dists {
 		if v, ok := before[normName(d.Name)]; ok {
 			pages[normName(d.Name)] = v
-		} else {
-			missing = append(missing, d)
 		}
 	}
 	if v, ok := before[dirPage]; ok {
 		pages[dirPage] = v
 	}
-	if after, ok := validators(ctx, opts, missing); ok {
-		for k, v := range after {
-			if _, seen := pages[k]; !seen {
-				pages[k] = v
-			}
-		}
-	} else {
+	if before == nil {
 		pages = nil // cannot tell next time: ask the installer again
 	}
 	rec.update(dists, pages, time.Now().UTC())

@@ -295,3 +295,61 @@ func TestCheckConstraintAndMessage(t *testing.T) {
 		t.Errorf("uv's message: %q", got)
 	}
 }
+
+// TestRecordTrustsOnlyValidatorsTakenBefore: a distribution new to a
+// resolution gets no validator fetched after the installer ran, since its
+// page may have changed after the installer read it (here numpy v2 is out by
+// then); the next run must resolve again rather than take the resolution
+// for current.
+func TestRecordTrustsOnlyValidatorsTakenBefore(t *testing.T) {
+	var mu sync.Mutex
+	pages := map[string]string{"/simple/numba/": "numba v1", "/simple/numpy/": "numpy v1"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		etag := `"` + body + `"`
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	opts := &Options{Index: srv.URL + "/simple", Package: "numba", CacheDir: t.TempDir()}
+	py := &pyInfo{Version: "3.11.7", Executable: "/opt/py/bin/python3.11"}
+	ctx := context.Background()
+	// The last resolution knew numba only; its page's validator is taken
+	// before the installer runs.
+	before, ok := validators(ctx, opts, []Dist{{"numba", "1"}})
+	if !ok {
+		t.Fatal("no validators")
+	}
+	// The installer reads numpy v1 and resolves numpy 1; numpy 2 is out
+	// before pinbot could have fetched the page itself.
+	mu.Lock()
+	pages["/simple/numpy/"] = "numpy v2"
+	mu.Unlock()
+	rec := record(opts, py, "1", []Dist{{"numba", "1"}, {"numpy", "1"}}, before)
+	if _, ok := rec.Pages["numba"]; !ok {
+		t.Errorf("numba's validator taken before was not kept: %+v", rec.Pages)
+	}
+	if v, ok := rec.Pages["numpy"]; ok {
+		t.Errorf("numpy got a validator fetched after the installer ran: %+v", v)
+	}
+	if _, ok := unchanged(ctx, opts, rec.Dists, rec.Pages); ok {
+		t.Error("the next run would take the resolution for current although numpy's page changed after the installer read it")
+	}
+	// The next resolution takes every page's validator first: from then on
+	// an unchanged index is recognised.
+	before, _ = validators(ctx, opts, rec.Dists)
+	rec = record(opts, py, "1", []Dist{{"numba", "1"}, {"numpy", "2"}}, before)
+	if _, ok := unchanged(ctx, opts, rec.Dists, rec.Pages); !ok {
+		t.Errorf("an unchanged index after a full resolution: pages %+v", rec.Pages)
+	}
+}
