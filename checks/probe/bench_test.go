@@ -67,6 +67,10 @@ func BenchmarkProbeWarmIndex(b *testing.B) {
 	opts := benchOpts(b, b.TempDir())
 	opts.Index = getFixtures(b).indexURL
 	benchRun(b, opts)
+	// The second run resolves once more to take the validators of the
+	// pages the first resolution found new; from the third on, runs are
+	// warm as a weekly run over an unchanged index is.
+	benchRun(b, opts)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		benchRun(b, opts)
