@@ -155,3 +155,45 @@ func TestRunAppRedirectRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSlackRedirectRefused: the webhook answers with a redirect to
+// another host. bot/slack never follows one: the other host receives
+// nothing (neither the message nor a Referer with the webhook's secret
+// path), the run fails with an error naming only the other host, the JSON
+// report says nobody was notified, and no output shows the webhook URL. The
+// pull request is still made.
+func TestRunSlackRedirectRefused(t *testing.T) {
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			e := newRunEnv(t, testConfig)
+			other := newOtherHost(t)
+			e.slack.Fail(fakes.Fault{Status: status, Header: map[string]string{"Location": other.URL + "/collect" + fakes.SlackWebhookPath}})
+			code, out, stderr := e.run("--format", "json")
+			if code != exitFailure {
+				t.Errorf("exit %d, want 1\n%s\n%s", code, out, stderr)
+			}
+			want := "redirected to " + other.URL + ": refused, the webhook URL and the message go to the webhook's own address only"
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr does not say %q:\n%s", want, stderr)
+			}
+			var rep struct {
+				Notified *bool    `json:"notified"`
+				Failures []string `json:"failures"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if rep.Notified == nil || *rep.Notified || !slices.Equal(rep.Failures, []string{"slack webhook: " + want}) {
+				t.Errorf("failures %q: want not notified, and the refusal\n%s", rep.Failures, out)
+			}
+			if got := other.requests(); len(got) != 0 {
+				t.Errorf("the other host received %q", got)
+			}
+			if e.slack.Calls() != 1 || len(e.slack.Messages()) != 0 {
+				t.Errorf("%d webhook calls, %d accepted: want the one redirected, not retried", e.slack.Calls(), len(e.slack.Messages()))
+			}
+			e.checkState(t, "0.67.0")
+			e.checkSecrets(t, "/collect")
+		})
+	}
+}
