@@ -13,10 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
@@ -500,4 +503,102 @@ func TestHostileCondaPathToken(t *testing.T) {
 			t.Errorf("%s: the token is in the output:\n%s\n%s", format, out, stderr)
 		}
 	}
+}
+
+// TestHostileCondaShard: with sources.conda.repodata-url, the CEP-16 host
+// serves numba's shard as the FuzzDecodeShard crasher (an array header
+// declaring 3.6 billion items). numba is an error that names it and its
+// shard's URL; llvmlite, whose shard is sound, is still planned; the check
+// exits 1 without a panic, in every report format.
+func TestHostileCondaShard(t *testing.T) {
+	crasher := fuzzSeed(t, filepath.Join("..", "..", "sources", "conda", "testdata", "fuzz", "FuzzDecodeShard", "regression-huge-array-header"))
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard := string(enc.EncodeAll(crasher, nil))
+
+	c := fakes.NewConda(t)
+	c.Add("conda-forge", "numba", fakes.CondaFile{Version: "0.66.0"}, fakes.CondaFile{Version: "0.67.0"})
+	c.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.48.0", Depends: []string{"python >=3.12"}},
+		fakes.CondaFile{Version: "0.49.0", Depends: []string{"python >=3.12"}})
+	e := newEnv(t)
+	e.vars["PINBOT_CONDA_URL"] = c.URL
+	e.file(".pinbot.yml", []byte("sources:\n  conda:\n    repodata-url: "+c.URL+"\npackages:\n  numba:\n    platforms: [linux-64]\n  llvmlite:\n    platforms: [linux-64]\n"))
+	e.file("environment.yml", []byte("channels: [conda-forge]\ndependencies:\n  - numba >=0.60,<=0.66.0\n  - llvmlite <=0.48.0\n"))
+
+	// The shards' paths come from the index: a sound run reads them, and
+	// numba's is the one that lists numba's files.
+	if code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json"); code != exitOK {
+		t.Fatalf("sound shards: exit %d\n%s\n%s", code, out, stderr)
+	}
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	var numbaShard string
+	for _, p := range c.Requests() {
+		if !strings.Contains(p, "/shards/") {
+			continue
+		}
+		resp, err := http.Get(c.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if raw, err := dec.DecodeAll(b, nil); err == nil && bytes.Contains(raw, []byte("numba-0.67.0-")) {
+			numbaShard = p
+		}
+	}
+	if numbaShard == "" {
+		t.Fatalf("no shard of numba read: %q", c.Requests())
+	}
+
+	for _, format := range []string{"json", "text", "markdown"} {
+		c.Fail(numbaShard, fakes.Fault{Body: shard})
+		code, out, stderr := e.run("check", "--dir", e.dir, "--format", format)
+		if code != exitFailure || strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine ") {
+			t.Errorf("%s: exit %d, want 1 without a panic\n%s\n%s", format, code, out, stderr)
+		}
+		wantErr := "conda-forge: " + c.URL + numbaShard + ": invalid shard: msgpack: truncated, or a length longer than the document: array of 3600000000 elements"
+		switch format {
+		case "text":
+			if !strings.Contains(out, "numba: error\n  error: "+wantErr) || !strings.Contains(out, "llvmlite: bump (target 0.49.0)") {
+				t.Errorf("text report lacks numba's error or llvmlite's plan:\n%s", out)
+			}
+			continue
+		case "markdown":
+			if !strings.Contains(out, "### numba: error") || !strings.Contains(out, "invalid shard") || !strings.Contains(out, "### llvmlite: bump") {
+				t.Errorf("markdown report lacks numba's error or llvmlite's plan:\n%s", out)
+			}
+			continue
+		}
+		pkgs := decodeReport(t, out)
+		if p := pkgs["numba"]; p.Status != "error" || !strings.HasPrefix(p.Error, wantErr) {
+			t.Errorf("numba = %s: %s, want %q", p.Status, p.Error, wantErr)
+		}
+		if p := pkgs["llvmlite"]; p.Status != "bump" || p.Newest != "0.49.0" {
+			t.Errorf("llvmlite = %+v, want it planned at 0.49.0", p)
+		}
+	}
+}
+
+// fuzzSeed reads the one []byte value of a Go fuzz corpus file.
+func fuzzSeed(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || lines[0] != "go test fuzz v1" || !strings.HasPrefix(lines[1], "[]byte(") || !strings.HasSuffix(lines[1], ")") {
+		t.Fatalf("%s: not a fuzz corpus file of one []byte", path)
+	}
+	s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return []byte(s)
 }
