@@ -5,9 +5,11 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -341,5 +343,56 @@ func TestDecodeJSONCounts(t *testing.T) {
 	quoted := []byte(`{"files":[{"Name":"` + strings.Repeat(`{,[:`, web.MaxJSONValues) + `\""}]}`)
 	if err := web.DecodeJSON("u", quoted, &v); err != nil || len(v.Files) != 1 {
 		t.Errorf("quoted: %v", err)
+	}
+}
+
+// rateLimitReset answers code with no requests remaining and the limit's
+// reset in epoch seconds, in seconds from now.
+func rateLimitReset(code int, in time.Duration) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(time.Now().Add(in).Unix()))
+		w.WriteHeader(code)
+		w.Write([]byte(`{"message":"API rate limit exceeded"}`))
+	}
+}
+
+// TestRateLimitReset: a 403 or 429 with no requests remaining is waited out
+// until x-ratelimit-reset (epoch seconds, so the wait is the reset minus
+// now, plus the second the reset rounds down), then sent again and
+// succeeds; a reset already past is one second's wait. A reset further
+// away than MaxRetryAfter ends the request at once, with the answer and an
+// error that says how long the server asked for, in whole seconds.
+func TestRateLimitReset(t *testing.T) {
+	for _, code := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
+		for _, tt := range []struct {
+			in       time.Duration
+			min, max time.Duration // the wait's bounds: the reset is whole seconds
+		}{
+			{30 * time.Second, 30 * time.Second, 31 * time.Second},
+			{90 * time.Second, 90 * time.Second, 91 * time.Second},
+			{-time.Hour, time.Second, time.Second},
+		} {
+			s, n := server(t, rateLimitReset(code, tt.in), status(200))
+			hc, sl := client(web.DefaultPolicy, nil)
+			_, body, err := web.Get(context.Background(), hc, s.URL, nil)
+			if err != nil || string(body) != "body OK" || n.Load() != 2 {
+				t.Errorf("%d, reset in %s: %q, %v after %d requests", code, tt.in, body, err, n.Load())
+			}
+			if len(sl.got) != 1 || sl.got[0] < tt.min || sl.got[0] > tt.max || sl.got[0]%time.Second != 0 {
+				t.Errorf("%d, reset in %s: waits %v, want one in [%s, %s]", code, tt.in, sl.got, tt.min, tt.max)
+			}
+		}
+
+		s, n := server(t, rateLimitReset(code, time.Hour), status(200))
+		hc, sl := client(web.DefaultPolicy, nil)
+		_, _, err := web.Get(context.Background(), hc, s.URL, nil)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprint(code)) ||
+			!regexp.MustCompile(`asks to wait (59m59s|1h0m[01]s), longer than pinbot waits \(2m0s\)`).MatchString(err.Error()) {
+			t.Errorf("%d, reset in an hour: err = %v", code, err)
+		}
+		if n.Load() != 1 || len(sl.got) != 0 {
+			t.Errorf("%d, reset in an hour: %d requests, waits %v; want 1 and none", code, n.Load(), sl.got)
+		}
 	}
 }

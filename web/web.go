@@ -648,22 +648,35 @@ func rateLimited(resp *http.Response) bool {
 }
 
 // serverWait reads Retry-After (seconds or an HTTP date) or, with no requests
-// remaining, X-RateLimit-Reset (epoch seconds).
+// remaining, X-RateLimit-Reset (epoch seconds): the wait until the reset,
+// plus a second so that the next request lands after it. Both times are
+// whole seconds, and so are the waits (an error then says "1h0m0s", not
+// "59m59.613s").
 func serverWait(resp *http.Response) (time.Duration, bool) {
 	if ra := resp.Header.Get("Retry-After"); ra != "" {
 		if s, err := strconv.ParseInt(strings.TrimSpace(ra), 10, 64); err == nil && s >= 0 {
 			return time.Duration(min(s, 1<<32)) * time.Second, true
 		}
 		if at, err := http.ParseTime(ra); err == nil {
-			return max(time.Until(at), 0), true
+			return untilWhole(at), true
 		}
 	}
 	if resp.Header.Get("X-Ratelimit-Remaining") == "0" {
 		if s, err := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil {
-			return max(time.Until(time.Unix(min(s, 1<<40), 0)), 0) + time.Second, true
+			return untilWhole(time.Unix(min(s, 1<<40), 0)) + time.Second, true
 		}
 	}
 	return 0, false
+}
+
+// untilWhole returns the time until at rounded up to a whole second, or 0
+// when at has passed.
+func untilWhole(at time.Time) time.Duration {
+	d := max(time.Until(at), 0)
+	if r := d % time.Second; r != 0 {
+		d += time.Second - r
+	}
+	return d
 }
 
 func (t *Transport) backoff(attempt int) time.Duration {
