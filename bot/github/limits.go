@@ -129,6 +129,12 @@ func describeLimit(err error) string {
 		msg := "rate limit exhausted"
 		if s, err := strconv.ParseInt(h.Get("X-Pinbot-X-Ratelimit-Reset"), 10, 64); err == nil {
 			msg += " until " + time.Unix(s, 0).UTC().Format(time.RFC3339)
+			if rl != nil && rl.Rate.Reset.IsZero() {
+				// go-github's own message counts down to the reset the
+				// shim hid from it; without it, the count overflows
+				// ("reset -16s ago").
+				rl.Rate.Reset = gh.Timestamp{Time: time.Unix(s, 0)}
+			}
 		}
 		return msg + "; pinbot stopped waiting, run again later"
 	}

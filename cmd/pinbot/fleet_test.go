@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -210,6 +211,59 @@ func TestFleetPlanSecondaryLimit(t *testing.T) {
 	code, _, stderr = e.pinbot(t.Context(), "fleet", "plan", "--owner", "lab")
 	if code != exitFailure || !strings.Contains(stderr, "secondary rate limit (GitHub asks to wait 1h0m0s); pinbot stopped waiting, run again later") {
 		t.Errorf("long wait: exit %d\n%s", code, stderr)
+	}
+}
+
+// primaryLimit is GitHub's answer once no requests remain (the primary rate
+// limit): status with x-ratelimit-remaining 0 and the reset in epoch seconds.
+func primaryLimit(status int, reset time.Time) fakes.Fault {
+	return fakes.Fault{Status: status, Header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Used": "5000",
+		"X-RateLimit-Reset": fmt.Sprint(reset.Unix())},
+		Body: `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-the-primary-rate-limit"}`}
+}
+
+// TestFleetPlanRateLimitReset: the listing meets the primary rate limit (a
+// 403 or 429 with no requests remaining): pinbot waits until
+// x-ratelimit-reset, a second past it, and the plan completes. A reset
+// further away than pinbot waits (2 minutes) fails the plan at once, with an
+// error that says until when.
+func TestFleetPlanRateLimitReset(t *testing.T) {
+	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			e := newRunEnv(t, testConfig)
+			want := addFleet(e, 150)
+			e.gh.Fail("GET", `^/orgs/lab/repos$`, primaryLimit(status, time.Now().Add(45*time.Second)))
+			code, out, stderr := e.pinbot(t.Context(), "fleet", "plan", "--owner", "lab", "--topic", "ml")
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			var got []string
+			for _, j := range planOutput(t, out).Include {
+				got = append(got, strings.Fields(j.Repositories)...)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d repositories, want %d", len(got), len(want))
+			}
+			// The reset is whole seconds: 44 to 45 s away, and a second more.
+			if len(e.waits) != 1 || e.waits[0] < 45*time.Second || e.waits[0] > 46*time.Second || !strings.Contains(stderr, "retrying request") {
+				t.Errorf("waits %v, want one of 45 to 46 s\n%s", e.waits, stderr)
+			}
+
+			e.waits = nil
+			reset := time.Now().Add(time.Hour)
+			e.gh.Fail("GET", `^/orgs/lab/repos$`, primaryLimit(status, reset))
+			code, _, stderr = e.pinbot(t.Context(), "fleet", "plan", "--owner", "lab")
+			msg := "rate limit exhausted until " + reset.UTC().Format(time.RFC3339) + "; pinbot stopped waiting, run again later"
+			if strings.Contains(stderr, "reset -") || status == http.StatusForbidden && !regexp.MustCompile(`\[rate reset in (59m\d\d|60m00)s\]`).MatchString(stderr) {
+				t.Errorf("the error counts down to the reset wrongly:\n%s", stderr)
+			}
+			if code != exitFailure || !strings.Contains(stderr, msg) || !strings.Contains(stderr, "longer than pinbot waits (2m0s)") {
+				t.Errorf("reset in an hour: exit %d, want 1 and %q\n%s", code, msg, stderr)
+			}
+			if len(e.waits) != 0 {
+				t.Errorf("waited %v for a reset in an hour", e.waits)
+			}
+		})
 	}
 }
 
