@@ -203,39 +203,17 @@ func TestReadResolverOutput(t *testing.T) {
 // pages answer 304 (or the same digest) and keep the resolution; a changed
 // page, a missing validator set or a failed request does not.
 func TestRevalidate(t *testing.T) {
-	var mu sync.Mutex
-	pages := map[string]string{"/simple/numba/": "numba v1", "/simple/numpy/": "numpy v1"}
-	etags := true
-	var conditional, plain int
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		body, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		etag := `"` + body + `"`
-		if etags {
-			w.Header().Set("ETag", etag)
-			if r.Header.Get("If-None-Match") == etag {
-				conditional++
-				w.WriteHeader(http.StatusNotModified)
-				return
-			}
-		}
-		plain++
-		w.Write([]byte(body))
-	}))
-	defer srv.Close()
+	ps := newPageServer(t)
+	mu, pages, srv := &ps.mu, ps.pages, ps.srv
+	etags, conditional := &ps.etags, &ps.conditional
 	opts := &Options{Index: srv.URL + "/simple"}
 	dists := []Dist{{"numba", "1"}, {"NumPy", "2"}}
 	v, ok := validators(context.Background(), opts, dists)
 	if !ok || len(v) != 2 || v["numpy"].ETag != `"numpy v1"` {
 		t.Fatalf("validators = %+v, %v", v, ok)
 	}
-	if _, ok := unchanged(context.Background(), opts, dists, v); !ok || conditional != 2 {
-		t.Errorf("unchanged pages: ok %v, %d conditional requests", ok, conditional)
+	if _, ok := unchanged(context.Background(), opts, dists, v); !ok || *conditional != 2 {
+		t.Errorf("unchanged pages: ok %v, %d conditional requests", ok, *conditional)
 	}
 	if _, ok := unchanged(context.Background(), opts, dists, nil); ok {
 		t.Error("no stored validators counts as unchanged")
@@ -248,7 +226,7 @@ func TestRevalidate(t *testing.T) {
 	}
 	// Without ETags the digest decides.
 	mu.Lock()
-	etags = false
+	*etags = false
 	mu.Unlock()
 	v, _ = validators(context.Background(), opts, dists)
 	if _, ok := unchanged(context.Background(), opts, dists, v); !ok || v["numba"].SHA256 == "" {
@@ -302,25 +280,8 @@ func TestCheckConstraintAndMessage(t *testing.T) {
 // then); the next run must resolve again rather than take the resolution
 // for current.
 func TestRecordTrustsOnlyValidatorsTakenBefore(t *testing.T) {
-	var mu sync.Mutex
-	pages := map[string]string{"/simple/numba/": "numba v1", "/simple/numpy/": "numpy v1"}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		body, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		etag := `"` + body + `"`
-		w.Header().Set("ETag", etag)
-		if r.Header.Get("If-None-Match") == etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		w.Write([]byte(body))
-	}))
-	defer srv.Close()
+	ps := newPageServer(t)
+	mu, pages, srv := &ps.mu, ps.pages, ps.srv
 	opts := &Options{Index: srv.URL + "/simple", Package: "numba", CacheDir: t.TempDir()}
 	py := &pyInfo{Version: "3.11.7", Executable: "/opt/py/bin/python3.11"}
 	ctx := context.Background()
@@ -352,4 +313,39 @@ func TestRecordTrustsOnlyValidatorsTakenBefore(t *testing.T) {
 	if _, ok := unchanged(ctx, opts, rec.Dists, rec.Pages); !ok {
 		t.Errorf("an unchanged index after a full resolution: pages %+v", rec.Pages)
 	}
+}
+
+// pageServer is an index serving the simple pages of numba and numpy, with
+// ETags (answering If-None-Match with 304) unless etags is turned off.
+type pageServer struct {
+	mu          sync.Mutex
+	pages       map[string]string // path -> body
+	etags       bool
+	conditional int // 304s answered
+	srv         *httptest.Server
+}
+
+func newPageServer(t *testing.T) *pageServer {
+	ps := &pageServer{pages: map[string]string{"/simple/numba/": "numba v1", "/simple/numpy/": "numpy v1"}, etags: true}
+	ps.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ps.mu.Lock()
+		defer ps.mu.Unlock()
+		body, ok := ps.pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		etag := `"` + body + `"`
+		if ps.etags {
+			w.Header().Set("ETag", etag)
+			if r.Header.Get("If-None-Match") == etag {
+				ps.conditional++
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+		w.Write([]byte(body))
+	}))
+	t.Cleanup(ps.srv.Close)
+	return ps
 }
