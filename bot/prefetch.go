@@ -28,8 +28,9 @@ type Prefetched struct {
 // release a pin with no cap following PyPI would move to (the sources, the
 // gates and the cap strategy of the configuration, as for any pin), and
 // fetches into the Verifier's artifact store the files the checks of that
-// release read: the wheel a static probe reads, and the wheels a symbol scan
-// reads (the candidate's and its against packages'). Check jobs that share
+// release read: the wheel a static probe reads, the wheel a dynamic probe
+// installs (which pip then takes from the store, probe.LocalWheel), and the
+// wheels a symbol scan reads (the candidate's and its against packages'). Check jobs that share
 // the store then find them there. Baseline releases depend on each
 // repository's pins and are not fetched. A package whose target cannot be
 // planned or fetched is an error in the joined error; the others are still
@@ -112,6 +113,17 @@ func (v *Verifier) prefetch(ctx context.Context, name string, settings *config.P
 			return out, err
 		}
 		add(name, r.Version, w.Path)
+		// Dynamic probes install the wheel pip picks for the probe
+		// interpreter, which a wheel target set for symbol scans may not be.
+		if f, ok := v.installWheel(ctx, r); ok {
+			p, err := v.Artifacts.Fetch(ctx, f)
+			if err != nil {
+				return out, err
+			}
+			if p != w.Path {
+				add(name, r.Version, p)
+			}
+		}
 	}
 	if settings.Symbols != nil {
 		spec, err := settings.Symbols.Resolve()

@@ -241,6 +241,41 @@ func (v *Verifier) probeWheel(ctx context.Context, r sources.Release, settings *
 	return probe.Wheel{Path: p, Name: c.File.Name}, checks, nil
 }
 
+// installWheel returns the wheel of r that pip installs for the probe
+// interpreter (the Verifier's platform and the interpreter's Python,
+// chosen by wheel.Choose); false when the interpreter's version is not
+// known or no wheel of r installs there.
+func (v *Verifier) installWheel(ctx context.Context, r sources.Release) (sources.File, bool) {
+	target := v.Wheel
+	if target.Python = v.interpreterPython(ctx); target.Python == "" {
+		return sources.File{}, false
+	}
+	c := wheel.Choose(target, r.Files)
+	return c.File, c.Found
+}
+
+// storedWheels returns the wheels dynamic probes would install for the
+// releases rs (nil ones skipped) that the artifact store already holds,
+// verified, for the installer to take instead of downloading them again
+// (probe.LocalWheel): a fleet's jobs sharing fleet plan's cache directory
+// then install the new release without fetching it.
+func (v *Verifier) storedWheels(ctx context.Context, rs ...*sources.Release) []probe.LocalWheel {
+	var out []probe.LocalWheel
+	for _, r := range rs {
+		if r == nil || v.Artifacts == nil {
+			continue
+		}
+		f, ok := v.installWheel(ctx, *r)
+		if !ok {
+			continue
+		}
+		if p, ok := v.Artifacts.Lookup(f); ok {
+			out = append(out, probe.LocalWheel{Path: p, SHA256: strings.ToLower(f.SHA256)})
+		}
+	}
+	return out
+}
+
 func firstWheel(files []sources.File) (sources.File, bool) {
 	for _, f := range files {
 		if !f.Yanked && strings.HasSuffix(f.Name, ".whl") {

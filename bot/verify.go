@@ -270,6 +270,10 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 			}
 			wheelChecks = append(wheelChecks, more...)
 		}
+	} else if !v.NoInstall {
+		// Installs take the wheels the store holds (fleet plan's shared
+		// cache) instead of downloading them again.
+		opts.LocalWheels = v.storedWheels(ctx, baseline, &cand)
 	}
 	rep, err := probe.Run(ctx, opts)
 	var ie *probe.InstallError

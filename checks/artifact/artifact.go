@@ -100,6 +100,41 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 	}
 }
 
+// Lookup returns the path of f when the store holds it, downloading
+// nothing: a regular file (not a symbolic link) at Path(f) whose content
+// still hashes to the digest the index published, so that a directory
+// restored from elsewhere is checked, not trusted. A file whose content does
+// not match is left for Fetch to replace and not returned.
+func (s *Store) Lookup(f sources.File) (string, bool) {
+	p, err := s.Path(f)
+	if err != nil {
+		return "", false
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	file, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	defer file.Close()
+	if opened, err := file.Stat(); err != nil || !os.SameFile(fi, opened) {
+		return "", false
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, file); err != nil {
+		return "", false
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != strings.ToLower(f.SHA256) {
+		s.log().Warn("a stored artifact does not match its digest; not used", "file", f.Name, "path", p, "sha256", got, "want", f.SHA256)
+		return "", false
+	}
+	now := time.Now()
+	_ = os.Chtimes(p, now, now) // last use, for Prune
+	return p, true
+}
+
 func (s *Store) download(ctx context.Context, f sources.File, dst string) (err error) {
 	limit, why := s.maxSize(), "the limit of"
 	if f.Size > 0 && f.Size < limit {

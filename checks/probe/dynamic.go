@@ -40,8 +40,14 @@ try:
     pip = p.__version__
 except Exception:
     pass
+tags = []
+try:
+    from pip._internal.utils.compatibility_tags import get_supported
+    tags = [str(t) for t in get_supported()]
+except Exception:
+    pass
 print(json.dumps({"version": sys.version.split()[0], "full": sys.version, "executable": sys.executable,
-    "pip": pip, "venv": u.find_spec("venv") is not None, "ensurepip": u.find_spec("ensurepip") is not None}))
+    "pip": pip, "venv": u.find_spec("venv") is not None, "ensurepip": u.find_spec("ensurepip") is not None, "tags": tags}))
 `
 
 // pyInfo describes the base interpreter environments are made from.
@@ -52,6 +58,9 @@ type pyInfo struct {
 	Pip        string `json:"pip"`
 	Venv       bool   `json:"venv"`
 	Ensurepip  bool   `json:"ensurepip"`
+	// Tags are the wheel tags pip installs on the interpreter, most
+	// preferred first (none without pip): which local wheels it can take.
+	Tags []string `json:"tags,omitempty"`
 }
 
 // runDynamic probes in Python: in opts.Python itself with NoInstall, else in one

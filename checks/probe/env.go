@@ -121,7 +121,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 		if dists != nil {
 			a = append(a, "--no-deps")
 			for _, d := range dists {
-				a = append(a, d.Name+"=="+d.Version)
+				a = append(a, requirement(opts, py, d.Name, d.Version))
 			}
 			return a, nil
 		}
@@ -133,7 +133,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 		if report {
 			a = append(a, "--report", filepath.Join(dir, "report.json"))
 		}
-		return append(append(a, opts.Package+"=="+version), withFor(opts, version)...), nil
+		return append(append(a, requirement(opts, py, opts.Package, version)), withFor(opts, version)...), nil
 	}
 	pipCache := filepath.Join(opts.CacheDir, "pip")
 	pipFlags := []string{"--disable-pip-version-check", "--no-input", "--cache-dir", pipCache, "--prefer-binary"}

@@ -146,6 +146,11 @@ type Options struct {
 	Timeout   time.Duration // per process; zero means DefaultTimeout
 	MaxOutput int64         // per process stream; zero means DefaultMaxOutput
 
+	// LocalWheels are verified wheels on this machine that dynamic probes
+	// install instead of downloading the same files from the index (see
+	// LocalWheel): those of releases they install that fit the interpreter.
+	LocalWheels []LocalWheel
+
 	// BaselineWheel and CandidateWheel are the wheels for static mode. When zero and
 	// Index is a local directory, the wheel is looked up there.
 	BaselineWheel, CandidateWheel Wheel
@@ -268,6 +273,11 @@ func checkOptions(o *Options) error {
 		name, version, ok := strings.Cut(w, "==")
 		if !ok || !validName(name) || !validVersion(version) {
 			return fmt.Errorf("probe: with: %q is not name==version", w)
+		}
+	}
+	for _, w := range o.LocalWheels {
+		if err := checkLocalWheel(w); err != nil {
+			return fmt.Errorf("probe: local wheel: %w", err)
 		}
 	}
 	if o.NoInstall && o.Static {

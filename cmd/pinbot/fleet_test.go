@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -381,6 +382,99 @@ func TestFleetSharedCache(t *testing.T) {
 		if e.wheelsFetched() == 0 {
 			t.Error("no wheel was fetched at all")
 		}
+	}
+}
+
+// TestFleetSharedCacheDynamic: a check job whose probes run dynamically
+// (real pip, the fake index) and that restores fleet plan's --cache-dir as
+// PINBOT_CACHE_DIR installs numba 0.68.0 from the stored wheel: it asks the
+// index for no byte of it, and the probe still runs in an environment with
+// numba 0.68.0 and blocks it as before. A job with an empty cache downloads
+// the wheel; one whose stored wheel was tampered with does not use it.
+func TestFleetSharedCacheDynamic(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	py := dynamicOnly(t)
+	e := newPublishEnv(t)
+	addFleet(e, 3)
+	defaults := filepath.Join(t.TempDir(), "fleet.yml")
+	os.WriteFile(defaults, []byte("packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n"), 0o644)
+	os.Remove(filepath.Join(e.dir, ".pinbot.yml"))
+	const file = "/numba-0.68.0-py3-none-any.whl"
+	target := func(from int) int {
+		n := 0
+		for _, r := range e.pypi.Requests()[from:] {
+			if strings.HasSuffix(r, file) {
+				n++
+			}
+		}
+		return n
+	}
+	shared := t.TempDir()
+	code, _, stderr := e.pinbot(t.Context(), "fleet", "plan", "--owner", "lab", "--defaults", defaults, "--cache-dir", shared)
+	if code != 0 || target(0) != 1 {
+		t.Fatalf("plan: exit %d, fetched numba 0.68.0's wheel %d times, want once\n%s", code, target(0), stderr)
+	}
+	stored, _ := filepath.Glob(filepath.Join(shared, "artifacts", "sha256", "*", "*", strings.TrimPrefix(file, "/")))
+	if len(stored) != 1 {
+		t.Fatalf("the plan stored %q", stored)
+	}
+	type checkReport struct {
+		Packages []struct {
+			Name   string
+			Checks []struct {
+				Name, Verdict string
+				Environment   *struct {
+					Candidate []struct{ Name, Version string }
+				}
+			}
+		}
+	}
+	check := func(cache string) int {
+		t.Helper()
+		from := len(e.pypi.Requests())
+		e.vars["PINBOT_CACHE_DIR"] = cache
+		code, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--python", py, "--defaults", defaults)
+		var rep checkReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitCheck {
+			t.Fatalf("check: exit %d, want 3: %v\n%s\n%s", code, err, out, stderr)
+		}
+		// numba 0.68.0 drops _unique_ids: blocked, in a dynamic
+		// environment holding it.
+		blocked := false
+		for _, p := range rep.Packages {
+			for _, c := range p.Checks {
+				if p.Name == "numba" && c.Verdict == "blocked" && c.Environment != nil && distVersion(c.Environment.Candidate, "numba") == "0.68.0" {
+					blocked = true
+				}
+			}
+		}
+		if !blocked {
+			t.Errorf("no dynamic probe blocked numba 0.68.0:\n%s", out)
+		}
+		return target(from)
+	}
+	if n := check(shared); n != 0 {
+		t.Errorf("the job with the plan's cache fetched numba 0.68.0's wheel %d times, want 0", n)
+	}
+	if n := check(t.TempDir()); n != 1 {
+		t.Errorf("the job with an empty cache fetched numba 0.68.0's wheel %d times, want 1", n)
+	}
+	// A restored cache whose wheel was changed is checked, not trusted:
+	// the job downloads the index's file (into a fresh environment cache,
+	// so that pip installs again).
+	tampered := t.TempDir()
+	if out, err := exec.Command("cp", "-a", filepath.Join(shared, "artifacts"), tampered).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	copied, _ := filepath.Glob(filepath.Join(tampered, "artifacts", "sha256", "*", "*", strings.TrimPrefix(file, "/")))
+	if len(copied) != 1 {
+		t.Fatalf("copied %q", copied)
+	}
+	f, _ := os.OpenFile(copied[0], os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte("tampered"))
+	f.Close()
+	if n := check(tampered); n != 1 {
+		t.Errorf("the job with a tampered wheel in its cache fetched numba 0.68.0's wheel %d times, want 1", n)
 	}
 }
 
