@@ -234,3 +234,49 @@ func writeTemp(t *testing.T, data []byte) string {
 	}
 	return p
 }
+
+// TestLookup: Lookup finds what Fetch stored, downloading nothing, and
+// refuses a stored file that no longer hashes to its digest, a symbolic
+// link in its place (it could lead out of the store) and a file not there.
+func TestLookup(t *testing.T) {
+	wheel := []byte("PK\x03\x04 a wheel")
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write(wheel)
+	}))
+	defer srv.Close()
+	s := store(t)
+	f := sources.File{Name: "numba-0.67.0-py3-none-any.whl", URL: srv.URL + "/numba.whl", SHA256: digest(wheel)}
+	if p, ok := s.Lookup(f); ok {
+		t.Fatalf("Lookup found %s before any Fetch", p)
+	}
+	stored, err := s.Fetch(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := s.Lookup(f); !ok || p != stored {
+		t.Fatalf("Lookup = %q, %v; want %s", p, ok, stored)
+	}
+	if hits.Load() != 1 {
+		t.Errorf("%d downloads, want 1", hits.Load())
+	}
+	if p, ok := s.Lookup(sources.File{Name: f.Name, SHA256: "not a digest"}); ok {
+		t.Errorf("Lookup found %s for a file without a digest", p)
+	}
+
+	os.WriteFile(stored, []byte("PK\x03\x04 another wheel"), 0o644)
+	if p, ok := s.Lookup(f); ok {
+		t.Errorf("Lookup found %s whose content changed", p)
+	}
+
+	outside := filepath.Join(t.TempDir(), f.Name)
+	os.WriteFile(outside, wheel, 0o644)
+	os.Remove(stored)
+	if err := os.Symlink(outside, stored); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := s.Lookup(f); ok {
+		t.Errorf("Lookup followed a symbolic link to %s", p)
+	}
+}

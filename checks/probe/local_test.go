@@ -1,0 +1,159 @@
+package probe
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// localWheel writes a wheel file named name into a new directory and returns
+// it as a LocalWheel.
+func localWheel(t *testing.T, name string) LocalWheel {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	data := []byte("PK\x03\x04 " + name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return LocalWheel{Path: p, SHA256: hex.EncodeToString(sum[:])}
+}
+
+// TestFakeLocalWheels: a local wheel of the candidate that carries one of
+// the interpreter's tags is what pip is asked for, as a direct reference
+// with its digest, when it resolves and installs; the environment is the
+// one a run from the index makes (same key). A wheel for another
+// interpreter, or an interpreter whose tags are unknown, leaves NAME==VERSION.
+func TestFakeLocalWheels(t *testing.T) {
+	index := t.TempDir()
+	run := func(t *testing.T, tags []string, local []LocalWheel) (installs [][]string, envs []string) {
+		f := newFake(t)
+		f.info.Tags = tags
+		opts := fakeOpts(t, f)
+		opts.Index, opts.LocalWheels = index, local
+		var asked [][]string
+		f.resolve = func(args []string) (*Output, error) {
+			asked = append(asked, args)
+			b, _ := json.Marshal(map[string]any{"install": []any{map[string]any{"metadata": map[string]string{"name": "numba", "version": "0.67.0"}}}})
+			os.WriteFile(args[slices.Index(args, "--report")+1], b, 0o644)
+			return &Output{}, nil
+		}
+		if _, err := Run(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range mustGlob(t, filepath.Join(opts.CacheDir, "envs", "*")) {
+			envs = append(envs, filepath.Base(d))
+		}
+		return asked, envs
+	}
+	tags := []string{"cp311-cp311-manylinux_2_17_x86_64", "py3-none-any"}
+	w := localWheel(t, "numba-0.67.0-py3-none-any.whl")
+	other := localWheel(t, "numba-0.67.0-cp312-cp312-manylinux_2_17_x86_64.whl")
+	_, fromIndex := run(t, tags, nil)
+	want := "numba @ file://" + w.Path + "#sha256=" + w.SHA256
+	installs, envs := run(t, tags, []LocalWheel{other, w, localWheel(t, "llvmlite-0.50.0-py3-none-any.whl")})
+	if len(installs) != 1 || installs[0][len(installs[0])-1] != want {
+		t.Errorf("pip was asked %q, want %s last", installs, want)
+	}
+	if len(envs) != 1 || !slices.Equal(envs, fromIndex) {
+		t.Errorf("environments %q, from the index %q: the key must not depend on the file", envs, fromIndex)
+	}
+	for _, tc := range []struct {
+		name  string
+		tags  []string
+		local []LocalWheel
+	}{
+		{"another interpreter's wheel", tags, []LocalWheel{other}},
+		{"tags unknown", nil, []LocalWheel{w}},
+	} {
+		installs, _ := run(t, tc.tags, tc.local)
+		if len(installs) != 1 || installs[0][len(installs[0])-1] != "numba==0.67.0" {
+			t.Errorf("%s: pip was asked %q, want numba==0.67.0", tc.name, installs)
+		}
+	}
+}
+
+// TestLocalWheelsResolution: with a resolution recorded, the resolver and
+// the --no-deps install both take the local file of the release, and other
+// distributions by name.
+func TestLocalWheelsResolution(t *testing.T) {
+	f := newFake(t)
+	f.info.Tags = []string{"py3-none-any"}
+	f.info.Pip = "22.2" // resolves with --dry-run, installs without --python
+	f.deps = map[string]string{"numpy": "2.4.6"}
+	opts := fakeOpts(t, f)
+	w := localWheel(t, "numba-0.67.0-py3-none-any.whl")
+	opts.LocalWheels = []LocalWheel{w}
+	var args [][]string
+	f.resolve = func(a []string) (*Output, error) {
+		args = append(args, a)
+		b, _ := json.Marshal(map[string]any{"install": []any{
+			map[string]any{"metadata": map[string]string{"name": "numba", "version": "0.67.0"}},
+			map[string]any{"metadata": map[string]string{"name": "numpy", "version": "2.4.6"}},
+		}})
+		os.WriteFile(a[slices.Index(a, "--report")+1], b, 0o644)
+		return &Output{}, nil
+	}
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	ref := "numba @ file://" + w.Path + "#sha256=" + w.SHA256
+	if len(args) != 1 || !slices.Contains(args[0], "--dry-run") || args[0][len(args[0])-1] != ref {
+		t.Errorf("resolver %q, want %s last", args, ref)
+	}
+	var install []string
+	for _, c := range f.argv() {
+		if slices.Contains(c, "--no-deps") {
+			install = c
+		}
+	}
+	if !slices.Equal(install[len(install)-2:], []string{ref, "numpy==2.4.6"}) {
+		t.Errorf("install %q", install)
+	}
+}
+
+// TestLocalWheelRefused: Run refuses a local wheel that is not a clean
+// absolute path to a regular file named as a wheel, with a sha256 digest.
+func TestLocalWheelRefused(t *testing.T) {
+	w := localWheel(t, "numba-0.67.0-py3-none-any.whl")
+	link := filepath.Join(t.TempDir(), filepath.Base(w.Path))
+	os.Symlink(w.Path, link)
+	notWheel := localWheel(t, "numba-0.67.0.tar.gz")
+	for _, tc := range []struct {
+		w    LocalWheel
+		want string
+	}{
+		{LocalWheel{Path: "numba-0.67.0-py3-none-any.whl", SHA256: w.SHA256}, "not a clean absolute path"},
+		{LocalWheel{Path: filepath.Dir(w.Path) + "/../x/" + filepath.Base(w.Path), SHA256: w.SHA256}, "not a clean absolute path"},
+		{LocalWheel{Path: w.Path, SHA256: strings.ToUpper(w.SHA256)}, "not a sha256 digest"},
+		{LocalWheel{Path: link, SHA256: w.SHA256}, "not a regular file"},
+		{notWheel, "not a wheel filename"},
+		{LocalWheel{Path: filepath.Join(t.TempDir(), "numba-0.67.0-py3-none-any.whl"), SHA256: w.SHA256}, "no such file"},
+	} {
+		f := newFake(t)
+		opts := fakeOpts(t, f)
+		opts.LocalWheels = []LocalWheel{tc.w}
+		_, err := Run(context.Background(), opts)
+		if err == nil || !strings.Contains(err.Error(), "probe: local wheel: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.w, err, tc.want)
+		}
+		if len(f.calls) != 0 {
+			t.Errorf("%+v: ran %q", tc.w, f.argv())
+		}
+	}
+}
+
+func mustGlob(t *testing.T, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
