@@ -108,8 +108,12 @@ func BenchmarkResolveRevalidate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := resolve(context.Background(), &opts, py, "0.67.0"); err != nil {
-		b.Fatal(err)
+	// Twice: the first resolution finds every page new and keeps no
+	// validator fetched after pip read it; the second takes them all first.
+	for range 2 {
+		if _, err := resolve(context.Background(), &opts, py, "0.67.0"); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
