@@ -25,6 +25,7 @@ import (
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
 	"github.com/pinbot-dev/pinbot/web"
 )
 
@@ -139,7 +140,13 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		}
 		rep.Warnings = append(rep.Warnings, skipWarnings(skipped)...)
 		data[f.Path], formats[f.Path] = b, f.Format
-		project = append(project, ps...)
+		for _, p := range ps {
+			// What probe constraints and solve read (PEP 440 requirements
+			// pinbot could read); the rest of a large tree is not kept twice.
+			if p.Scheme == pep440.Name && !p.Build && p.Skip == "" {
+				project = append(project, p)
+			}
+		}
 		n := 0
 		for _, p := range ps {
 			key := config.Key(p.Package)

@@ -38,11 +38,17 @@ func requirementPin(p pins.Pin) bool {
 // not resolve even as written, are warnings: the caps move as planned.
 func (c *Checker) solveAll(ctx context.Context, log *slog.Logger, plans []plan.Plan, project []pins.Pin, g *groupRun) (map[string]*report.Solve, []string) {
 	var reqs []pins.Pin
-	for _, p := range project {
-		if requirementPin(p) {
-			p.Package = config.Key(p.Package)
-			reqs = append(reqs, p)
+	requirements := func() []pins.Pin { // only when a package solves: most runs do not
+		if reqs == nil {
+			reqs = []pins.Pin{}
+			for _, p := range project {
+				if requirementPin(p) {
+					p.Package = config.Key(p.Package)
+					reqs = append(reqs, p)
+				}
+			}
 		}
+		return reqs
 	}
 	out := map[string]*report.Solve{}
 	var warnings []string
@@ -62,7 +68,7 @@ func (c *Checker) solveAll(ctx context.Context, log *slog.Logger, plans []plan.P
 		if name := g.of[p.Name]; name != "" {
 			done[name] = true
 		}
-		s, warning := c.solve(ctx, log, plans, reqs, unit)
+		s, warning := c.solve(ctx, log, plans, requirements(), unit)
 		if warning != "" {
 			warnings = append(warnings, strings.Join(unit, ", ")+": "+warning)
 		}
