@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"strings"
 )
@@ -67,6 +68,7 @@ type object struct {
 	machine  elf.Machine
 	syms     []symbol // the whole .dynsym, index 0 included
 	exported []int32  // indices of exported definitions, in table order
+	hashes   []uint64 // of the names of exported, for the clash index
 	imports  []int32  // indices of undefined references
 	versions []string // version names by .gnu.version index; "" for base and local
 	soname   string
@@ -413,6 +415,10 @@ func (o *object) readDynamic(f *elf.File, r io.ReaderAt, size int64, strs string
 	return nil
 }
 
+// nameSeed seeds the hashes of exported names: one seed per process, so
+// that hashes of different objects compare.
+var nameSeed = maphash.MakeSeed()
+
 // classify splits the table into exported definitions and undefined
 // references, and notes whether the object is a Python extension module.
 func (o *object) classify() {
@@ -428,5 +434,9 @@ func (o *object) classify() {
 		case s.shndx == uint16(elf.SHN_UNDEF) && s.name != "" && (s.bind() == elf.STB_GLOBAL || s.bind() == elf.STB_WEAK):
 			o.imports = append(o.imports, int32(i))
 		}
+	}
+	o.hashes = make([]uint64, len(o.exported))
+	for k, si := range o.exported {
+		o.hashes[k] = maphash.String(nameSeed, o.syms[si].name)
 	}
 }

@@ -1,10 +1,10 @@
 package symbols
 
 import (
+	"cmp"
 	"context"
 	"debug/elf"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -72,6 +72,9 @@ type scanner struct {
 	// several names (a symbolic link, a path given twice) is one library.
 	files map[int64][]os.FileInfo
 	role  Role // the role of the input being added, for its errors
+	// forbid is, per source, what its names matching the patterns are
+	// (nil: none, or not a target).
+	forbid []*Forbidden
 }
 
 func (s *scanner) inputError(p string, err error) {
@@ -135,19 +138,18 @@ func Scan(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			s.addPath(p, in.role)
 		}
 	}
-	if err := s.parseAll(ctx); err != nil {
+	if err := s.parseAll(ctx, pats); err != nil {
 		return nil, err
 	}
 	r := &Result{Patterns: slices.Clone(opts.Forbid), Errors: s.inputs, Warnings: s.warns}
 	s.libraries(r)
-	// Forbid matching and the clash index read the parsed objects only:
-	// they run side by side.
-	var forbidden sync.WaitGroup
-	forbidden.Go(func() { s.forbidden(r, pats) })
+	for _, f := range s.forbid {
+		if f != nil {
+			r.Forbidden = append(r.Forbidden, *f)
+		}
+	}
 	clashes := s.clashes()
-	err := s.judge(ctx, clashes)
-	forbidden.Wait()
-	if err != nil {
+	if err := s.judge(ctx, clashes); err != nil {
 		return nil, err
 	}
 	s.report(r, clashes)
@@ -252,23 +254,38 @@ func archiveKind(p string) archive.Kind {
 	return archive.Sniff(head[:n])
 }
 
-// parseAll parses every source, a few at a time.
-func (s *scanner) parseAll(ctx context.Context) error {
+// parseAll parses every source, a few at a time, largest first (so that a
+// large library does not start last), and matches each target's names
+// against the patterns while they are fresh in the cache: s.forbid.
+func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 	s.objs = make([]*object, len(s.sources))
 	s.errs = make([]error, len(s.sources))
+	s.forbid = make([]*Forbidden, len(s.sources))
+	order := make([]int, len(s.sources))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.sources[b].size, s.sources[a].size) })
 	workers := max(1, min(s.workers(), len(s.sources)))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			defer mmap.Guard()() // a file truncated under the mapping is an error, not a crash
+			var m *matcher
+			if len(pats) > 0 {
+				m = newMatcher(pats)
+			}
 			for i := range next {
 				s.objs[i], s.errs[i] = s.parseSource(s.sources[i])
+				if o := s.objs[i]; o != nil && m != nil && s.sources[i].role == RoleTarget {
+					s.forbid[i] = s.forbidden(s.sources[i], o, m)
+				}
 			}
 		})
 	}
 	var err error
-	for i := range s.sources {
+	for _, i := range order {
 		if err = ctx.Err(); err != nil {
 			break
 		}
@@ -324,53 +341,45 @@ func machineName(m elf.Machine) string {
 	return strings.ToLower(strings.TrimPrefix(m.String(), "EM_"))
 }
 
-// forbidden matches the target libraries' exports and imports against the
-// patterns.
-func (s *scanner) forbidden(r *Result, pats []*Pattern) {
-	if len(pats) == 0 {
-		return
-	}
-	m := newMatcher(pats)
+// forbidden matches the exports and imports of the target library o
+// (from src) against m's patterns; nil when none matches.
+func (s *scanner) forbidden(src *source, o *object, m *matcher) *Forbidden {
+	pats := m.pats
 	hits := make([]bool, len(pats))
-	for i, o := range s.objs {
-		if o == nil || s.sources[i].role != RoleTarget {
-			continue
-		}
-		counts := make([]PatternCount, len(pats))
-		for j, p := range pats {
-			counts[j].Pattern = p.text
-		}
-		exp, imp := newTopN(s.opts.Examples), newTopN(s.opts.Examples)
-		for _, si := range o.exported {
-			name := o.syms[si].name
-			if m.match(name, hits) {
-				exp.add(name)
-				for j, h := range hits {
-					if h {
-						counts[j].Exports++
-					}
+	counts := make([]PatternCount, len(pats))
+	for j, p := range pats {
+		counts[j].Pattern = p.text
+	}
+	exp, imp := newTopN(s.opts.Examples), newTopN(s.opts.Examples)
+	for _, si := range o.exported {
+		name := o.syms[si].name
+		if m.match(name, hits) {
+			exp.add(name)
+			for j, h := range hits {
+				if h {
+					counts[j].Exports++
 				}
 			}
 		}
-		for _, si := range o.imports {
-			name := o.syms[si].name
-			if m.match(name, hits) {
-				imp.add(name)
-				for j, h := range hits {
-					if h {
-						counts[j].Imports++
-					}
+	}
+	for _, si := range o.imports {
+		name := o.syms[si].name
+		if m.match(name, hits) {
+			imp.add(name)
+			for j, h := range hits {
+				if h {
+					counts[j].Imports++
 				}
 			}
 		}
-		if exp.count == 0 && imp.count == 0 {
-			continue
-		}
-		r.Forbidden = append(r.Forbidden, Forbidden{
-			Library: s.sources[i].path, Key: s.sources[i].key,
-			Exports: exp.count, Imports: imp.count, Patterns: counts,
-			Examples: exp.demangled(), ImportExamples: imp.demangled(),
-		})
+	}
+	if exp.count == 0 && imp.count == 0 {
+		return nil
+	}
+	return &Forbidden{
+		Library: src.path, Key: src.key,
+		Exports: exp.count, Imports: imp.count, Patterns: counts,
+		Examples: exp.demangled(), ImportExamples: imp.demangled(),
 	}
 }
 
@@ -457,44 +466,36 @@ func (s *scanner) clashes() []*clash {
 			total += len(o.exported)
 		}
 	}
-	// The index is keyed by a 64-bit hash of the name, so each name is
-	// hashed once and the map compares integers; a hit is checked against
-	// the name, and the rare collision falls back to a map keyed by name.
-	seed := maphash.MakeSeed()
-	first := make(map[uint64]ref, total)
-	collided := map[string]ref{}
-	dups := map[string][]ref{}
-	var names []string
+	// Every export by the hash of its name (computed while parsing):
+	// grouped, equal hashes are neighbours, in table order; within a group
+	// names are compared, so a collision only costs a comparison.
+	all := make([]hashedRef, 0, total)
 	for li, o := range s.objs {
 		if o == nil {
 			continue
 		}
-		for _, si := range o.exported {
-			name := o.syms[si].name
-			h := maphash.String(seed, name)
-			r0, seen := first[h]
-			if !seen {
-				first[h] = ref{int32(li), si}
-				continue
-			}
-			if s.objs[r0.lib].syms[r0.sym].name != name {
-				if r0, seen = collided[name]; !seen {
-					collided[name] = ref{int32(li), si}
-					continue
-				}
-			}
-			refs := dups[name]
-			if refs == nil {
-				refs = []ref{r0}
-				names = append(names, name)
-			}
-			dups[name] = append(refs, ref{int32(li), si})
+		for k, si := range o.exported {
+			all = append(all, hashedRef{o.hashes[k], ref{int32(li), si}})
 		}
+		o.hashes = nil
 	}
-	slices.Sort(names)
-	out := make([]*clash, 0, len(names))
-	for _, name := range names {
-		refs := dups[name]
+	groupByHash(all)
+	var dups []dupName
+	nameOf := func(r ref) string { return s.objs[r.lib].syms[r.sym].name }
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].h == all[i].h {
+			j++
+		}
+		if j-i > 1 {
+			dups = appendDups(dups, all[i:j], nameOf)
+		}
+		i = j
+	}
+	slices.SortFunc(dups, func(a, b dupName) int { return strings.Compare(a.name, b.name) })
+	out := make([]*clash, 0, len(dups))
+	for _, d := range dups {
+		name, refs := d.name, d.refs
 		var versions []string
 		for _, r := range refs {
 			if v := s.objs[r.lib].version(r.sym); v != "" && !slices.Contains(versions, v) {
@@ -526,6 +527,92 @@ func (s *scanner) clashes() []*clash {
 		}
 	}
 	return out
+}
+
+// A hashedRef is an export and the hash of its name.
+type hashedRef struct {
+	h uint64
+	r ref
+}
+
+// A dupName is a name exported more than once, and where, in table order.
+type dupName struct {
+	name string
+	refs []ref
+}
+
+// appendDups appends to dups the names exported more than once among run
+// (one hash), each with its exports in run order.
+func appendDups(dups []dupName, run []hashedRef, nameOf func(ref) string) []dupName {
+	first := nameOf(run[0].r)
+	if !slices.ContainsFunc(run[1:], func(e hashedRef) bool { return nameOf(e.r) != first }) {
+		refs := make([]ref, len(run))
+		for k, e := range run {
+			refs[k] = e.r
+		}
+		return append(dups, dupName{first, refs})
+	}
+	// A collision: group by name.
+	done := make([]bool, len(run))
+	for i := range run {
+		if done[i] {
+			continue
+		}
+		name := nameOf(run[i].r)
+		refs := []ref{run[i].r}
+		for j := i + 1; j < len(run); j++ {
+			if !done[j] && nameOf(run[j].r) == name {
+				done[j] = true
+				refs = append(refs, run[j].r)
+			}
+		}
+		if len(refs) > 1 {
+			dups = append(dups, dupName{name, refs})
+		}
+	}
+	return dups
+}
+
+// groupByHash orders a so that equal hashes are neighbours, keeping the
+// order of entries with one hash: a stable radix sort on the low 24 bits
+// (three passes), then a stable insertion sort of each run of equal low
+// bits on the whole hash (runs are short: hashes are uniform).
+func groupByHash(a []hashedRef) {
+	if len(a) < 2 {
+		return
+	}
+	tmp := make([]hashedRef, len(a))
+	var count [256]int
+	for shift := 0; shift < 24; shift += 8 {
+		clear(count[:])
+		for _, e := range a {
+			count[e.h>>shift&0xff]++
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for _, e := range a {
+			d := e.h >> shift & 0xff
+			tmp[count[d]] = e
+			count[d]++
+		}
+		copy(a, tmp)
+	}
+	const low = 1<<24 - 1
+	for i := 0; i < len(a); {
+		j := i + 1
+		for j < len(a) && a[j].h&low == a[i].h&low {
+			j++
+		}
+		for k := i + 1; k < j; k++ {
+			for m := k; m > i && a[m-1].h > a[m].h; m-- {
+				a[m-1], a[m] = a[m], a[m-1]
+			}
+		}
+		i = j
+	}
 }
 
 // report turns the judged clashes into r.Clashes.
