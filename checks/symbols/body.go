@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/pinbot-dev/pinbot/internal/x86len"
@@ -23,23 +24,30 @@ import (
 // errUnsupported marks bodies this scanner cannot normalise.
 var errUnsupported = errors.New("unsupported machine")
 
-// A bodyCtx reads and normalises the bodies of one object. The tables it
-// needs (sections, relocations, symbol addresses, unwind table) are loaded
-// on first use.
-type bodyCtx struct {
+// A libBodies reads the bodies of one object, for every goroutine that
+// compares them: the tables it needs (sections, relocations, symbol
+// addresses, unwind table) are loaded once, on first use, and then only
+// read.
+type libBodies struct {
 	o    *object
 	size int64
 	r    readerAt
 	f    *elf.File
 	secs []*elf.Section // allocated sections sorted by address
 
-	relocs      []rela    // relocations not in runs, sorted by offset
-	runs        []relaRun // long sorted runs of RELA entries, in place
-	relocsDone  bool
-	addrs       []symAddr // defined symbols sorted by address, then name
-	addrsDone   bool
-	eh          *ehIndex
-	ehDone      bool
+	relocsOnce sync.Once
+	relocs     []rela    // relocations not in runs, sorted by offset
+	runs       []relaRun // long sorted runs of RELA entries, in place
+	addrsOnce  sync.Once
+	addrs      []symAddr // defined symbols sorted by address, then name
+	ehOnce     sync.Once
+	eh         *ehIndex
+}
+
+// A bodyCtx normalises bodies of one object for one goroutine: the
+// shared libBodies, and the caches and buffers of that goroutine.
+type bodyCtx struct {
+	*libBodies
 	tokens      map[uint64]string          // local-function tokens by address
 	targets     map[uint64]shallowToken    // by packTarget
 	wideTargets map[targetKey]shallowToken // the keys packTarget cannot pack
@@ -47,7 +55,11 @@ type bodyCtx struct {
 	local       []byte                     // the copy of a local function being hashed
 	toks        [2][]byte                  // token buffers of hashCode by depth, reused
 	hasher      hash.Hash
+	cie         map[uint64]byte // FDE pointer encodings by CIE address
 }
+
+// view returns a new bodyCtx over l, with caches of its own.
+func (l *libBodies) view() *bodyCtx { return &bodyCtx{libBodies: l} }
 
 // digest hashes a normalised body: its bytes, then its tokens.
 func (b *bodyCtx) digest(code, toks []byte) [32]byte {
@@ -62,7 +74,13 @@ func (b *bodyCtx) digest(code, toks []byte) [32]byte {
 	return sum
 }
 
-func (b *bodyCtx) open(src *source) (err error) {
+// open opens the object src holds (parsed as o) for reading bodies.
+func openBodies(o *object, src *source) (b *libBodies, err error) {
+	b = &libBodies{o: o, size: src.size}
+	return b, b.open(src)
+}
+
+func (b *libBodies) open(src *source) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("malformed ELF (reader panicked: %v)", p)
@@ -87,13 +105,13 @@ func (b *bodyCtx) open(src *source) (err error) {
 // process's resident set, when the object is a mapped file: they are
 // served again from the page cache if read. Peak memory then counts the
 // pages in use, not every page touched.
-func (b *bodyCtx) release(off, n int64) {
+func (b *libBodies) release(off, n int64) {
 	if m, ok := b.r.(interface{ Release(off, n int64) }); ok {
 		m.Release(off, n)
 	}
 }
 
-func (b *bodyCtx) close() {
+func (b *libBodies) close() {
 	if b.r != nil {
 		b.r.Close()
 	}
@@ -102,7 +120,7 @@ func (b *bodyCtx) close() {
 // read returns the bytes of sym from its section (zeros for .bss), and the
 // section: where they lie when the object is mapped, so they must not be
 // changed.
-func (b *bodyCtx) read(sym *symbol) ([]byte, *elf.Section, error) {
+func (b *libBodies) read(sym *symbol) ([]byte, *elf.Section, error) {
 	if sym.shndx == uint16(elf.SHN_ABS) {
 		var v [8]byte
 		binary.LittleEndian.PutUint64(v[:], sym.value)
@@ -455,7 +473,7 @@ func (b *bodyCtx) relocToken(r rela, addend int64, lo, hi uint64, depth int) str
 
 // isAddress reports whether typ stores the address of its symbol
 // (R_X86_64_64, GLOB_DAT, JUMP_SLOT and their AArch64 peers).
-func (b *bodyCtx) isAddress(typ uint32) bool {
+func (b *libBodies) isAddress(typ uint32) bool {
 	switch b.o.machine {
 	case elf.EM_X86_64:
 		switch elf.R_X86_64(typ) {
@@ -473,7 +491,7 @@ func (b *bodyCtx) isAddress(typ uint32) bool {
 
 // isRelative reports whether typ is the machine's RELATIVE or IRELATIVE
 // relocation.
-func (b *bodyCtx) isRelative(typ uint32) bool {
+func (b *libBodies) isRelative(typ uint32) bool {
 	switch b.o.machine {
 	case elf.EM_X86_64:
 		return typ == uint32(elf.R_X86_64_RELATIVE) || typ == uint32(elf.R_X86_64_IRELATIVE)
@@ -484,7 +502,7 @@ func (b *bodyCtx) isRelative(typ uint32) bool {
 }
 
 // slotSize is the width a relocation of type typ writes.
-func (b *bodyCtx) slotSize(typ uint32) uint64 {
+func (b *libBodies) slotSize(typ uint32) uint64 {
 	if b.o.machine == elf.EM_X86_64 {
 		switch elf.R_X86_64(typ) {
 		case elf.R_X86_64_32, elf.R_X86_64_32S, elf.R_X86_64_PC32, elf.R_X86_64_DTPOFF32, elf.R_X86_64_TPOFF32:
@@ -496,7 +514,7 @@ func (b *bodyCtx) slotSize(typ uint32) uint64 {
 
 // pltSlot decodes the PLT stub at addr and returns the GOT slot its
 // indirect jump goes through.
-func (b *bodyCtx) pltSlot(sec *elf.Section, addr uint64) (uint64, bool) {
+func (b *libBodies) pltSlot(sec *elf.Section, addr uint64) (uint64, bool) {
 	off := addr - sec.Addr
 	n := min(uint64(16), sec.Size-off)
 	code := make([]byte, n)
@@ -520,7 +538,7 @@ func (b *bodyCtx) pltSlot(sec *elf.Section, addr uint64) (uint64, bool) {
 }
 
 // sectionAt returns the allocated section holding addr.
-func (b *bodyCtx) sectionAt(addr uint64) *elf.Section {
+func (b *libBodies) sectionAt(addr uint64) *elf.Section {
 	i, _ := slices.BinarySearchFunc(b.secs, addr, func(s *elf.Section, a uint64) int {
 		if s.Addr > a {
 			return 1
@@ -537,7 +555,7 @@ func (b *bodyCtx) sectionAt(addr uint64) *elf.Section {
 
 // cstringAt returns the printable ASCII NUL-terminated string at addr, if
 // any, of 2 to 255 bytes.
-func (b *bodyCtx) cstringAt(sec *elf.Section, addr uint64) (string, bool) {
+func (b *libBodies) cstringAt(sec *elf.Section, addr uint64) (string, bool) {
 	off := addr - sec.Addr
 	n := min(uint64(256), sec.Size-off)
 	buf := make([]byte, n)
@@ -559,37 +577,8 @@ func (b *bodyCtx) cstringAt(sec *elf.Section, addr uint64) (string, bool) {
 // symbolAt returns the defined dynamic symbol holding addr and the offset
 // in it. Of aliases at one address, the first name in byte order wins, so
 // the choice does not depend on table order.
-func (b *bodyCtx) symbolAt(addr uint64) (string, uint64, bool) {
-	if !b.addrsDone {
-		b.addrsDone = true
-		syms := b.o.syms
-		b.addrs = make([]symAddr, 0, len(syms))
-		for i := range syms {
-			s := &syms[i]
-			if s.shndx != uint16(elf.SHN_UNDEF) && s.shndx < uint16(elf.SHN_LORESERVE) && s.name != "" &&
-				s.typ() != elf.STT_TLS && s.typ() != elf.STT_SECTION && s.typ() != elf.STT_FILE {
-				b.addrs = append(b.addrs, symAddr{s.value, int32(i)})
-			}
-		}
-		// By value (a radix sort: a large library's table is sorted in a
-		// millisecond), then aliases by name.
-		sortByValue(b.addrs)
-		for i := 0; i < len(b.addrs); {
-			j := i + 1
-			for j < len(b.addrs) && b.addrs[j].value == b.addrs[i].value {
-				j++
-			}
-			if j-i > 1 {
-				slices.SortFunc(b.addrs[i:j], func(x, y symAddr) int {
-					if c := strings.Compare(syms[x.sym].name, syms[y.sym].name); c != 0 {
-						return c
-					}
-					return cmp.Compare(x.sym, y.sym)
-				})
-			}
-			i = j
-		}
-	}
+func (b *libBodies) symbolAt(addr uint64) (string, uint64, bool) {
+	b.addrsOnce.Do(b.sortAddrs)
 	// First symbol with value > addr; candidates are before it.
 	i, _ := slices.BinarySearchFunc(b.addrs, addr, func(x symAddr, a uint64) int {
 		if x.value > a {
@@ -612,6 +601,37 @@ func (b *bodyCtx) symbolAt(addr uint64) (string, uint64, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// sortAddrs sorts the defined symbols by address, for symbolAt.
+func (b *libBodies) sortAddrs() {
+	syms := b.o.syms
+	b.addrs = make([]symAddr, 0, len(syms))
+	for i := range syms {
+		s := &syms[i]
+		if s.shndx != uint16(elf.SHN_UNDEF) && s.shndx < uint16(elf.SHN_LORESERVE) && s.name != "" &&
+			s.typ() != elf.STT_TLS && s.typ() != elf.STT_SECTION && s.typ() != elf.STT_FILE {
+			b.addrs = append(b.addrs, symAddr{s.value, int32(i)})
+		}
+	}
+	// By value (a radix sort: a large library's table is sorted in a
+	// millisecond), then aliases by name.
+	sortByValue(b.addrs)
+	for i := 0; i < len(b.addrs); {
+		j := i + 1
+		for j < len(b.addrs) && b.addrs[j].value == b.addrs[i].value {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(b.addrs[i:j], func(x, y symAddr) int {
+				if c := strings.Compare(syms[x.sym].name, syms[y.sym].name); c != 0 {
+					return c
+				}
+				return cmp.Compare(x.sym, y.sym)
+			})
+		}
+		i = j
+	}
 }
 
 // A symAddr is a defined symbol's value and index, for symbolAt.

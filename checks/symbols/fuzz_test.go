@@ -30,10 +30,11 @@ func FuzzScanELF(f *testing.F) {
 		}
 		src := &source{path: "fuzz.so", size: int64(len(data)),
 			open: func() (readerAt, error) { return memReader{data}, nil }}
-		b := &bodyCtx{o: o, size: src.size}
-		if err := b.open(src); err != nil {
+		l, err := openBodies(o, src)
+		if err != nil {
 			return
 		}
+		b := l.view()
 		for i, si := range o.exported {
 			if i == 64 {
 				break

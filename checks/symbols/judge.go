@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pinbot-dev/pinbot/internal/mmap"
 )
@@ -28,16 +29,17 @@ type task struct {
 // stages, each run only where the previous one could not decide: sizes; raw
 // bytes; bytes normalised for layout (see the package comment), shown
 // alike in lockstep or hashed. Reading runs in parallel, one library per
-// worker; normalising, one set of libraries per worker (normaliseAll): each
-// library's tables are loaded once and used by one goroutine at a time.
+// worker; normalising, a run of classes per worker (normaliseAll): each
+// library's tables are loaded once, by the first worker that needs them,
+// and every worker keeps caches of its own.
 func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 	perLib := make([][]*task, len(s.objs))
 	for _, c := range clashes {
 		s.plan(c, perLib)
 	}
-	ctxs := make([]*bodyCtx, len(s.objs))
+	libs := make([]*libBodies, len(s.objs))
 	defer func() {
-		for _, b := range ctxs {
+		for _, b := range libs {
 			if b != nil {
 				b.close()
 			}
@@ -45,9 +47,9 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 	}()
 	// Stage 2: raw bytes.
 	err := s.eachLibrary(ctx, perLib, func(lib int, tasks []*task) {
-		b := &bodyCtx{o: s.objs[lib], size: s.sources[lib].size}
-		ctxs[lib] = b
-		if err := b.open(s.sources[lib]); err != nil {
+		b, err := openBodies(s.objs[lib], s.sources[lib])
+		libs[lib] = b
+		if err != nil {
 			for _, t := range tasks {
 				t.err = err.Error()
 			}
@@ -77,7 +79,7 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 		}
 	}
 	// Stage 3: normalised bytes, shown alike in lockstep or else hashed.
-	if err := s.normaliseAll(ctx, clashes, ctxs); err != nil {
+	if err := s.normaliseAll(ctx, clashes, libs); err != nil {
 		return err
 	}
 	for _, c := range clashes {
@@ -91,19 +93,26 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 // equals none.
 const alikeNorm = "alike"
 
-// A normJob is the classes to normalise whose copies lie in one set of
-// libraries: a job locks those libraries' contexts while it runs.
+// A normJob is classes to normalise whose copies lie in one set of
+// libraries, and so share their targets: one worker's caches serve a run
+// of them.
 type normJob struct {
 	libs    []int // sorted
 	classes [][]*task
-	done    bool
 }
+
+// normChunk is the most classes a worker takes at once: fewer than the
+// largest set (libgrpc's with libgrpc_unsecure, 4,282 classes on Debian),
+// so that every worker shares in it, and enough that a worker's caches
+// serve many classes.
+const normChunk = 256
 
 // normaliseAll decides the classes whose raw bytes could not: each class's
 // copies are compared with the first in lockstep (pairer), and a class not
-// shown alike is hashed copy by copy. Jobs run in parallel, largest first,
-// never two on one library at once.
-func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bodyCtx) error {
+// shown alike is hashed copy by copy. Workers take runs of at most
+// normChunk classes of one set of libraries, largest sets first; each has
+// its own view (bodyCtx) of every library it meets.
+func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, libs []*libBodies) error {
 	byLibs := map[string]*normJob{}
 	var jobs []*normJob
 	for _, c := range clashes {
@@ -112,16 +121,16 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bo
 			if ts == nil || !ts[0].normalise || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
 				continue
 			}
-			var libs []int
+			var set []int
 			for _, t := range ts {
-				libs = append(libs, int(t.c.refs[t.k].lib))
+				set = append(set, int(t.c.refs[t.k].lib))
 			}
-			slices.Sort(libs)
-			libs = slices.Compact(libs)
-			key := fmt.Sprint(libs)
+			slices.Sort(set)
+			set = slices.Compact(set)
+			key := fmt.Sprint(set)
 			j := byLibs[key]
 			if j == nil {
-				j = &normJob{libs: libs}
+				j = &normJob{libs: set}
 				byLibs[key] = j
 				jobs = append(jobs, j)
 			}
@@ -129,57 +138,47 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bo
 		}
 	}
 	slices.SortStableFunc(jobs, func(a, b *normJob) int { return cmp.Compare(len(b.classes), len(a.classes)) })
-	var mu sync.Mutex
-	free := sync.NewCond(&mu)
-	busy := make([]bool, len(s.objs))
-	left := len(jobs)
-	pending := make([]int, len(s.objs)) // jobs left per library
+	var chunks []normJob
 	for _, j := range jobs {
-		for _, l := range j.libs {
-			pending[l]++
+		for len(j.classes) > 0 {
+			n := min(len(j.classes), normChunk)
+			chunks = append(chunks, normJob{libs: j.libs, classes: j.classes[:n]})
+			j.classes = j.classes[n:]
 		}
 	}
-	// next claims the first job none of whose libraries is busy, waiting
-	// for one; nil when all are done or ctx is cancelled.
-	next := func() *normJob {
-		mu.Lock()
-		defer mu.Unlock()
-		for left > 0 && ctx.Err() == nil {
-			for _, j := range jobs {
-				if !j.done && !slices.ContainsFunc(j.libs, func(l int) bool { return busy[l] }) {
-					j.done = true
-					left--
-					for _, l := range j.libs {
-						busy[l] = true
-					}
-					return j
-				}
-			}
-			free.Wait()
+	// A library's pages are released once its last chunk is done.
+	pending := make([]atomic.Int32, len(s.objs))
+	for _, c := range chunks {
+		for _, l := range c.libs {
+			pending[l].Add(1)
 		}
-		return nil
 	}
-	release := func(j *normJob) {
-		mu.Lock()
-		for _, l := range j.libs {
-			busy[l] = false
-			if pending[l]--; pending[l] == 0 {
-				ctxs[l].release(0, ctxs[l].size) // done with its pages
-			}
-		}
-		mu.Unlock()
-		free.Broadcast()
-	}
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range max(1, min(s.workers(), len(jobs))) {
+	for range max(1, min(s.workers(), len(chunks))) {
 		wg.Go(func() {
 			defer mmap.Guard()()
 			var p pairer
-			for j := next(); j != nil; j = next() {
-				for _, ts := range j.classes {
-					s.normaliseClass(&p, ts, ctxs)
+			views := make([]*bodyCtx, len(libs))
+			view := func(lib int32) *bodyCtx {
+				if views[lib] == nil {
+					views[lib] = libs[lib].view()
 				}
-				release(j)
+				return views[lib]
+			}
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(chunks) {
+					return
+				}
+				for _, ts := range chunks[i].classes {
+					s.normaliseClass(&p, ts, view)
+				}
+				for _, l := range chunks[i].libs {
+					if pending[l].Add(-1) == 0 {
+						libs[l].release(0, libs[l].size) // done with its pages
+					}
+				}
 			}
 		})
 	}
@@ -192,7 +191,7 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, ctxs []*bo
 var pairing = true
 
 // normaliseClass decides one class: alike in lockstep, else hashed.
-func (s *scanner) normaliseClass(p *pairer, ts []*task, ctxs []*bodyCtx) {
+func (s *scanner) normaliseClass(p *pairer, ts []*task, view func(lib int32) *bodyCtx) {
 	first := ts[0].c.refs[ts[0].k]
 	alike := pairing
 	for _, t := range ts[1:] {
@@ -200,13 +199,13 @@ func (s *scanner) normaliseClass(p *pairer, ts []*task, ctxs []*bodyCtx) {
 			break
 		}
 		r := t.c.refs[t.k]
-		alike = p.alike(ctxs[first.lib], &s.objs[first.lib].syms[first.sym], ctxs[r.lib], &s.objs[r.lib].syms[r.sym])
+		alike = p.alike(view(first.lib), &s.objs[first.lib].syms[first.sym], view(r.lib), &s.objs[r.lib].syms[r.sym])
 	}
 	for _, t := range ts {
 		if alike {
 			t.norm = alikeNorm
 		} else {
-			ctxs[t.c.refs[t.k].lib].normaliseTask(t)
+			view(t.c.refs[t.k].lib).normaliseTask(t)
 		}
 	}
 }
@@ -323,7 +322,7 @@ func (s *scanner) symOf(t *task) *symbol {
 }
 
 // readRaw reads a task's bytes and hashes them.
-func (b *bodyCtx) readRaw(t *task) {
+func (b *libBodies) readRaw(t *task) {
 	defer recoverTask(t)
 	r := t.c.refs[t.k]
 	sym := &b.o.syms[r.sym]

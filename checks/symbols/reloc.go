@@ -70,8 +70,7 @@ func (r relaRun) search(addr uint64) int {
 // .relr.dyn) of a 64-bit object by offset: long sorted runs of RELA
 // entries are searched where they lie (mapped, or read once), the rest is
 // decoded into one sorted slice of 24-byte entries.
-func (b *bodyCtx) loadRelocs() {
-	b.relocsDone = true
+func (b *libBodies) loadRelocs() {
 	if b.o.class != elf.ELFCLASS64 {
 		return
 	}
@@ -118,7 +117,7 @@ func cmpRela(x, y rela) int { return cmp.Compare(x.off, y.off) }
 
 // readRelr decodes SHT_RELR: an even entry is an address, an odd one a
 // bitmap of the next 63 words.
-func (b *bodyCtx) readRelr(sec *elf.Section, bo binary.ByteOrder) {
+func (b *libBodies) readRelr(sec *elf.Section, bo binary.ByteOrder) {
 	var rel uint32
 	switch b.o.machine {
 	case elf.EM_X86_64:
@@ -152,10 +151,8 @@ func (b *bodyCtx) readRelr(sec *elf.Section, bo binary.ByteOrder) {
 }
 
 // relocAt returns the relocation of the slot at addr.
-func (b *bodyCtx) relocAt(addr uint64) (rela, bool) {
-	if !b.relocsDone {
-		b.loadRelocs()
-	}
+func (b *libBodies) relocAt(addr uint64) (rela, bool) {
+	b.relocsOnce.Do(b.loadRelocs)
 	for _, run := range b.runs {
 		if !run.covers(addr) {
 			continue
@@ -175,10 +172,8 @@ func (b *bodyCtx) relocAt(addr uint64) (rela, bool) {
 }
 
 // relocsIn returns the relocations of slots in [lo, hi), sorted by offset.
-func (b *bodyCtx) relocsIn(lo, hi uint64) []rela {
-	if !b.relocsDone {
-		b.loadRelocs()
-	}
+func (b *libBodies) relocsIn(lo, hi uint64) []rela {
+	b.relocsOnce.Do(b.loadRelocs)
 	i, _ := slices.BinarySearchFunc(b.relocs, lo, func(r rela, a uint64) int { return cmp.Compare(r.off, a) })
 	j := i
 	for j < len(b.relocs) && b.relocs[j].off < hi {
@@ -208,7 +203,6 @@ func (b *bodyCtx) relocsIn(lo, hi uint64) []rela {
 type ehIndex struct {
 	pcs  []uint64 // function starts, sorted
 	fdes []uint64 // the address of each function's FDE
-	cie  map[uint64]byte
 }
 
 // DWARF exception-header pointer encodings.
@@ -220,8 +214,7 @@ const (
 
 // loadEH reads .eh_frame_hdr when its table uses the usual encoding
 // (datarel, sdata4).
-func (b *bodyCtx) loadEH() {
-	b.ehDone = true
+func (b *libBodies) loadEH() {
 	sec := b.f.Section(".eh_frame_hdr")
 	if sec == nil {
 		return
@@ -242,7 +235,7 @@ func (b *bodyCtx) loadEH() {
 	}
 	pos += n
 	count = min(count, uint64(len(data)-pos)/8)
-	eh := &ehIndex{pcs: make([]uint64, count), fdes: make([]uint64, count), cie: map[uint64]byte{}}
+	eh := &ehIndex{pcs: make([]uint64, count), fdes: make([]uint64, count)}
 	for i := range count {
 		e := data[pos+int(i)*8:]
 		eh.pcs[i] = sec.Addr + uint64(int64(int32(binary.LittleEndian.Uint32(e))))
@@ -256,9 +249,7 @@ func (b *bodyCtx) loadEH() {
 
 // funcAt returns the bounds of the function holding addr, from its FDE.
 func (b *bodyCtx) funcAt(addr uint64) (start, size uint64, ok bool) {
-	if !b.ehDone {
-		b.loadEH()
-	}
+	b.ehOnce.Do(b.loadEH)
 	if b.eh == nil {
 		return 0, 0, false
 	}
@@ -298,11 +289,14 @@ func (b *bodyCtx) funcAt(addr uint64) (start, size uint64, ok bool) {
 // cieEncoding returns the FDE pointer encoding a CIE declares ('R' in its
 // augmentation).
 func (b *bodyCtx) cieEncoding(addr uint64) (byte, bool) {
-	if enc, ok := b.eh.cie[addr]; ok {
+	if enc, ok := b.cie[addr]; ok {
 		return enc, enc != peOmit
 	}
+	if b.cie == nil {
+		b.cie = map[uint64]byte{}
+	}
 	enc := byte(peOmit)
-	defer func() { b.eh.cie[addr] = enc }()
+	defer func() { b.cie[addr] = enc }()
 	buf := b.readAt(addr, 128)
 	if len(buf) < 10 || binary.LittleEndian.Uint32(buf[4:]) != 0 {
 		return 0, false
@@ -364,7 +358,7 @@ func (b *bodyCtx) cieEncoding(addr uint64) (byte, bool) {
 }
 
 // readAt reads up to n bytes at address addr from the section holding it.
-func (b *bodyCtx) readAt(addr uint64, n int) []byte {
+func (b *libBodies) readAt(addr uint64, n int) []byte {
 	sec := b.sectionAt(addr)
 	if sec == nil || sec.Type == elf.SHT_NOBITS {
 		return nil
