@@ -517,8 +517,8 @@ func (b *libBodies) slotSize(typ uint32) uint64 {
 func (b *libBodies) pltSlot(sec *elf.Section, addr uint64) (uint64, bool) {
 	off := addr - sec.Addr
 	n := min(uint64(16), sec.Size-off)
-	code := make([]byte, n)
-	if err := readSectionAt(b.r, b.size, sec, code, off); err != nil {
+	code, err := sectionBytes(b.r, b.size, sec, off, n)
+	if err != nil {
 		return 0, false
 	}
 	for pos, i := 0, 0; pos < len(code) && i < 3; i++ {
@@ -558,8 +558,8 @@ func (b *libBodies) sectionAt(addr uint64) *elf.Section {
 func (b *libBodies) cstringAt(sec *elf.Section, addr uint64) (string, bool) {
 	off := addr - sec.Addr
 	n := min(uint64(256), sec.Size-off)
-	buf := make([]byte, n)
-	if err := readSectionAt(b.r, b.size, sec, buf, off); err != nil {
+	buf, err := sectionBytes(b.r, b.size, sec, off, n)
+	if err != nil {
 		return "", false
 	}
 	end := bytes.IndexByte(buf, 0)

@@ -188,6 +188,9 @@ func readStrings(r io.ReaderAt, s *elf.Section, fileSize int64) (string, error) 
 	if err := checkTable(s, fileSize); err != nil || s.Type == elf.SHT_NOBITS || s.Size == 0 {
 		return "", err
 	}
+	if data := mapped(r); data != nil {
+		return string(data[s.Offset : s.Offset+s.Size]), nil
+	}
 	var b strings.Builder
 	b.Grow(int(s.Size))
 	if _, err := io.Copy(&b, io.NewSectionReader(r, int64(s.Offset), int64(s.Size))); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,3 +100,63 @@ func readSeed(t *testing.T, name string) []byte {
 	}
 	return []byte(s)
 }
+
+// TestRelocsInPlace checks that the relocation index and the unwind table
+// read where they lie (a mapped object) are those read with ReadAt: the
+// seeds with RELA and with packed relative relocations (RELR).
+func TestRelocsInPlace(t *testing.T) {
+	for _, seed := range []string{"tiny", "tiny-relr"} {
+		data := readSeed(t, seed)
+		load := func(r readerAt) (*libBodies, []rela) {
+			o, err := parseObject(r, int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := openBodies(o, &source{path: seed, size: int64(len(data)), open: func() (readerAt, error) { return r, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.relocsOnce.Do(l.loadRelocs)
+			all := slices.Clone(l.relocs)
+			for _, run := range l.runs {
+				for k := range run.len() {
+					all = append(all, run.at(k))
+				}
+			}
+			slices.SortStableFunc(all, cmpRela)
+			return l, all
+		}
+		inPlace, relocs := load(memReader{data})
+		streamed, relocs2 := load(readerOnly{bytes.NewReader(data)})
+		if len(relocs) == 0 || !slices.Equal(relocs, relocs2) {
+			t.Errorf("%s: %d relocations in place, %d read: %v / %v", seed, len(relocs), len(relocs2), relocs, relocs2)
+		}
+		implicit := slices.ContainsFunc(relocs, func(r rela) bool { return r.implicit() })
+		if implicit != (seed == "tiny-relr") {
+			t.Errorf("%s: packed relative relocations found: %v", seed, implicit)
+		}
+		// Every function start the unwind table knows has the same bounds.
+		found := 0
+		for _, si := range inPlace.o.exported {
+			v := inPlace.o.syms[si].value
+			s1, n1, ok1 := inPlace.view().funcAt(v)
+			s2, n2, ok2 := streamed.view().funcAt(v)
+			if s1 != s2 || n1 != n2 || ok1 != ok2 {
+				t.Errorf("%s: function at %#x: %#x+%d %v in place, %#x+%d %v read", seed, v, s1, n1, ok1, s2, n2, ok2)
+			}
+			if ok1 {
+				found++
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s: no function found in the unwind table", seed)
+		}
+	}
+}
+
+// readerOnly hides everything but ReadAt and Close: an object that is not
+// mapped.
+type readerOnly struct{ r *bytes.Reader }
+
+func (r readerOnly) ReadAt(p []byte, off int64) (int, error) { return r.r.ReadAt(p, off) }
+func (r readerOnly) Close() error                            { return nil }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io"
 	"slices"
+	"sort"
 )
 
 // A rela is one dynamic relocation: 24 bytes, as in the file.
@@ -75,6 +76,9 @@ func (b *libBodies) loadRelocs() {
 		return
 	}
 	bo := b.o.order
+	// Short runs are copied: counted first, so the slice is made once.
+	var short []relaRun
+	count := 0
 	for _, sec := range b.f.Sections {
 		if sec.Flags&elf.SHF_ALLOC == 0 || sec.Offset > uint64(b.size) || sec.Size > uint64(b.size)-sec.Offset {
 			continue
@@ -95,16 +99,25 @@ func (b *libBodies) loadRelocs() {
 				if j-i >= inPlaceRun {
 					b.runs = append(b.runs, run)
 				} else {
-					for k := range run.len() {
-						b.relocs = append(b.relocs, run.at(k))
-					}
+					short = append(short, run)
+					count += run.len()
 				}
 				i = j
 			}
-			// Runs are searched in place, a few pages at a time.
-			b.release(int64(sec.Offset), int64(sec.Size))
 		case shtRelr:
 			b.readRelr(sec, bo)
+			b.release(int64(sec.Offset), int64(sec.Size))
+		}
+	}
+	b.relocs = slices.Grow(b.relocs, count)
+	for _, run := range short {
+		for k := range run.len() {
+			b.relocs = append(b.relocs, run.at(k))
+		}
+	}
+	// Runs are searched in place, a few pages at a time.
+	for _, sec := range b.f.Sections {
+		if sec.Type == elf.SHT_RELA && sec.Flags&elf.SHF_ALLOC != 0 {
 			b.release(int64(sec.Offset), int64(sec.Size))
 		}
 	}
@@ -127,14 +140,28 @@ func (b *libBodies) readRelr(sec *elf.Section, bo binary.ByteOrder) {
 	default:
 		return
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(b.r, int64(sec.Offset), int64(sec.Size)), 64<<10)
+	// Words where they lie when mapped, else streamed.
+	var data []byte
+	var br *bufio.Reader
+	if m := mapped(b.r); m != nil && sec.Offset <= uint64(len(m)) && sec.Size <= uint64(len(m))-sec.Offset {
+		data = m[sec.Offset : sec.Offset+sec.Size/8*8]
+	} else {
+		br = bufio.NewReaderSize(io.NewSectionReader(b.r, int64(sec.Offset), int64(sec.Size)), 64<<10)
+	}
 	var e [8]byte
 	var where uint64
 	for len(b.relocs) < 1<<26 {
-		if _, err := io.ReadFull(br, e[:]); err != nil {
+		var v uint64
+		if data != nil {
+			if len(data) < 8 {
+				return
+			}
+			v, data = bo.Uint64(data), data[8:]
+		} else if _, err := io.ReadFull(br, e[:]); err != nil {
 			return
+		} else {
+			v = bo.Uint64(e[:])
 		}
-		v := bo.Uint64(e[:])
 		if v&1 == 0 {
 			b.relocs = append(b.relocs, rela{off: v, info: uint64(rel) | implicitBit})
 			where = v + 8
@@ -199,10 +226,22 @@ func (b *libBodies) relocsIn(lo, hi uint64) []rela {
 
 // An ehIndex is the binary-search table of .eh_frame_hdr: it gives the start
 // of every function with unwind information, local ones included, and
-// survives stripping.
+// survives stripping. It is read where it lies: pairs of 32-bit offsets
+// from base (the function's start, its FDE), sorted.
 type ehIndex struct {
-	pcs  []uint64 // function starts, sorted
-	fdes []uint64 // the address of each function's FDE
+	table []byte
+	base  uint64
+}
+
+func (e *ehIndex) len() int { return len(e.table) / 8 }
+
+// pc is the start of function i; fde the address of its FDE.
+func (e *ehIndex) pc(i int) uint64 {
+	return e.base + uint64(int64(int32(binary.LittleEndian.Uint32(e.table[8*i:]))))
+}
+
+func (e *ehIndex) fde(i int) uint64 {
+	return e.base + uint64(int64(int32(binary.LittleEndian.Uint32(e.table[8*i+4:]))))
 }
 
 // DWARF exception-header pointer encodings.
@@ -235,14 +274,11 @@ func (b *libBodies) loadEH() {
 	}
 	pos += n
 	count = min(count, uint64(len(data)-pos)/8)
-	eh := &ehIndex{pcs: make([]uint64, count), fdes: make([]uint64, count)}
-	for i := range count {
-		e := data[pos+int(i)*8:]
-		eh.pcs[i] = sec.Addr + uint64(int64(int32(binary.LittleEndian.Uint32(e))))
-		eh.fdes[i] = sec.Addr + uint64(int64(int32(binary.LittleEndian.Uint32(e[4:]))))
-	}
-	if !slices.IsSorted(eh.pcs) {
-		return
+	eh := &ehIndex{table: data[pos : pos+int(count)*8], base: sec.Addr}
+	for i := 1; i < eh.len(); i++ {
+		if eh.pc(i) < eh.pc(i-1) {
+			return
+		}
 	}
 	b.eh = eh
 }
@@ -253,14 +289,15 @@ func (b *bodyCtx) funcAt(addr uint64) (start, size uint64, ok bool) {
 	if b.eh == nil {
 		return 0, 0, false
 	}
-	i, found := slices.BinarySearch(b.eh.pcs, addr)
-	if !found {
+	// The first function starting at or after addr, else the one before.
+	i := sort.Search(b.eh.len(), func(i int) bool { return b.eh.pc(i) >= addr })
+	if i == b.eh.len() || b.eh.pc(i) != addr {
 		i--
 	}
 	if i < 0 {
 		return 0, 0, false
 	}
-	fde := b.eh.fdes[i]
+	fde := b.eh.fde(i)
 	buf := b.readAt(fde, 40)
 	if len(buf) < 16 {
 		return 0, 0, false
@@ -357,16 +394,16 @@ func (b *bodyCtx) cieEncoding(addr uint64) (byte, bool) {
 	return enc, true
 }
 
-// readAt reads up to n bytes at address addr from the section holding it.
+// readAt returns up to n bytes at address addr from the section holding
+// it, where they lie when the object is mapped: not to be changed.
 func (b *libBodies) readAt(addr uint64, n int) []byte {
 	sec := b.sectionAt(addr)
 	if sec == nil || sec.Type == elf.SHT_NOBITS {
 		return nil
 	}
 	off := addr - sec.Addr
-	n = int(min(uint64(n), sec.Size-off))
-	buf := make([]byte, n)
-	if readSectionAt(b.r, b.size, sec, buf, off) != nil {
+	buf, err := sectionBytes(b.r, b.size, sec, off, min(uint64(n), sec.Size-off))
+	if err != nil {
 		return nil
 	}
 	return buf
