@@ -111,6 +111,13 @@ func (b *libBodies) release(off, n int64) {
 	}
 }
 
+// done drops the tables and releases the pages of an object whose bodies
+// are all compared.
+func (b *libBodies) done() {
+	b.relocs, b.runs, b.addrs, b.eh = nil, nil, nil, nil
+	b.release(0, b.size)
+}
+
 func (b *libBodies) close() {
 	if b.r != nil {
 		b.r.Close()

@@ -171,12 +171,17 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, libs []*li
 				if i >= len(chunks) {
 					return
 				}
+				for l, v := range views {
+					if v != nil && pending[l].Load() == 0 {
+						views[l] = nil // done: its caches can go
+					}
+				}
 				for _, ts := range chunks[i].classes {
 					s.normaliseClass(&p, ts, view)
 				}
 				for _, l := range chunks[i].libs {
 					if pending[l].Add(-1) == 0 {
-						libs[l].release(0, libs[l].size) // done with its pages
+						libs[l].done()
 					}
 				}
 			}
