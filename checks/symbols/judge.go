@@ -1,9 +1,9 @@
 package symbols
 
 import (
+	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"debug/elf"
 	"fmt"
 	"slices"
@@ -17,10 +17,8 @@ import (
 // A task is one copy of a clashing symbol whose bytes are compared.
 type task struct {
 	c         *clash
-	k         int // the copy, an index into c.refs
-	raw       [32]byte
-	relocated bool // in a section dynamic relocations write to
-	normalise bool
+	k         int  // the copy, an index into c.refs
+	normalise bool // the raw bytes did not decide
 	norm      string
 	err       string
 }
@@ -28,8 +26,8 @@ type task struct {
 // judge decides, for every clash, whether its copies have the same body, in
 // stages, each run only where the previous one could not decide: sizes; raw
 // bytes; bytes normalised for layout (see the package comment), shown
-// alike in lockstep or hashed. Reading runs in parallel, one library per
-// worker; normalising, a run of classes per worker (normaliseAll): each
+// alike in lockstep or hashed. Libraries are opened in parallel; classes
+// are compared in parallel, a run of classes per worker (compareAll): each
 // library's tables are loaded once, by the first worker that needs them,
 // and every worker keeps caches of its own.
 func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
@@ -45,41 +43,10 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 			}
 		}
 	}()
-	// Stage 2: raw bytes.
-	err := s.eachLibrary(ctx, perLib, func(lib int, tasks []*task) {
-		b, err := openBodies(s.objs[lib], s.sources[lib])
-		libs[lib] = b
-		if err != nil {
-			for _, t := range tasks {
-				t.err = err.Error()
-			}
-			return
-		}
-		for _, t := range tasks {
-			b.readRaw(t)
-		}
-		// Few of the pages read are read again (normalising): they are
-		// paged in again from the page cache then.
-		b.release(0, b.size)
-	})
-	if err != nil {
+	if err := s.openAll(ctx, perLib, libs); err != nil {
 		return err
 	}
-	// Decide on raw bytes where they are equal and nothing relocates them.
-	for _, c := range clashes {
-		for _, class := range c.classes() {
-			ts := c.tasksOf(class)
-			if ts == nil || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
-				continue
-			}
-			same := !slices.ContainsFunc(ts, func(t *task) bool { return t.relocated || t.raw != ts[0].raw })
-			for _, t := range ts {
-				t.normalise = !same
-			}
-		}
-	}
-	// Stage 3: normalised bytes, shown alike in lockstep or else hashed.
-	if err := s.normaliseAll(ctx, clashes, libs); err != nil {
+	if err := s.compareAll(ctx, clashes, libs); err != nil {
 		return err
 	}
 	for _, c := range clashes {
@@ -88,12 +55,16 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
 	return nil
 }
 
+// bytesNorm is the hash of copies whose raw bytes are equal (and nothing
+// relocates them): equal hashes, not computed. It equals no other hash.
+const bytesNorm = "bytes"
+
 // alikeNorm stands for the normalised hash of copies shown alike by a
 // pairer: equal hashes, not computed. It is shorter than a hash, so it
 // equals none.
 const alikeNorm = "alike"
 
-// A normJob is classes to normalise whose copies lie in one set of
+// A normJob is classes to compare whose copies lie in one set of
 // libraries, and so share their targets: one worker's caches serve a run
 // of them.
 type normJob struct {
@@ -108,18 +79,19 @@ type normJob struct {
 // released.
 const normChunk = 512
 
-// normaliseAll decides the classes whose raw bytes could not: each class's
-// copies are compared with the first in lockstep (pairer), and a class not
-// shown alike is hashed copy by copy. Workers take runs of at most
+// compareAll decides every class with copies to read: by their raw
+// bytes where they are equal and nothing relocates them, else normalised:
+// each copy is compared with the first in lockstep (pairer), and a class
+// not shown alike is hashed copy by copy. Workers take runs of at most
 // normChunk classes of one set of libraries, largest sets first; each has
 // its own view (bodyCtx) of every library it meets.
-func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, libs []*libBodies) error {
+func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libBodies) error {
 	byLibs := map[string]*normJob{}
 	var jobs []*normJob
 	for _, c := range clashes {
 		for _, class := range c.classes() {
 			ts := c.tasksOf(class)
-			if ts == nil || !ts[0].normalise || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
+			if ts == nil || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
 				continue
 			}
 			var set []int
@@ -178,7 +150,12 @@ func (s *scanner) normaliseAll(ctx context.Context, clashes []*clash, libs []*li
 					}
 				}
 				for _, ts := range chunks[i].classes {
-					s.normaliseClass(&p, ts, view)
+					if !s.sameBytes(ts, view) && !slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
+						for _, t := range ts {
+							t.normalise = true
+						}
+						s.normaliseClass(&p, ts, view)
+					}
 				}
 				// Pages read are released after every chunk, not only
 				// after a library's last: the bodies of one chunk are
@@ -293,33 +270,29 @@ func (c *clash) tasksOf(class []int) []*task {
 	return ts
 }
 
-// eachLibrary runs f over the libraries that have tasks, one library per
-// worker at a time, largest first. f sees the library's tasks in address
-// order.
-func (s *scanner) eachLibrary(ctx context.Context, perLib [][]*task, f func(lib int, tasks []*task)) error {
-	var libs []int
-	for lib, tasks := range perLib {
-		if len(tasks) > 0 {
-			libs = append(libs, lib)
-			slices.SortFunc(tasks, func(a, b *task) int {
-				return cmp.Compare(s.symOf(a).value, s.symOf(b).value)
-			})
-		}
-	}
-	slices.SortStableFunc(libs, func(a, b int) int { return cmp.Compare(len(perLib[b]), len(perLib[a])) })
-	workers := s.workers()
+// openAll opens the libraries that have tasks, a few at once; the tasks
+// of a library that cannot be opened fail.
+func (s *scanner) openAll(ctx context.Context, perLib [][]*task, libs []*libBodies) error {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range max(1, min(workers, len(libs))) {
+	for range max(1, min(s.workers(), len(perLib))) {
 		wg.Go(func() {
-			defer mmap.Guard()()
 			for lib := range next {
-				f(lib, perLib[lib])
+				b, err := openBodies(s.objs[lib], s.sources[lib])
+				libs[lib] = b
+				if err != nil {
+					for _, t := range perLib[lib] {
+						t.err = err.Error()
+					}
+				}
 			}
 		})
 	}
 	var err error
-	for _, lib := range libs {
+	for lib, tasks := range perLib {
+		if len(tasks) == 0 {
+			continue
+		}
 		if err = ctx.Err(); err != nil {
 			break
 		}
@@ -330,23 +303,31 @@ func (s *scanner) eachLibrary(ctx context.Context, perLib [][]*task, f func(lib 
 	return err
 }
 
-func (s *scanner) symOf(t *task) *symbol {
-	r := t.c.refs[t.k]
-	return &s.objs[r.lib].syms[r.sym]
-}
-
-// readRaw reads a task's bytes and hashes them.
-func (b *libBodies) readRaw(t *task) {
-	defer recoverTask(t)
-	r := t.c.refs[t.k]
-	sym := &b.o.syms[r.sym]
-	raw, sec, err := b.read(sym)
-	if err != nil {
-		t.err = err.Error()
-		return
+// sameBytes reads the copies of a class and reports whether their raw
+// bytes are equal, none in a section dynamic relocations write to: then
+// they are one body. A copy that cannot be read fails its task.
+func (s *scanner) sameBytes(ts []*task, view func(lib int32) *bodyCtx) bool {
+	var first []byte
+	same := true
+	for i, t := range ts {
+		func() {
+			defer recoverTask(t)
+			r := t.c.refs[t.k]
+			b := view(r.lib)
+			raw, sec, err := b.read(&b.o.syms[r.sym])
+			if err != nil {
+				t.err = err.Error()
+				return
+			}
+			if i == 0 {
+				first = raw
+			}
+			relocated := sec != nil && (sec.Flags&elf.SHF_WRITE != 0 || b.o.textrel)
+			same = same && !relocated && bytes.Equal(raw, first)
+		}()
+		same = same && t.err == ""
 	}
-	t.raw = sha256.Sum256(raw)
-	t.relocated = sec != nil && (sec.Flags&elf.SHF_WRITE != 0 || b.o.textrel)
+	return same
 }
 
 // normaliseTask reads a task's bytes again and hashes them normalised.
@@ -388,7 +369,7 @@ func (s *scanner) verdict(c *clash) {
 				c.hashes[t.k] = t.norm
 				normalised = true
 			} else {
-				c.hashes[t.k] = string(t.raw[:])
+				c.hashes[t.k] = bytesNorm
 				byBytes = true
 			}
 		}
