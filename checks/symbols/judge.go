@@ -110,15 +110,30 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 			j.classes = append(j.classes, ts)
 		}
 	}
-	slices.SortStableFunc(jobs, func(a, b *normJob) int { return cmp.Compare(len(b.classes), len(a.classes)) })
+	// Chunks run longest first (so that no long one starts last), by an
+	// estimate in classes: a set's first chunk also loads its libraries'
+	// tables, which for a large library (libLLVM: 400,000 relocations and
+	// symbols) costs more than a chunk of classes.
 	var chunks []normJob
+	var cost []int
 	for _, j := range jobs {
+		tables := 0
+		for _, l := range j.libs {
+			tables += libs[l].tableCost()
+		}
 		for len(j.classes) > 0 {
 			n := min(len(j.classes), normChunk)
 			chunks = append(chunks, normJob{libs: j.libs, classes: j.classes[:n]})
+			cost = append(cost, n+tables)
 			j.classes = j.classes[n:]
+			tables = 0
 		}
 	}
+	order := make([]int, len(chunks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
 	// A library's pages are released once its last chunk is done.
 	pending := make([]atomic.Int32, len(s.objs))
 	for _, c := range chunks {
@@ -140,10 +155,11 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 				return views[lib]
 			}
 			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(chunks) {
+				k := int(next.Add(1) - 1)
+				if k >= len(chunks) {
 					return
 				}
+				i := order[k]
 				for l, v := range views {
 					if v != nil && pending[l].Load() == 0 {
 						views[l] = nil // done: its caches can go
