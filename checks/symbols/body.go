@@ -29,11 +29,12 @@ var errUnsupported = errors.New("unsupported machine")
 // addresses, unwind table) are loaded once, on first use, and then only
 // read.
 type libBodies struct {
-	o    *object
-	size int64
-	r    readerAt
-	f    *elf.File
-	secs []*elf.Section // allocated sections sorted by address
+	o        *object
+	size     int64
+	r        readerAt
+	f        *elf.File
+	borrowed bool           // r is closed by its owner, not by close
+	secs     []*elf.Section // allocated sections sorted by address
 
 	relocsOnce sync.Once
 	relocs     []rela    // relocations not in runs, sorted by offset
@@ -75,8 +76,13 @@ func (b *bodyCtx) digest(code, toks []byte) [32]byte {
 }
 
 // open opens the object src holds (parsed as o) for reading bodies.
-func openBodies(o *object, src *source) (b *libBodies, err error) {
+// When op is not nil, the object is read through it (kept open since it
+// was parsed; its owner closes it), else opened again.
+func openBodies(o *object, src *source, op *opened) (b *libBodies, err error) {
 	b = &libBodies{o: o, size: src.size}
+	if op != nil {
+		b.r, b.f, b.size, b.borrowed = op.r, op.f, op.size, true
+	}
 	return b, b.open(src)
 }
 
@@ -86,11 +92,13 @@ func (b *libBodies) open(src *source) (err error) {
 			err = fmt.Errorf("malformed ELF (reader panicked: %v)", p)
 		}
 	}()
-	if b.r, err = src.open(); err != nil {
-		return err
-	}
-	if b.f, err = elf.NewFile(b.r); err != nil {
-		return fmt.Errorf("malformed ELF: %w", err)
+	if b.r == nil {
+		if b.r, err = src.open(); err != nil {
+			return err
+		}
+		if b.f, err = elf.NewFile(b.r); err != nil {
+			return fmt.Errorf("malformed ELF: %w", err)
+		}
 	}
 	for _, sec := range b.f.Sections {
 		if sec.Flags&elf.SHF_ALLOC != 0 && sec.Flags&elf.SHF_TLS == 0 && sec.Size > 0 {
@@ -134,7 +142,7 @@ func (b *libBodies) done() {
 }
 
 func (b *libBodies) close() {
-	if b.r != nil {
+	if b.r != nil && !b.borrowed {
 		b.r.Close()
 	}
 }

@@ -94,48 +94,60 @@ func (o *object) version(i int32) string {
 // those tables, never .text, and never panics: a malformed object is an
 // error.
 func parseObject(r io.ReaderAt, size int64) (o *object, err error) {
+	o, _, err = parseELF(r, size)
+	return o, err
+}
+
+// parseELF is parseObject, and returns the parsed headers too (nil with
+// an error).
+func parseELF(r io.ReaderAt, size int64) (o *object, f *elf.File, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			o, err = nil, fmt.Errorf("malformed ELF (reader panicked: %v)", p)
+			o, f, err = nil, nil, fmt.Errorf("malformed ELF (reader panicked: %v)", p)
 		}
 	}()
+	return parseHeaders(r, size)
+}
+
+// parseHeaders is parseELF, without the recovery.
+func parseHeaders(r io.ReaderAt, size int64) (*object, *elf.File, error) {
 	var magic [4]byte
 	if n, _ := r.ReadAt(magic[:], 0); n < 4 || string(magic[:]) != elf.ELFMAG {
-		return nil, ErrNotELF
+		return nil, nil, ErrNotELF
 	}
 	f, err := elf.NewFile(r)
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fmt.Errorf("truncated ELF: headers past the end of the file (%w)", err)
+		return nil, nil, fmt.Errorf("truncated ELF: headers past the end of the file (%w)", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("malformed ELF: %w", err)
+		return nil, nil, fmt.Errorf("malformed ELF: %w", err)
 	}
 	if f.Type != elf.ET_DYN && f.Type != elf.ET_EXEC {
-		return nil, fmt.Errorf("not a shared object or executable (type %v)", f.Type)
+		return nil, nil, fmt.Errorf("not a shared object or executable (type %v)", f.Type)
 	}
-	o = &object{class: f.Class, order: f.ByteOrder, machine: f.Machine}
+	o := &object{class: f.Class, order: f.ByteOrder, machine: f.Machine}
 	dynsym := f.SectionByType(elf.SHT_DYNSYM)
 	if dynsym == nil {
-		return o, nil // a static executable: nothing exported
+		return o, f, nil // a static executable: nothing exported
 	}
 	if int(dynsym.Link) >= len(f.Sections) || dynsym.Link == 0 {
-		return nil, errors.New("malformed ELF: .dynsym links to no string table")
+		return nil, nil, errors.New("malformed ELF: .dynsym links to no string table")
 	}
 	strs, err := readStrings(r, f.Sections[dynsym.Link], size)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := o.readSymbols(r, dynsym, size, strs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := o.readVersions(f, r, size, strs, dynsym.Link); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := o.readDynamic(f, r, size, strs, dynsym.Link); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o.classify()
-	return o, nil
+	return o, f, nil
 }
 
 // checkTable checks that a section lies inside the file, is not absurdly

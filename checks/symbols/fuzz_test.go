@@ -31,7 +31,7 @@ func FuzzScanELF(f *testing.F) {
 		}
 		src := &source{path: "fuzz.so", size: int64(len(data)),
 			open: func() (readerAt, error) { return memReader{data}, nil }}
-		l, err := openBodies(o, src)
+		l, err := openBodies(o, src, nil)
 		if err != nil {
 			return
 		}
@@ -112,7 +112,7 @@ func TestRelocsInPlace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, err := openBodies(o, &source{path: seed, size: int64(len(data)), open: func() (readerAt, error) { return r, nil }})
+			l, err := openBodies(o, &source{path: seed, size: int64(len(data)), open: func() (readerAt, error) { return r, nil }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -294,7 +294,7 @@ func (s *scanner) openAll(ctx context.Context, perLib [][]*task, libs []*libBodi
 	for range max(1, min(s.workers(), len(perLib))) {
 		wg.Go(func() {
 			for lib := range next {
-				b, err := openBodies(s.objs[lib], s.sources[lib])
+				b, err := openBodies(s.objs[lib], s.sources[lib], s.opened[lib])
 				libs[lib] = b
 				if err != nil {
 					for _, t := range perLib[lib] {

@@ -75,6 +75,9 @@ type scanner struct {
 	// forbid is, per source, what its names matching the patterns are
 	// (nil: none, or not a target).
 	forbid []*Forbidden
+	// opened are, per source, the objects kept open after parsing, for
+	// their bodies; closed by cleanup.
+	opened []*opened
 }
 
 func (s *scanner) inputError(p string, err error) {
@@ -101,6 +104,11 @@ func (s *scanner) sameFile(st os.FileInfo) bool {
 }
 
 func (s *scanner) cleanup() {
+	for _, op := range s.opened {
+		if op != nil {
+			op.r.Close()
+		}
+	}
 	for _, c := range s.closers {
 		c.Close()
 	}
@@ -261,6 +269,7 @@ func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 	s.objs = make([]*object, len(s.sources))
 	s.errs = make([]error, len(s.sources))
 	s.forbid = make([]*Forbidden, len(s.sources))
+	s.opened = make([]*opened, len(s.sources))
 	order := make([]int, len(s.sources))
 	for i := range order {
 		order[i] = i
@@ -277,7 +286,7 @@ func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 				m = newMatcher(pats)
 			}
 			for i := range next {
-				s.objs[i], s.errs[i] = s.parseSource(s.sources[i])
+				s.objs[i], s.opened[i], s.errs[i] = s.parseSource(s.sources[i])
 				if o := s.objs[i]; o != nil && m != nil && s.sources[i].role == RoleTarget {
 					s.forbid[i] = s.forbidden(s.sources[i], o, m)
 				}
@@ -296,12 +305,15 @@ func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 	return err
 }
 
-func (s *scanner) parseSource(src *source) (*object, error) {
+// parseSource parses the object src holds. A mapped file stays open,
+// its pages released, for its bodies to be read without opening and
+// parsing it again (op); other readers (an archive member decompressed into
+// memory, say) are closed, so that they hold no memory meanwhile.
+func (s *scanner) parseSource(src *source) (o *object, op *opened, err error) {
 	r, err := src.open()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer r.Close()
 	size := src.size
 	switch f := r.(type) {
 	case *os.File:
@@ -311,7 +323,20 @@ func (s *scanner) parseSource(src *source) (*object, error) {
 	case *mmap.Map:
 		size = f.Len()
 	}
-	return parseObject(r, size)
+	o, f, err := parseELF(r, size)
+	if m, ok := r.(*mmap.Map); ok && err == nil {
+		m.Release(0, size)
+		return o, &opened{r: m, f: f, size: size}, nil
+	}
+	r.Close()
+	return o, nil, err
+}
+
+// An opened is a parsed object kept open: its reader and headers.
+type opened struct {
+	r    readerAt
+	f    *elf.File
+	size int64
 }
 
 // libraries fills r.Libraries and r.Stats from the parsed objects.
