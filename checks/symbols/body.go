@@ -551,6 +551,16 @@ func (b *libBodies) pltSlot(sec *elf.Section, addr uint64) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
+	// The usual stub starts with jmp *disp32(%rip), as x86asm decodes it.
+	if len(code) >= 6 && code[0] == 0xff && code[1] == 0x25 {
+		return addr + 6 + uint64(int64(int32(binary.LittleEndian.Uint32(code[2:])))), true
+	}
+	return pltJump(code, addr)
+}
+
+// pltJump decodes the PLT stub code (at addr) with x86asm and returns the
+// GOT slot its indirect jump goes through.
+func pltJump(code []byte, addr uint64) (uint64, bool) {
 	for pos, i := 0, 0; pos < len(code) && i < 3; i++ {
 		inst, err := x86asm.Decode(code[pos:], 64)
 		if err != nil || inst.Len <= 0 {

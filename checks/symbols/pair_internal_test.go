@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"debug/elf"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 )
@@ -84,4 +85,67 @@ func TestSortByValue(t *testing.T) {
 			t.Errorf("n=%d: radix sort disagrees with a stable sort", n)
 		}
 	}
+}
+
+// TestPltSlotFast checks pltSlot's shortcut for jmp *disp32(%rip) against
+// x86asm's decoding (pltJump) on every stub of the PLT sections of libc
+// and libstdc++.
+func TestPltSlotFast(t *testing.T) {
+	fast := 0
+	for _, lib := range []string{"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"} {
+		fast += pltSlotsAgree(t, lib)
+	}
+	if fast == 0 {
+		t.Skip("no library with PLT stubs found")
+	}
+}
+
+// pltSlotsAgree compares pltSlot with pltJump on every stub of lib and
+// returns how many stubs took the shortcut.
+func pltSlotsAgree(t *testing.T, lib string) int {
+	src := &source{path: lib, open: func() (readerAt, error) { return openFile(lib) }}
+	r, err := src.open()
+	if err != nil {
+		return 0
+	}
+	defer r.Close()
+	st, err := os.Stat(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.size = st.Size()
+	o, err := parseObject(r, src.size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := openBodies(o, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.close()
+	fast := 0
+	for _, sec := range b.f.Sections {
+		if sec.Name != ".plt" && sec.Name != ".plt.sec" && sec.Name != ".plt.got" {
+			continue
+		}
+		for off := uint64(0); off < sec.Size; off += 8 {
+			addr := sec.Addr + off
+			got, gotOK := b.pltSlot(sec, addr)
+			code, err := sectionBytes(b.r, b.size, sec, off, min(16, sec.Size-off))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantOK := pltJump(code, addr)
+			if got != want || gotOK != wantOK {
+				t.Errorf("%s+%#x: slot %#x %v, x86asm %#x %v", sec.Name, off, got, gotOK, want, wantOK)
+			}
+			if code[0] == 0xff && code[1] == 0x25 {
+				fast++
+			}
+		}
+	}
+	if fast == 0 {
+		t.Errorf("%s: no stub starts with jmp *disp32(%%rip)", lib)
+	}
+	return fast
 }
