@@ -270,6 +270,12 @@ func (m *matcher) match(name string, hits []bool) bool {
 		case p.mangled || !mangledName: // a C name demangles to itself
 			hits[i] = p.matchLiteral(name)
 		case p.prefix != nil:
+			// The glob's longest identifier is spelled out in every name
+			// it matches (see neededSubstring): most names are decided
+			// without parsing them.
+			if p.need != "" && !strings.Contains(name, p.need) {
+				continue
+			}
 			if !parsed {
 				ent = parseEntity(name, m.depth+1)
 				parsed = true
