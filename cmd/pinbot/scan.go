@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -56,6 +58,10 @@ an input holds no ELF shared object (nothing was checked there).`,
 	return cmd
 }
 
+// scanGCPercent is the garbage collector's target percentage during
+// pinbot scan (the default is 100).
+const scanGCPercent = 200
+
 func scanRun(ctx context.Context, opts *ScanOptions) error {
 	spec := symbols.Spec{Preset: opts.Preset, Forbid: opts.Forbid}
 	if err := spec.Validate(); err != nil {
@@ -64,6 +70,13 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 	spec, err := spec.Resolve()
 	if err != nil {
 		return &usageError{err}
+	}
+	if os.Getenv("GOGC") == "" {
+		// Most of what a scan allocates (tables, tokens, caches) dies
+		// within the scan: collecting half as often saves about a tenth of
+		// its CPU time for 3 MB more peak memory on Debian's 35 libraries
+		// (README, Performance). GOGC, when set, decides.
+		defer debug.SetGCPercent(debug.SetGCPercent(scanGCPercent))
 	}
 	r, err := symbols.Scan(ctx, opts.Paths, symbols.Options{
 		Forbid: spec.Forbid, Against: opts.Against, Host: opts.Host, SizeOnly: opts.SizeOnly,
