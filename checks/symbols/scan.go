@@ -491,19 +491,53 @@ func (s *scanner) clashes() []*clash {
 			total += len(o.exported)
 		}
 	}
-	// Every export by the hash of its name (computed while parsing):
-	// grouped, equal hashes are neighbours, in table order; within a group
-	// names are compared, so a collision only costs a comparison.
-	all := make([]hashedRef, 0, total)
+	// Every export by the hash of its name (computed while parsing), in
+	// table order, split by hash into one part per worker: a name's
+	// exports are all in one part, whose clashes a worker finds. The
+	// parts' clashes, each sorted by name, are then merged.
+	parts := make([][]hashedRef, max(1, min(s.workers(), 16)))
+	for i := range parts {
+		parts[i] = make([]hashedRef, 0, total/len(parts)+total/8)
+	}
 	for li, o := range s.objs {
 		if o == nil {
 			continue
 		}
 		for k, si := range o.exported {
-			all = append(all, hashedRef{o.hashes[k], ref{int32(li), si}})
+			h := o.hashes[k]
+			p := int(h >> 32 % uint64(len(parts)))
+			parts[p] = append(parts[p], hashedRef{h, ref{int32(li), si}})
 		}
 		o.hashes = nil
 	}
+	found := make([][]*clash, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Go(func() { found[i] = s.clashesIn(part) })
+	}
+	wg.Wait()
+	out := make([]*clash, 0, len(found[0])*len(found))
+	for {
+		// The part whose next clash comes first by name.
+		next := -1
+		for i, f := range found {
+			if len(f) > 0 && (next < 0 || f[0].name < found[next][0].name) {
+				next = i
+			}
+		}
+		if next < 0 {
+			return out
+		}
+		out = append(out, found[next][0])
+		found[next] = found[next][1:]
+	}
+}
+
+// clashesIn returns the clashes of the exports in all, sorted by name and
+// version. all holds every export of the names it holds: grouped, equal
+// hashes are neighbours, in table order; within a group names are
+// compared, so a collision only costs a comparison.
+func (s *scanner) clashesIn(all []hashedRef) []*clash {
 	groupByHash(all)
 	var dups []dupName
 	nameOf := func(r ref) string { return s.objs[r.lib].syms[r.sym].name }
