@@ -634,13 +634,18 @@ func (b *libBodies) symbolAt(addr uint64) (string, uint64, bool) {
 	for j > 0 && b.addrs[j-1].value == v {
 		j--
 	}
+	// Of the aliases holding addr, the first name in byte order.
+	var best *symbol
 	for ; j < i; j++ {
 		s := &b.o.syms[b.addrs[j].sym]
-		if addr < s.value+max(s.size, 1) {
-			return s.name, addr - s.value, true
+		if addr < s.value+max(s.size, 1) && (best == nil || s.name < best.name) {
+			best = s
 		}
 	}
-	return "", 0, false
+	if best == nil {
+		return "", 0, false
+	}
+	return best.name, addr - best.value, true
 }
 
 // sortAddrs sorts the defined symbols by address, for symbolAt.
@@ -654,24 +659,8 @@ func (b *libBodies) sortAddrs() {
 			b.addrs = append(b.addrs, symAddr{s.value, int32(i)})
 		}
 	}
-	// By value (a radix sort: a large library's table is sorted in a
-	// millisecond), then aliases by name.
+	// By value; symbolAt chooses among aliases.
 	sortByValue(b.addrs)
-	for i := 0; i < len(b.addrs); {
-		j := i + 1
-		for j < len(b.addrs) && b.addrs[j].value == b.addrs[i].value {
-			j++
-		}
-		if j-i > 1 {
-			slices.SortFunc(b.addrs[i:j], func(x, y symAddr) int {
-				if c := strings.Compare(syms[x.sym].name, syms[y.sym].name); c != 0 {
-					return c
-				}
-				return cmp.Compare(x.sym, y.sym)
-			})
-		}
-		i = j
-	}
 }
 
 // A symAddr is a defined symbol's value and index, for symbolAt.
@@ -680,21 +669,27 @@ type symAddr struct {
 	sym   int32
 }
 
-// sortByValue sorts a by value, stably: a least-significant-digit radix
-// sort, a byte a pass, skipping the bytes all entries share (the high
-// ones, in a library's addresses).
+// sortByValue sorts a by value, stably (radixSort).
 func sortByValue(a []symAddr) {
+	radixSort(a, func(e symAddr) uint64 { return e.value })
+}
+
+// radixSort sorts a by key, stably: a least-significant-digit radix sort,
+// a byte a pass, skipping the bytes all entries share (the high ones, in a
+// library's addresses). A large library's table is sorted in a
+// millisecond.
+func radixSort[T any](a []T, key func(T) uint64) {
 	if len(a) < 2 {
 		return
 	}
-	var tmp []symAddr
+	var tmp []T
 	var count [256]int
 	for shift := 0; shift < 64; shift += 8 {
 		clear(count[:])
 		for _, e := range a {
-			count[e.value>>shift&0xff]++
+			count[key(e)>>shift&0xff]++
 		}
-		if count[a[0].value>>shift&0xff] == len(a) {
+		if count[key(a[0])>>shift&0xff] == len(a) {
 			continue // one digit for all: nothing to move
 		}
 		pos := 0
@@ -703,10 +698,10 @@ func sortByValue(a []symAddr) {
 			pos += c
 		}
 		if tmp == nil {
-			tmp = make([]symAddr, len(a))
+			tmp = make([]T, len(a))
 		}
 		for _, e := range a {
-			d := e.value >> shift & 0xff
+			d := key(e) >> shift & 0xff
 			tmp[count[d]] = e
 			count[d]++
 		}

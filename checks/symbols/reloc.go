@@ -122,7 +122,7 @@ func (b *libBodies) loadRelocs() {
 		}
 	}
 	if !slices.IsSortedFunc(b.relocs, cmpRela) {
-		slices.SortFunc(b.relocs, cmpRela)
+		radixSort(b.relocs, func(r rela) uint64 { return r.off })
 	}
 }
 
