@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"cmp"
+	"debug/elf"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -56,5 +57,29 @@ func TestAppendDups(t *testing.T) {
 	}
 	if got := fmt.Sprint(appendDups(nil, run[2:4], nameOf)); got != "[]" {
 		t.Errorf("two names colliding = %s, want no duplicate", got)
+	}
+}
+
+// TestSymbolAtAliases checks which name symbolAt gives an address held by
+// aliases: the first in byte order of those holding it, whatever the
+// table order.
+func TestSymbolAtAliases(t *testing.T) {
+	sym := func(name string, value, size uint64) symbol {
+		return symbol{name: name, value: value, size: size, shndx: 1, info: byte(elf.STB_GLOBAL)<<4 | byte(elf.STT_FUNC)}
+	}
+	o := &object{syms: []symbol{{}, sym("zeta", 0x100, 0x40), sym("beta", 0x100, 0x10), sym("alpha", 0x100, 0x8), sym("next", 0x140, 4)}}
+	b := &libBodies{o: o}
+	for _, tt := range []struct {
+		addr uint64
+		want string
+		off  uint64
+	}{
+		{0x100, "alpha", 0}, {0x107, "alpha", 7}, {0x108, "beta", 8}, {0x110, "zeta", 0x10}, {0x13f, "zeta", 0x3f},
+		{0x140, "next", 0}, {0x144, "", 0}, {0xff, "", 0},
+	} {
+		name, off, ok := b.symbolAt(tt.addr)
+		if name != tt.want || off != tt.off || ok != (tt.want != "") {
+			t.Errorf("symbolAt(%#x) = %q+%d %v, want %q+%d", tt.addr, name, off, ok, tt.want, tt.off)
+		}
 	}
 }
