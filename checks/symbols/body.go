@@ -220,7 +220,7 @@ func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte) []byte {
 		clear(data[off : off+width])
 		toks = strconv.AppendUint(toks, off, 10)
 		toks = append(toks, '=')
-		toks = append(toks, b.relocToken(r, addend, start, end, 0)...)
+		toks = append(toks, b.relocToken("", r, addend, start, end, 0)...)
 		toks = append(toks, ';')
 	}
 	return toks
@@ -397,7 +397,7 @@ func (b *bodyCtx) resolve(addr uint64, depth, load int, viaReloc bool) (tok stri
 		case ".plt", ".plt.sec", ".plt.got":
 			if slot, ok := b.pltSlot(sec, addr); ok {
 				if r, ok := b.relocAt(slot); ok {
-					return "plt:" + b.relocToken(r, r.addend, 0, 0, depth), false
+					return b.relocToken("plt:", r, r.addend, 0, 0, depth), false
 				}
 			}
 			return "plt", false
@@ -411,7 +411,7 @@ func (b *bodyCtx) resolve(addr uint64, depth, load int, viaReloc bool) (tok stri
 				}
 				addend = int64(binary.LittleEndian.Uint64(slot))
 			}
-			return "got:" + b.relocToken(r, addend, 0, 0, depth), false
+			return b.relocToken("got:", r, addend, 0, 0, depth), false
 		}
 	}
 	if name, off, ok := b.symbolAt(addr); ok {
@@ -474,19 +474,20 @@ func (b *bodyCtx) localFunc(addr uint64) (start uint64, code []byte, ok bool) {
 }
 
 // relocToken names a relocation by type, symbol and addend; a relative
-// relocation by the target its addend resolves to.
-func (b *bodyCtx) relocToken(r rela, addend int64, lo, hi uint64, depth int) string {
+// relocation by the target its addend resolves to. The name follows
+// prefix (made in one piece).
+func (b *bodyCtx) relocToken(prefix string, r rela, addend int64, lo, hi uint64, depth int) string {
 	typ := r.typ()
 	si := r.sym()
 	if si == 0 {
 		if b.isRelative(typ) {
 			t := b.target(uint64(addend), lo, hi, depth, 0, false)
 			if sym, ok := strings.CutPrefix(t, "sym:"); ok {
-				return "addr:" + sym // as if bound by name
+				return prefix + "addr:" + sym // as if bound by name
 			}
-			return "rel:" + t
+			return prefix + "rel:" + t
 		}
-		return "t" + strconv.FormatUint(uint64(typ), 10) + ":+" + strconv.FormatInt(addend, 10)
+		return prefix + "t" + strconv.FormatUint(uint64(typ), 10) + ":+" + strconv.FormatInt(addend, 10)
 	}
 	// The symbol's version is left out: clashes pair versioned with
 	// unversioned definitions, and their relocations differ the same way.
@@ -494,11 +495,10 @@ func (b *bodyCtx) relocToken(r rela, addend int64, lo, hi uint64, depth int) str
 	if int(si) < len(b.o.syms) {
 		name = b.o.syms[si].name
 	}
-	kind := "t" + strconv.FormatUint(uint64(typ), 10)
-	if b.isAddress(typ) {
-		kind = "addr" // the same through the PLT, the GOT or a data slot
+	if b.isAddress(typ) { // the same through the PLT, the GOT or a data slot
+		return prefix + "addr:" + name + "+" + strconv.FormatInt(addend, 10)
 	}
-	return kind + ":" + name + "+" + strconv.FormatInt(addend, 10)
+	return prefix + "t" + strconv.FormatUint(uint64(typ), 10) + ":" + name + "+" + strconv.FormatInt(addend, 10)
 }
 
 // isAddress reports whether typ stores the address of its symbol

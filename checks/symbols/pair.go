@@ -191,7 +191,7 @@ func (p *pairer) sameData(a *bodyCtx, sx uint64, x []byte, b *bodyCtx, sy uint64
 			}
 			continue
 		}
-		if a.relocToken(rx[i], addX, sx, sx+size, 0) != b.relocToken(ry[i], addY, sy, sy+size, 0) {
+		if a.relocToken("", rx[i], addX, sx, sx+size, 0) != b.relocToken("", ry[i], addY, sy, sy+size, 0) {
 			return false
 		}
 	}
