@@ -23,18 +23,15 @@ type task struct {
 	err       string
 }
 
-// judge decides, for every clash, whether its copies have the same body, in
-// stages, each run only where the previous one could not decide: sizes; raw
-// bytes; bytes normalised for layout (see the package comment), shown
+// judge decides, for every clash (planned: perLib are the copies whose
+// bytes are read, by library), whether its copies have the same body, in
+// stages, each run only where the previous one could not decide: sizes;
+// raw bytes; bytes normalised for layout (see the package comment), shown
 // alike in lockstep or hashed. Libraries are opened in parallel; classes
 // are compared in parallel, a run of classes per worker (compareAll): each
 // library's tables are loaded once, by the first worker that needs them,
 // and every worker keeps caches of its own.
-func (s *scanner) judge(ctx context.Context, clashes []*clash) error {
-	perLib := make([][]*task, len(s.objs))
-	for _, c := range clashes {
-		s.plan(c, perLib)
-	}
+func (s *scanner) judge(ctx context.Context, clashes []*clash, perLib [][]*task) error {
 	libs := make([]*libBodies, len(s.objs))
 	defer func() {
 		for _, b := range libs {

@@ -156,8 +156,8 @@ func Scan(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			r.Forbidden = append(r.Forbidden, *f)
 		}
 	}
-	clashes := s.clashes()
-	if err := s.judge(ctx, clashes); err != nil {
+	clashes, perLib := s.clashes()
+	if err := s.judge(ctx, clashes, perLib); err != nil {
 		return nil, err
 	}
 	s.report(r, clashes)
@@ -483,8 +483,9 @@ type clash struct {
 // target. Definitions of one name clash when their versions are equal or one
 // is unversioned: the dynamic linker binds a versioned reference only to its
 // version, or to an unversioned definition, and an unversioned reference to
-// the default version of any.
-func (s *scanner) clashes() []*clash {
+// the default version of any. Each clash is planned (plan): perLib are the
+// copies whose bytes are read, by library.
+func (s *scanner) clashes() (out []*clash, perLib [][]*task) {
 	total := 0
 	for _, o := range s.objs {
 		if o != nil {
@@ -511,12 +512,26 @@ func (s *scanner) clashes() []*clash {
 		o.hashes = nil
 	}
 	found := make([][]*clash, len(parts))
+	tasks := make([][][]*task, len(parts))
 	var wg sync.WaitGroup
 	for i, part := range parts {
-		wg.Go(func() { found[i] = s.clashesIn(part) })
+		wg.Go(func() {
+			// Each part's clashes are planned (plan) there too.
+			tasks[i] = make([][]*task, len(s.objs))
+			found[i] = s.clashesIn(part)
+			for _, c := range found[i] {
+				s.plan(c, tasks[i])
+			}
+		})
 	}
 	wg.Wait()
-	out := make([]*clash, 0, len(found[0])*len(found))
+	perLib = make([][]*task, len(s.objs))
+	for _, t := range tasks {
+		for lib, ts := range t {
+			perLib[lib] = append(perLib[lib], ts...)
+		}
+	}
+	out = make([]*clash, 0, len(found[0])*len(found))
 	for {
 		// The part whose next clash comes first by name.
 		next := -1
@@ -526,7 +541,7 @@ func (s *scanner) clashes() []*clash {
 			}
 		}
 		if next < 0 {
-			return out
+			return out, perLib
 		}
 		out = append(out, found[next][0])
 		found[next] = found[next][1:]
