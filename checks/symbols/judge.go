@@ -46,9 +46,11 @@ func (s *scanner) judge(ctx context.Context, clashes []*clash, perLib [][]*task)
 	if err := s.compareAll(ctx, clashes, libs); err != nil {
 		return err
 	}
-	for _, c := range clashes {
-		s.verdict(c)
-	}
+	s.inRanges(len(clashes), func(lo, hi int) {
+		for _, c := range clashes[lo:hi] {
+			s.verdict(c)
+		}
+	})
 	return nil
 }
 

@@ -708,34 +708,54 @@ func (s *scanner) report(r *Result, clashes []*clash) {
 	for k, d := range demangleAll(names, s.workers()) {
 		demangled[which[k]] = d
 	}
-	reach := newReach(s)
 	r.Clashes = make([]Clash, len(clashes))
-	for i, c := range clashes {
-		out := Clash{
-			Name: c.name, Version: c.version, Demangled: demangled[i],
-			Body: c.body, Reason: c.reason, Exposure: reach.exposure(c.refs),
-			Copies: make([]Copy, len(c.refs)),
+	s.inRanges(len(clashes), func(lo, hi int) {
+		reach := newReach(s)
+		for i := lo; i < hi; i++ {
+			r.Clashes[i] = s.reportClash(clashes[i], demangled[i], reach)
 		}
-		first := &s.objs[c.refs[0].lib].syms[c.refs[0].sym]
-		out.Type = typeName(first.typ())
-		for j, rf := range c.refs {
-			sym := &s.objs[rf.lib].syms[rf.sym]
-			src := s.sources[rf.lib]
-			out.Copies[j] = Copy{
-				Library: src.path, Key: src.key, Role: src.role,
-				Version: s.objs[rf.lib].version(rf.sym),
-				Size:    sym.size, Bind: bindName(sym.bind()),
-			}
-			if j < len(c.groups) {
-				out.Copies[j].Group = c.groups[j]
-			}
-		}
-		if out.Body == BodyDifferent {
+	})
+	for _, c := range r.Clashes {
+		if c.Body == BodyDifferent {
 			r.Stats.Different++
 		}
-		r.Clashes[i] = out
 	}
 	r.Stats.Clashes = len(r.Clashes)
+}
+
+// inRanges calls f on consecutive ranges of [0, n) that cover it, one per
+// worker, in parallel.
+func (s *scanner) inRanges(n int, f func(lo, hi int)) {
+	w := max(1, min(s.workers(), n))
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Go(func() { f(n*k/w, n*(k+1)/w) })
+	}
+	wg.Wait()
+}
+
+// reportClash is the Clash reported for c.
+func (s *scanner) reportClash(c *clash, demangled string, reach *reach) Clash {
+	out := Clash{
+		Name: c.name, Version: c.version, Demangled: demangled,
+		Body: c.body, Reason: c.reason, Exposure: reach.exposure(c.refs),
+		Copies: make([]Copy, len(c.refs)),
+	}
+	first := &s.objs[c.refs[0].lib].syms[c.refs[0].sym]
+	out.Type = typeName(first.typ())
+	for j, rf := range c.refs {
+		sym := &s.objs[rf.lib].syms[rf.sym]
+		src := s.sources[rf.lib]
+		out.Copies[j] = Copy{
+			Library: src.path, Key: src.key, Role: src.role,
+			Version: s.objs[rf.lib].version(rf.sym),
+			Size:    sym.size, Bind: bindName(sym.bind()),
+		}
+		if j < len(c.groups) {
+			out.Copies[j].Group = c.groups[j]
+		}
+	}
+	return out
 }
 
 func typeName(t elf.SymType) string {
