@@ -110,15 +110,22 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 		}
 	}
 	// Chunks run longest first (so that no long one starts last), by an
-	// estimate in classes: a set's first chunk also loads its libraries'
-	// tables, which for a large library (libLLVM: 400,000 relocations and
-	// symbols) costs more than a chunk of classes.
+	// estimate in classes: the first chunk of the largest set holding a
+	// library also loads its tables, which for a large library (libLLVM:
+	// 400,000 relocations and symbols) costs more than a chunk of classes.
+	// (The chunks of smaller sets that need them come later, when they are
+	// loaded, rather than wait for them.)
+	slices.SortStableFunc(jobs, func(a, b *normJob) int { return cmp.Compare(len(b.classes), len(a.classes)) })
 	var chunks []normJob
 	var cost []int
+	counted := make([]bool, len(libs))
 	for _, j := range jobs {
 		tables := 0
 		for _, l := range j.libs {
-			tables += libs[l].tableCost()
+			if !counted[l] {
+				counted[l] = true
+				tables += libs[l].tableCost()
+			}
 		}
 		for len(j.classes) > 0 {
 			n := min(len(j.classes), normChunk)
