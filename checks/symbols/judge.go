@@ -81,9 +81,9 @@ const normChunk = 512
 // compareAll decides every class with copies to read: by their raw
 // bytes where they are equal and nothing relocates them, else normalised:
 // each copy is compared with the first in lockstep (pairer), and a class
-// not shown alike is hashed copy by copy. Workers take runs of at most
-// normChunk classes of one set of libraries, largest sets first; each has
-// its own view (bodyCtx) of every library it meets.
+// not shown alike is hashed copy by copy. Workers take runs (chunks) of at
+// most normChunk classes of one set of libraries, the costliest first; each
+// has its own view (bodyCtx) of every library it meets.
 func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libBodies) error {
 	byLibs := map[string]*normJob{}
 	var jobs []*normJob
@@ -140,7 +140,7 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
-	// A library's pages are released once its last chunk is done.
+	// A library's tables are dropped once its last chunk is done.
 	pending := make([]atomic.Int32, len(s.objs))
 	for _, c := range chunks {
 		for _, l := range c.libs {
@@ -169,6 +169,7 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 				for l, v := range views {
 					if v != nil && pending[l].Load() == 0 {
 						views[l] = nil // done: its caches can go
+						p.forget(v)
 					}
 				}
 				for _, ts := range chunks[i].classes {

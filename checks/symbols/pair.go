@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"maps"
 )
 
 // A pairer shows copies of a symbol alike without hashing them: it walks
@@ -128,6 +129,11 @@ func (p *pairer) sameTarget(a *bodyCtx, lx, tx uint64, b *bodyCtx, ly, ty, size 
 		return true
 	}
 	return a.target(tx, lx, lx+size, depth, load, viaReloc) == b.target(ty, ly, ly+size, depth, load, viaReloc)
+}
+
+// forget drops what p remembers of b's local functions.
+func (p *pairer) forget(b *bodyCtx) {
+	maps.DeleteFunc(p.locals, func(k localPair, _ bool) bool { return k.a == b || k.b == b })
 }
 
 // sameLocal reports whether the local functions around tx in a and ty in b
