@@ -39,11 +39,7 @@ var (
 	repoRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$`)
 	})
-	// nameRE and versionRE are package names (PEP 503 names, conda names,
-	// Go module paths) and versions, as bot/verdicts reads them.
-	nameRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~/+-]{0,299}$`) })
-	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.+!_~-]{0,127}$`) })
-	statusRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z-]{0,31}$`) })
+	statusRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z-]{0,31}$`) })
 )
 
 // A Report is one repository's report.
@@ -177,7 +173,7 @@ func Parse(data []byte) (Report, error) {
 		}
 	}
 	for i, p := range r.Pulls {
-		if !nameRE().MatchString(p.Package) || !statusRE().MatchString(p.Action) || p.Number < 0 || len(p.URL) > 2000 {
+		if !report.ValidName(p.Package) || !statusRE().MatchString(p.Action) || p.Number < 0 || len(p.URL) > 2000 {
 			return Report{}, fmt.Errorf("pull_requests[%d]: not a pull request of pinbot run", i)
 		}
 	}
@@ -192,13 +188,13 @@ func Parse(data []byte) (Report, error) {
 // validPackage checks the fields the dashboard shows or compares.
 func validPackage(p report.Package) error {
 	switch {
-	case !nameRE().MatchString(p.Name):
+	case !report.ValidName(p.Name):
 		return errors.New("not a package name")
 	case !statusRE().MatchString(p.Status):
 		return fmt.Errorf("status %s", quote(p.Status))
-	case p.Newest != "" && !versionRE().MatchString(p.Newest):
+	case p.Newest != "" && !report.ValidVersion(p.Newest):
 		return fmt.Errorf("newest: %s is not a version", quote(p.Newest))
-	case p.Admits != "" && !versionRE().MatchString(p.Admits):
+	case p.Admits != "" && !report.ValidVersion(p.Admits):
 		return fmt.Errorf("admits: %s is not a version", quote(p.Admits))
 	case p.Behind < 0:
 		return errors.New("behind: negative")

@@ -19,10 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/bot/report"
@@ -41,14 +39,6 @@ const (
 	maxChecks   = 1000    // probe and scan results
 	maxText     = 1 << 16 // any one string
 	maxEnvTexts = 1 << 16 // names and versions in one check's environment
-)
-
-// nameRE and versionRE are compiled when first used, not when the program
-// starts: their counted repetitions make large programs (about 1 ms of
-// every pinbot command's start, a scan's included).
-var (
-	nameRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~/+-]{0,299}$`) })
-	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.+!_~-]{0,127}$`) })
 )
 
 // Verdicts are the packages' verdicts of one report. A *Verdicts is a
@@ -147,7 +137,7 @@ func Parse(file string, data []byte) (*Verdicts, error) {
 // validate checks one package's entry.
 func (p *pkg) validate() error {
 	switch {
-	case !nameRE().MatchString(p.Name):
+	case !report.ValidName(p.Name):
 		return errors.New("not a package name")
 	case len(p.Verdicts) > maxVerdicts:
 		return fmt.Errorf("%d verdicts, more than %d", len(p.Verdicts), maxVerdicts)
@@ -159,9 +149,9 @@ func (p *pkg) validate() error {
 	seen := map[string]bool{}
 	for i, v := range p.Verdicts {
 		switch {
-		case !versionRE().MatchString(v.Version):
+		case !report.ValidVersion(v.Version):
 			return fmt.Errorf("verdicts[%d].version: %s is not a version", i, quote(v.Version))
-		case v.Baseline != "" && !versionRE().MatchString(v.Baseline):
+		case v.Baseline != "" && !report.ValidVersion(v.Baseline):
 			return fmt.Errorf("verdicts[%d].baseline: %s is not a version", i, quote(v.Baseline))
 		case seen[v.Version]:
 			return fmt.Errorf("verdicts[%d]: %s judged twice", i, v.Version)
@@ -188,9 +178,9 @@ func (p *pkg) validate() error {
 	}
 	if pr := p.Prerelease; pr != nil {
 		switch {
-		case !versionRE().MatchString(pr.Version):
+		case !report.ValidVersion(pr.Version):
 			return fmt.Errorf("prerelease.version: %s is not a version", quote(pr.Version))
-		case pr.Baseline != "" && !versionRE().MatchString(pr.Baseline):
+		case pr.Baseline != "" && !report.ValidVersion(pr.Baseline):
 			return fmt.Errorf("prerelease.baseline: %s is not a version", quote(pr.Baseline))
 		case !slices.Contains([]string{"ok", "blocked", "warning"}, pr.Verdict):
 			return fmt.Errorf("prerelease.verdict: %s is not ok, blocked or warning", quote(pr.Verdict))
