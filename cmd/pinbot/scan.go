@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -88,7 +89,13 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 	if opts.Format == "json" {
 		write = symbols.WriteJSON
 	}
-	if err := write(opts.Factory.Stdout, r); err != nil {
+	// The text report is written line by line: one write to the output,
+	// not hundreds (a pipe or a terminal pays for each).
+	out := bufio.NewWriterSize(opts.Factory.Stdout, 64<<10)
+	if err := write(out, r); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
 		return err
 	}
 	return scanOutcome(opts.Factory.Stderr, r)
