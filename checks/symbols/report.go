@@ -169,23 +169,28 @@ func writeClashesText(ew *errw.Writer, r *Result) {
 		example string
 	}
 	groups := map[string]*group{}
+	var key []byte // reused: a group's key is copied only when it is new
 	for _, c := range r.Clashes {
 		if c.Body == BodyDifferent {
 			continue
 		}
-		libs := make([]string, len(c.Copies))
-		for i, cp := range c.Copies {
-			libs[i] = cp.Library
+		key = append(key[:0], c.Body...)
+		for _, cp := range c.Copies {
+			key = append(key, 0)
+			key = append(key, cp.Library...)
 		}
-		key := string(c.Body) + "\x00" + strings.Join(libs, "\x00")
-		g := groups[key]
+		g := groups[string(key)]
 		if g == nil {
+			libs := make([]string, len(c.Copies))
+			for i, cp := range c.Copies {
+				libs[i] = cp.Library
+			}
 			example := c.Demangled
 			if example == "" {
 				example = demangleName(c.Name)
 			}
 			g = &group{libs: strings.Join(libs, " + "), body: c.Body, example: example}
-			groups[key] = g
+			groups[string(key)] = g
 		}
 		g.n++
 	}
