@@ -52,15 +52,23 @@ if [ "${LARGE:-0}" = 1 ]; then
 	printf 'pinbot-scan-1GiB\t%s\n' "$tmp/pinbot scan $tmp/liblarge-a.so --against $tmp/liblarge-b.so" >> "$tmp/commands"
 fi
 
+cat > "$tmp/timeit.py" <<'EOP'
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+p = subprocess.Popen(["sh", "-c", sys.argv[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, _, ru = os.wait4(p.pid, 0)
+wall = time.perf_counter() - t0
+print(f"{wall:.4f} {ru.ru_utime + ru.ru_stime:.4f} {ru.ru_maxrss}")
+EOP
+
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 i=0
 while [ "$i" -lt "$runs" ]; do
 	while IFS='	' read -r name cmd; do
-		# "; exit 0": pinbot scan exits 3 when it finds problems, and time(1) would
-		# then write a status line before the figures.
-		/usr/bin/time -f '%e %U %S %M' -o "$tmp/one" sh -c "$cmd; exit 0" > /dev/null 2>&1
-		# wall, cpu (user+system, less sensitive to other load), peak RSS
-		awk '{print $1, $2 + $3, $4}' "$tmp/one" >> "$tmp/times.$name"
+		# wall, cpu (user+system, less sensitive to other load), peak RSS in KB,
+		# from wait4 as time(1) reads them, but to the microsecond: time(1)
+		# rounds to 10 ms, a tenth of a body scan.
+		python3 "$tmp/timeit.py" "$cmd" >> "$tmp/times.$name"
 	done < "$tmp/commands"
 	i=$((i + 1))
 done
