@@ -215,14 +215,20 @@ func (g *GitHub) Push(repo, branch, author, message string, files map[string]str
 	defer g.mu.Unlock()
 	r := g.repos[repo]
 	parent := r.git.commits[r.refs["refs/heads/"+branch]]
-	flat := map[string]flatEntry{}
-	r.git.flatten(parent.Tree, "", flat)
-	for p, c := range files {
-		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: r.git.putBlob([]byte(c))}
-	}
 	who := ident{Name: author, Email: author + "@example.com", Date: "2026-08-25T10:00:00Z"}
-	sha := r.git.putCommit(&gitCommit{Tree: r.git.build(flat), Message: message, Parents: []string{parent.SHA}, Author: who, Committer: who})
+	sha := r.git.putCommit(&gitCommit{Tree: r.git.withFiles(parent.Tree, files), Message: message, Parents: []string{parent.SHA}, Author: who, Committer: who})
 	r.refs["refs/heads/"+branch] = sha
+}
+
+// withFiles returns the tree that is tree with files (path -> content) set,
+// as a person's commit of them makes it.
+func (g *gitStore) withFiles(tree string, files map[string]string) string {
+	flat := map[string]flatEntry{}
+	g.flatten(tree, "", flat)
+	for p, c := range files {
+		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: g.putBlob([]byte(c))}
+	}
+	return g.build(flat)
 }
 
 // Amend replaces the commit at the tip of branch with one that has the same
@@ -233,13 +239,8 @@ func (g *GitHub) Amend(repo, branch, committer string, files map[string]string) 
 	defer g.mu.Unlock()
 	r := g.repos[repo]
 	old := r.git.commits[r.refs["refs/heads/"+branch]]
-	flat := map[string]flatEntry{}
-	r.git.flatten(old.Tree, "", flat)
-	for p, c := range files {
-		flat[p] = flatEntry{Mode: "100644", Type: "blob", SHA: r.git.putBlob([]byte(c))}
-	}
 	who := ident{Name: committer, Email: committer + "@example.com", Date: "2026-08-25T11:00:00Z"}
-	sha := r.git.putCommit(&gitCommit{Tree: r.git.build(flat), Message: old.Message, Parents: slices.Clone(old.Parents), Author: old.Author, Committer: who})
+	sha := r.git.putCommit(&gitCommit{Tree: r.git.withFiles(old.Tree, files), Message: old.Message, Parents: slices.Clone(old.Parents), Author: old.Author, Committer: who})
 	r.refs["refs/heads/"+branch] = sha
 }
 
