@@ -161,8 +161,12 @@ func uncompared(r *Result) string {
 	for _, k := range slices.Sorted(maps.Keys(why)) {
 		reasons = append(reasons, fmt.Sprintf("%s: %d", k, why[k]))
 	}
-	return fmt.Sprintf("%d clash%s whose bodies could not be compared (%s), e.g. %s: a different body there would not be seen",
-		n, map[bool]string{true: "", false: "es"}[n == 1], strings.Join(reasons, ", "), example)
+	clashes := "clashes"
+	if n == 1 {
+		clashes = "clash"
+	}
+	return fmt.Sprintf("%d %s whose bodies could not be compared (%s), e.g. %s: a different body there would not be seen",
+		n, clashes, strings.Join(reasons, ", "), example)
 }
 
 // unreadableEnv lists the against and host libraries either scan could not
