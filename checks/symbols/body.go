@@ -198,14 +198,14 @@ func (b *bodyCtx) normalise(sym *symbol, raw []byte) (string, error) {
 // hashData replaces every slot covered by a dynamic relocation with the
 // relocation's type, symbol and addend.
 func (b *bodyCtx) hashData(start uint64, data []byte) [32]byte {
-	toks := b.relocTokens(start, data, b.toks[0][:0])
+	toks := b.relocTokens(start, data, b.toks[0][:0], 0)
 	b.toks[0] = toks
 	return b.digest(data, toks)
 }
 
 // relocTokens clears the relocated slots of data (at address start) and
 // appends a token for each.
-func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte) []byte {
+func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte, depth int) []byte {
 	end := start + uint64(len(data))
 	for _, r := range b.relocsIn(start, end) {
 		off := r.off - start
@@ -220,7 +220,7 @@ func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte) []byte {
 		clear(data[off : off+width])
 		toks = strconv.AppendUint(toks, off, 10)
 		toks = append(toks, '=')
-		toks = append(toks, b.relocToken("", r, addend, start, end, 0)...)
+		toks = append(toks, b.relocToken("", r, addend, start, end, depth)...)
 		toks = append(toks, ';')
 	}
 	return toks
@@ -232,7 +232,7 @@ func (b *bodyCtx) relocTokens(start uint64, data []byte, toks []byte) []byte {
 func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 	toks := b.toks[depth][:0]
 	if b.o.textrel {
-		toks = b.relocTokens(start, code, toks)
+		toks = b.relocTokens(start, code, toks, depth) // at depth 1, no further local function
 	}
 	for off := 0; off < len(code); {
 		n, pcrel, pcrelOff, load, ok := decodeX86(code[off:])

@@ -310,6 +310,7 @@ func (s *scanner) openAll(ctx context.Context, perLib [][]*task, libs []*libBodi
 	var wg sync.WaitGroup
 	for range max(1, min(s.workers(), len(perLib))) {
 		wg.Go(func() {
+			defer mmap.Guard()() // headers read from a mapped wheel: truncated under it is an error
 			for lib := range next {
 				b, err := openBodies(s.objs[lib], s.sources[lib], s.opened[lib])
 				libs[lib] = b
