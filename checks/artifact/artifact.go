@@ -104,7 +104,9 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 // nothing: a regular file (not a symbolic link) at Path(f) whose content
 // still hashes to the digest the index published, so that a directory
 // restored from elsewhere is checked, not trusted. A file whose content does
-// not match is left for Fetch to replace and not returned.
+// not match is not returned. Fetch does not hash what the store holds (a
+// wheel can be hundreds of MB, and scans and static probes only read it);
+// Lookup is for what pip will install and run.
 func (s *Store) Lookup(f sources.File) (string, bool) {
 	p, err := s.Path(f)
 	if err != nil {
