@@ -268,12 +268,11 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	}
 	out.Planned = append(out.Planned, ch)
 	if r.DryRun {
-		res := github.Result{Package: ch.Package, Target: ch.Target, Branch: github.Branch(ch.Base, ch.Package), Title: ch.Title, Base: ch.Base,
-			Action: github.WouldOpen, Draft: ch.Draft}
+		res := github.Planned(ch)
 		if r.Previewer != nil {
 			if res, err = r.Previewer.Preview(ctx, ch); err != nil {
 				log.Warn("reading the open pull request failed; the dry run assumes none", "package", u.name, "err", err)
-				res.Action = github.WouldOpen
+				res = github.Planned(ch)
 			}
 		}
 		out.Pulls = append(out.Pulls, res)
@@ -305,7 +304,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 		it.Package, it.Versions, it.Verdict = u.name, u.versions(), u.verdict()
 		if res.Action == github.Conflict {
 			// It lasts until a person acts: alerted once per target.
-			it.Key, it.Versions = "conflict:"+u.name, res.Target
+			it.Key, it.Versions, it.Verdict = "conflict:"+u.name, res.Target, "conflict"
 		}
 		items = append(items, it)
 	}

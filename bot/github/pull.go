@@ -292,10 +292,8 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 // URL and draft state), or open one (WouldOpen). It reads only the list of
 // the branch's open pull requests.
 func (c *Client) Preview(ctx context.Context, ch Change) (Result, error) {
-	branch := Branch(ch.Base, ch.Package)
-	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch, Title: ch.Title, Base: ch.Base, Action: WouldOpen,
-		Draft: ch.Draft || ch.failed()}
-	prs, err := c.pulls(ctx, branch, "open")
+	res := Planned(ch)
+	prs, err := c.pulls(ctx, res.Branch, "open")
 	if err != nil {
 		return res, err
 	}
@@ -303,6 +301,13 @@ func (c *Client) Preview(ctx context.Context, ch Change) (Result, error) {
 		res.Action, res.Number, res.URL, res.Draft = WouldUpdate, prs[0].GetNumber(), prs[0].GetHTMLURL(), prs[0].GetDraft() || ch.failed()
 	}
 	return res, nil
+}
+
+// Planned is what a dry run that reads no pull request says of ch: it would
+// open one, as a draft when ch asks for one or a check failed.
+func Planned(ch Change) Result {
+	return Result{Package: ch.Package, Target: ch.Target, Branch: Branch(ch.Base, ch.Package), Title: ch.Title, Base: ch.Base,
+		Action: WouldOpen, Draft: ch.Draft || ch.failed()}
 }
 
 // update brings an open pull request's title, body and draft state to ch, its
