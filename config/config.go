@@ -325,7 +325,11 @@ type FileGlobs struct {
 
 // Validate checks every glob.
 func (g *FileGlobs) Validate() error {
-	for key, list := range map[string][]string{"include": g.Include, "exclude": g.Exclude} {
+	for _, key := range []string{"include", "exclude"} { // in order: one error, the same each run
+		list := g.Include
+		if key == "exclude" {
+			list = g.Exclude
+		}
 		for i, p := range list {
 			if err := pins.CheckGlob(p); err != nil {
 				return fmt.Errorf("%s[%d]: %w", key, i, err)

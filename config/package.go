@@ -58,9 +58,9 @@ type Conda struct {
 
 // Validate checks the URLs and channel names.
 func (c *Conda) Validate() error {
-	for key, u := range map[string]string{"url": c.URL, "repodata-url": c.RepodataURL} {
-		if err := checkURL(u); err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+	for _, kv := range [][2]string{{"url", c.URL}, {"repodata-url", c.RepodataURL}} { // in order: one error, the same each run
+		if err := checkURL(kv[1]); err != nil {
+			return fmt.Errorf("%s: %w", kv[0], err)
 		}
 	}
 	for i, ch := range c.Channels {

@@ -136,7 +136,7 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		store = tmp
 	}
 	var meter *progress.Meter
-	if f.Terminal(f.Stderr) {
+	if f.Terminal(f.Stderr) && f.LogFormat != "json" { // plain lines would break a JSON log stream
 		meter = progress.New(f.Stderr)
 	}
 	v := &bot.Verifier{

@@ -161,12 +161,17 @@ func (f *Factory) loadConfig(dir, path string) (*config.Config, error) {
 			return nil, &usageError{err}
 		}
 	default:
-		name, err := config.FindIn(repo)
-		if err != nil {
+		// FindAllIn's first is FindIn's answer: an error past it is moot.
+		all, err := config.FindAllIn(repo)
+		if err != nil && len(all) == 0 {
 			return nil, &usageError{err}
 		}
+		var name string
+		if len(all) > 0 {
+			name = all[0]
+		}
 		// Only the first is read: a second is a file someone edits in vain.
-		if all, _ := config.FindAllIn(repo); len(all) > 1 {
+		if len(all) > 1 {
 			f.Log.Warn(fmt.Sprintf("%s configuration files: %s; using %s", countWord(len(all)), andList(all), name))
 		}
 		file := filepath.Join(dir, filepath.FromSlash(name))
