@@ -255,7 +255,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	var failure *slack.Item
 	if blocked {
 		failure = &slack.Item{Kind: slack.KindFailure, Title: u.name + ": a check failed", Detail: u.failedChecks(),
-			Package: u.name, Versions: u.blockedVersions(), Verdict: failedVerdict(u.packages), Key: "failure:" + u.name, Links: r.releaseLinks(u, true)}
+			Package: u.name, Versions: u.blockedVersions(), Verdict: failedVerdict(u.packages), Key: "failure:" + u.name, Links: r.releaseLinks(u)}
 	}
 	if blocked && (u.settings.OnFailure == config.OnFailureAlertOnly || !u.changed()) {
 		failure.Detail = strings.TrimSpace(failure.Detail + "\nNo pull request (" + noPRReason(u.settings) + ").")
@@ -363,14 +363,14 @@ func (r *Runner) sourceURLs() map[string]string {
 	return urls
 }
 
-// releaseLinks links the release pages of u's packages: each one's target,
-// or with failing the release its checks failed at.
-func (r *Runner) releaseLinks(u unit, failing bool) []slack.Link {
+// releaseLinks links the release pages of u's packages: the release each
+// one's checks failed at, else its target.
+func (r *Runner) releaseLinks(u unit) []slack.Link {
 	var links []slack.Link
 	urls := r.sourceURLs()
 	for _, p := range u.packages {
 		version := p.Newest
-		if c, _ := blockedAt(p); failing && c != "" {
+		if c, _ := blockedAt(p); c != "" {
 			version = c
 		}
 		for _, src := range slices.Sorted(maps.Keys(p.Sources)) {

@@ -335,7 +335,7 @@ func unprocessable(err error, text string) bool {
 		return true
 	}
 	for _, e := range er.Errors {
-		if strings.Contains(e.Message, text) {
+		if strings.Contains(e.Message, text) || e.Code == text {
 			return true
 		}
 	}

@@ -792,9 +792,7 @@ const maxCommentPages = 50
 func (c *Client) createResetLabel(ctx context.Context) string {
 	_, _, err := c.gh.Issues.CreateLabel(ctx, c.owner, c.repo, &gh.Label{Name: gh.String(ResetLabel), Color: gh.String("fbca04"),
 		Description: gh.String("Hands pinbot's branch back: its next run replaces the branch with pinbot's own commit")})
-	var er *gh.ErrorResponse
-	if err == nil || errors.As(err, &er) && status(err) == http.StatusUnprocessableEntity &&
-		slices.ContainsFunc(er.Errors, func(e gh.Error) bool { return e.Code == "already_exists" }) {
+	if err == nil || unprocessable(err, "already_exists") {
 		return ""
 	}
 	return fmt.Sprintf("creating the label %s failed (create it to hand the branch back): %v", ResetLabel, c.wrap("creating a label", err))
