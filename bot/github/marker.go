@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A marker is what the first line of a pull request body pinbot wrote
@@ -30,16 +31,20 @@ type marker struct {
 	FailureDraft bool
 }
 
-// markerLine matches a marker line. A git object id is 40 hex digits (SHA-1)
-// or 64 (SHA-256), lower case as the API writes them.
-var markerLine = regexp.MustCompile(`^<!-- pinbot:v1 package=(\S+) target=(\S+) base=(\S+) -->` +
-	`(?: <!-- pinbot:commits ([0-9a-f]{40}|[0-9a-f]{64})(?: ([0-9a-f]{40}|[0-9a-f]{64}))? -->)?` +
-	`( <!-- pinbot:draft reason=check-failed -->)?$`)
+// markerLine matches a marker line, built from the strings withMarker
+// writes. A git object id is 40 hex digits (SHA-1) or 64 (SHA-256), lower
+// case as the API writes them. Compiled when first used: its counted
+// repetitions cost every command's start otherwise.
+var markerLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^` + regexp.QuoteMeta(markerPrefix) + `package=(\S+) target=(\S+) base=(\S+) -->` +
+		`(?: <!-- pinbot:commits ([0-9a-f]{40}|[0-9a-f]{64})(?: ([0-9a-f]{40}|[0-9a-f]{64}))? -->)?` +
+		`( ` + regexp.QuoteMeta(markerFailureDraft) + `)?$`)
+})
 
 // parseMarker reads the marker on the first line of body.
 func parseMarker(body string) (marker, bool) {
 	first, _, _ := strings.Cut(body, "\n")
-	m := markerLine.FindStringSubmatch(first)
+	m := markerLine().FindStringSubmatch(first)
 	if m == nil {
 		return marker{}, false
 	}

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -138,8 +139,9 @@ func SafeURL(s string) (string, bool) {
 var linkEscaper = strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "[", "%5B", "]", "%5D",
 	`"`, "%22", "'", "%27", "`", "%60", "|", "%7C", `\`, "%5C")
 
-// nameRE is what GitHub allows in an owner or a repository name.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+// nameRE is what GitHub allows in an owner or a repository name, compiled
+// when first used (a counted repetition costs every command's start).
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`) })
 
 // GitHubRepo returns "owner/name" when u is a link to a repository on
 // github.com (https://github.com/owner/name, with or without .git, a
@@ -157,7 +159,7 @@ func GitHubRepo(u string) (string, bool) {
 		return "", false
 	}
 	owner, name := parts[0], strings.TrimSuffix(parts[1], ".git")
-	if !nameRE.MatchString(owner) || !nameRE.MatchString(name) || name == "." || name == ".." || owner == "." || owner == ".." {
+	if !nameRE().MatchString(owner) || !nameRE().MatchString(name) || name == "." || name == ".." || owner == "." || owner == ".." {
 		return "", false
 	}
 	switch strings.ToLower(owner) {
