@@ -65,21 +65,12 @@ type entry struct {
 // link, which a tampered artifact could point anywhere) of at most MaxSize
 // bytes.
 func ReadFile(path string) (*Verdicts, error) {
-	f, info, err := repofs.OpenRegular(path)
+	data, err := repofs.ReadFileNoFollow(path, MaxSize)
+	if errors.Is(err, repofs.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: more than the %d bytes a report may have", path, MaxSize)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if info.Size() > MaxSize {
-		f.Close()
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d bytes a report may have", path, info.Size(), MaxSize)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("%s: more than the %d bytes a report may have", path, MaxSize)
 	}
 	return Parse(path, data)
 }

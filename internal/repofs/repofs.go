@@ -298,40 +298,43 @@ func ReadFile(name string) ([]byte, error) {
 	return readCapped(name, f)
 }
 
-// OpenRegular opens a file a person named (a --verdicts report) for reading
-// without following a symbolic link at its last element: what is not a
-// regular file is refused, and the open never waits (a named pipe swapped in
-// after the check opens at once and is refused, since the opened file must be
-// the one checked). The caller caps what it reads.
-func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+// ReadFileNoFollow reads a file a person named (a --verdicts report), like
+// ReadFile but with its own size cap and without following a symbolic link
+// at its last element: what is not a regular file is refused, and the open
+// never waits (a named pipe swapped in after the check opens at once and is
+// refused, since the opened file must be the one checked).
+func ReadFileNoFollow(name string, max int64) ([]byte, error) {
 	before, err := os.Lstat(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if !before.Mode().IsRegular() {
-		return nil, nil, &Error{Path: name, Err: ErrNotRegular, Detail: kind(before.Mode())}
+	if err := checkMax(name, before, max); err != nil {
+		return nil, err
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	defer f.Close()
 	info, err := f.Stat()
-	if err == nil && (!info.Mode().IsRegular() || !os.SameFile(before, info)) {
-		err = &Error{Path: name, Err: ErrNotRegular, Detail: "it changed while opened"}
-	}
 	if err != nil {
-		f.Close()
-		return nil, nil, err
+		return nil, pathError(name, err)
 	}
-	return f, info, nil
+	if !os.SameFile(before, info) {
+		return nil, &Error{Path: name, Err: ErrNotRegular, Detail: "it changed while opened"}
+	}
+	return readMax(name, f, info, max)
 }
 
-// check refuses what is not a regular file, or is too large.
-func check(name string, info fs.FileInfo) error {
+// check refuses what is not a regular file, or is larger than MaxFileSize.
+func check(name string, info fs.FileInfo) error { return checkMax(name, info, MaxFileSize) }
+
+// checkMax refuses what is not a regular file, or is larger than max.
+func checkMax(name string, info fs.FileInfo, max int64) error {
 	if !info.Mode().IsRegular() {
 		return &Error{Path: name, Err: ErrNotRegular, Detail: kind(info.Mode())}
 	}
-	if info.Size() > MaxFileSize {
+	if info.Size() > max {
 		return &Error{Path: name, Err: ErrTooLarge, Detail: fmt.Sprintf("%d bytes", info.Size())}
 	}
 	return nil
@@ -344,15 +347,20 @@ func readCapped(name string, f *os.File) ([]byte, error) {
 	if err != nil {
 		return nil, pathError(name, err)
 	}
-	if err := check(name, info); err != nil {
+	return readMax(name, f, info, MaxFileSize)
+}
+
+// readMax reads f, whose Stat is info, never more than max+1 bytes.
+func readMax(name string, f *os.File, info fs.FileInfo, max int64) ([]byte, error) {
+	if err := checkMax(name, info, max); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(info.Size()) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
 		return nil, pathError(name, err)
 	}
-	if buf.Len() > MaxFileSize {
+	if int64(buf.Len()) > max {
 		return nil, &Error{Path: name, Err: ErrTooLarge, Detail: "it grew while read"}
 	}
 	return buf.Bytes(), nil
