@@ -25,7 +25,6 @@ import (
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions"
-	"github.com/pinbot-dev/pinbot/versions/pep440"
 	"github.com/pinbot-dev/pinbot/web"
 )
 
@@ -143,7 +142,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		for _, p := range ps {
 			// What probe constraints and solve read (PEP 440 requirements
 			// pinbot could read); the rest of a large tree is not kept twice.
-			if p.Scheme == pep440.Name && !p.Build && p.Skip == "" {
+			if projectPin(p) {
 				project = append(project, p)
 			}
 		}

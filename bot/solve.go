@@ -14,6 +14,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/pep508"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
 
 // requirementPin reports whether a pin is one of the project's own Python
@@ -21,11 +22,18 @@ import (
 // Poetry or pixi table entry), needed to run the project (not to build
 // it), that pinbot reads whole (not templated, not a direct URL).
 func requirementPin(p pins.Pin) bool {
-	if p.Source != "pypi" || p.Scheme != "pep440" || p.Build || p.Skip != "" {
+	if p.Source != "pypi" || !projectPin(p) {
 		return false
 	}
 	r, err := pep508.Parse(p.Text)
 	return err == nil && r.URL == ""
+}
+
+// projectPin says whether p is one of the project's requirements that probe
+// constraints and solve read: a PEP 440 pin pinbot could read, not a build.
+// Check keeps only these of every pin file.
+func projectPin(p pins.Pin) bool {
+	return p.Scheme == pep440.Name && !p.Build && p.Skip == ""
 }
 
 // solveAll asks a real resolver, for each package (or group) with solve

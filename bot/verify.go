@@ -366,7 +366,7 @@ func probeConstraints(name string, project []pins.Pin) []probe.Constraint {
 	seen := map[string]bool{}
 	scheme := pep440.Scheme{}
 	for _, p := range project {
-		if p.Scheme != pep440.Name || p.Build || p.Skip != "" || strings.TrimSpace(p.Constraint) == "" || config.Key(p.Package) == config.Key(name) {
+		if !projectPin(p) || strings.TrimSpace(p.Constraint) == "" || config.Key(p.Package) == config.Key(name) {
 			continue
 		}
 		if _, err := scheme.ParseConstraint(p.Constraint); err != nil {
