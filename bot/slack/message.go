@@ -263,11 +263,15 @@ func valid(s Summary) Summary {
 	fix := func(t string) string { return strings.ToValidUTF8(t, "\uFFFD") }
 	out := Summary{Repo: fix(s.Repo), RunURL: fix(s.RunURL), Items: make([]Item, len(s.Items))}
 	for i, it := range s.Items {
-		out.Items[i] = Item{Kind: it.Kind, Title: fix(it.Title), URL: fix(it.URL), Detail: fix(it.Detail), Package: fix(it.Package),
-			Versions: fix(it.Versions), Verdict: fix(it.Verdict), Key: it.Key}
-		for _, l := range it.Links {
-			out.Items[i].Links = append(out.Items[i].Links, Link{Text: fix(l.Text), URL: fix(l.URL)})
+		// A copy, so that a field added later is kept; its text fixed.
+		it.Title, it.URL, it.Detail, it.Package, it.Versions, it.Verdict =
+			fix(it.Title), fix(it.URL), fix(it.Detail), fix(it.Package), fix(it.Versions), fix(it.Verdict)
+		links := it.Links
+		it.Links = nil
+		for _, l := range links {
+			it.Links = append(it.Links, Link{Text: fix(l.Text), URL: fix(l.URL)})
 		}
+		out.Items[i] = it
 	}
 	return out
 }
