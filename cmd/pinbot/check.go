@@ -89,7 +89,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	if err := f.render(opts.Format)(f.Stdout, rep); err != nil {
 		return err
 	}
-	if err := timedOut(ctx, "the report is what was done by then; nothing was written"); err != nil {
+	if err := cutShort(err, "the report is what was done by then; nothing was written"); err != nil {
 		return err
 	}
 	if opts.Format == "text" {

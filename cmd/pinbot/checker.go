@@ -90,15 +90,16 @@ func (e *timeoutError) Error() string {
 }
 func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
 
-// timedOut returns the error of a run --timeout ended, saying that the
-// report (and what follows it) is what was done by then; nil when
-// the deadline did not pass.
-func timedOut(ctx context.Context, what string) error {
+// cutShort is the error a check or run that returned its report with err
+// exits with: a --timeout says what the output is, any other error is
+// itself (bot returns a report with an error only when its deadline
+// passed), none is none.
+func cutShort(err error, what string) error {
 	var te *timeoutError
-	if err := web.ContextError(ctx); errors.As(err, &te) {
+	if errors.As(err, &te) {
 		return fmt.Errorf("%w: %s", te, what)
 	}
-	return nil
+	return err
 }
 
 // checkDir reports a --dir that is not a directory as a usage error.

@@ -278,7 +278,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			f.Log.Warn("writing the Actions summary or outputs failed", "err", err)
 		}
 	}
-	if err := timedOut(ctx, "the report and the pull requests listed are what was done by then"); err != nil {
+	if err := cutShort(err, "the report and the pull requests listed are what was done by then"); err != nil {
 		return err
 	}
 	return runOutcome(f.Stderr, out, opts.FailOn)
