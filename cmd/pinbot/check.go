@@ -118,7 +118,7 @@ func outcome(rep *report.Report) error {
 	case len(failures) > 0:
 		return fmt.Errorf("%d failure(s):\n  %s", len(failures), strings.Join(failures, "\n  "))
 	case blocked > 0:
-		return checkFailedError{}
+		return checkFailedError{Blocked: blocked}
 	}
 	return nil
 }

@@ -59,7 +59,8 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 // checkFailedError means a check blocked a bump; the report says which.
-type checkFailedError struct{}
+// Blocked counts the packages blocked (0 from pinbot scan).
+type checkFailedError struct{ Blocked int }
 
 func (checkFailedError) Error() string { return "a check failed" }
 

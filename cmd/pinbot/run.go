@@ -586,23 +586,12 @@ func runOutcome(stderr io.Writer, out *bot.Outcome, failOn string) error {
 	case failOn == failNever, failOn == failError && errors.As(err, &blocked):
 		what := err.Error()
 		if errors.As(err, &blocked) {
-			what = fmt.Sprintf("%d bump(s) blocked by a failed check", countStatus(out.Report, plan.Blocked))
+			what = fmt.Sprintf("%d bump(s) blocked by a failed check", blocked.Blocked)
 		}
 		fmt.Fprintf(stderr, "pinbot: %s (exit 0: --fail-on %s)\n", what, failOn)
 		return nil
 	}
 	return err
-}
-
-// countStatus counts the packages of rep with status s.
-func countStatus(rep *report.Report, s plan.Status) int {
-	n := 0
-	for _, p := range rep.Packages {
-		if plan.Status(p.Status) == s {
-			n++
-		}
-	}
-	return n
 }
 
 func atoi(s string) int {
