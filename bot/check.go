@@ -366,14 +366,18 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 	return res
 }
 
+// now is the run's clock: Now when set (tests), else the time.
+func (c *Checker) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
 // gate returns the availability rules of a package's settings (nil: none),
 // with the run's clock and the version scheme of every source.
 func (c *Checker) gate(settings *config.Package) plan.Gate {
-	now := time.Now
-	if c.Now != nil {
-		now = c.Now
-	}
-	g := plan.Gate{Now: now(), Schemes: map[string]string{}}
+	g := plan.Gate{Now: c.now(), Schemes: map[string]string{}}
 	for name, src := range c.Sources {
 		if s := sources.SchemeOf(src); s != "" {
 			g.Schemes[name] = s

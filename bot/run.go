@@ -218,12 +218,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 }
 
 // now is the run's clock.
-func (r *Runner) now() time.Time {
-	if r.Checker.Now != nil {
-		return r.Checker.Now()
-	}
-	return time.Now()
-}
+func (r *Runner) now() time.Time { return r.Checker.now() }
 
 // fromTo is "from → to", or to alone when from is unknown or the same.
 func fromTo(from, to string) string {
@@ -586,28 +581,26 @@ func groupUnit(cfg *config.Config, rep *report.Report, g report.Group) unit {
 // versions says what the unit moves from and to: "0.66.0 → 0.67.0", a
 // group's members joined with commas.
 func (u unit) versions() string {
-	var parts []string
-	for _, p := range u.packages {
-		v := fromTo(p.Admits, p.Newest)
-		if u.group != nil {
-			v = p.Name + " " + v
-		}
-		parts = append(parts, v)
-	}
-	return strings.Join(parts, ", ")
+	return u.join(func(p report.Package) (string, string) { return p.Admits, p.Newest })
 }
 
 // blockedVersions says what a blocked unit's checks judged: "0.66.0 →
 // 0.68.0", from the baseline to the release that failed (the target when
 // the verdicts do not say).
 func (u unit) blockedVersions() string {
+	return u.join(func(p report.Package) (string, string) {
+		if c, b := blockedAt(p); c != "" {
+			return b, c
+		}
+		return p.Admits, p.Newest
+	})
+}
+
+// join is "from → to" of each package, by name in a group, comma-separated.
+func (u unit) join(span func(report.Package) (from, to string)) string {
 	var parts []string
 	for _, p := range u.packages {
-		c, b := blockedAt(p)
-		if c == "" {
-			c, b = p.Newest, p.Admits
-		}
-		v := fromTo(b, c)
+		v := fromTo(span(p))
 		if u.group != nil {
 			v = p.Name + " " + v
 		}
