@@ -49,14 +49,13 @@ type libBodies struct {
 // shared libBodies, and the caches and buffers of that goroutine.
 type bodyCtx struct {
 	*libBodies
-	tokens      map[uint64]string          // local-function tokens by address
-	targets     map[uint64]shallowToken    // by packTarget
-	wideTargets map[targetKey]shallowToken // the keys packTarget cannot pack
-	scratch     []byte                     // the copy of a body being normalised
-	local       []byte                     // the copy of a local function being hashed
-	toks        [2][]byte                  // token buffers of hashCode by depth, reused
-	hasher      hash.Hash
-	cie         map[uint64]byte // FDE pointer encodings by CIE address
+	tokens  map[uint64]string       // local-function tokens by address
+	targets map[uint64]shallowToken // by packTarget
+	scratch []byte                  // the copy of a body being normalised
+	local   []byte                  // the copy of a local function being hashed
+	toks    [2][]byte               // token buffers of hashCode by depth, reused
+	hasher  hash.Hash
+	cie     map[uint64]byte // FDE pointer encodings by CIE address
 }
 
 // view returns a new bodyCtx over l, with caches of its own.
@@ -332,43 +331,24 @@ func (b *bodyCtx) target(addr, lo, hi uint64, depth, load int, viaReloc bool) st
 // localToken's when the function can be hashed, tok when it cannot.
 func (b *bodyCtx) shallowTarget(addr uint64, depth, load int, viaReloc bool) (tok string, local bool) {
 	k, packed := packTarget(addr, depth, load, viaReloc)
-	wk := targetKey{addr, int32(depth), int32(load), viaReloc}
-	var e shallowToken
-	var ok bool
-	if packed {
-		e, ok = b.targets[k]
-	} else {
-		e, ok = b.wideTargets[wk]
+	if !packed { // never in real objects: not worth a cache
+		return b.resolve(addr, depth, load, viaReloc)
 	}
-	if ok {
+	if e, ok := b.targets[k]; ok {
 		return e.tok, e.local
 	}
 	tok, local = b.resolve(addr, depth, load, viaReloc)
-	if packed {
-		if b.targets == nil {
-			b.targets = map[uint64]shallowToken{}
-		}
-		b.targets[k] = shallowToken{tok, local}
-	} else {
-		if b.wideTargets == nil {
-			b.wideTargets = map[targetKey]shallowToken{}
-		}
-		b.wideTargets[wk] = shallowToken{tok, local}
+	if b.targets == nil {
+		b.targets = map[uint64]shallowToken{}
 	}
+	b.targets[k] = shallowToken{tok, local}
 	return tok, local
 }
 
-// A targetKey is what a target token depends on, besides the body it is
-// met in.
-type targetKey struct {
-	addr        uint64
-	depth, load int32
-	viaReloc    bool
-}
-
-// packTarget packs a targetKey into one integer, a cheaper map key, when
-// the address fits in 48 bits and the width in 13 (always, in real
-// objects).
+// packTarget packs what a target token depends on besides the body it is
+// met in (address, depth, load width, whether a relocation led there) into
+// one integer, a cheap map key, when the address fits in 48 bits and the
+// width in 13 (always, in real objects).
 func packTarget(addr uint64, depth, load int, viaReloc bool) (uint64, bool) {
 	if addr >= 1<<48 || load < 0 || load >= 1<<13 || depth < 0 || depth > 1 {
 		return 0, false
