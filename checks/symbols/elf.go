@@ -241,6 +241,9 @@ func sectionBytes(r io.ReaderAt, size int64, s *elf.Section, off, n uint64) ([]b
 		at := s.Offset + off
 		return data[at : at+n : at+n], nil
 	}
+	if size < 0 || n > uint64(size) { // never allocate what a header claims past the file's end
+		return nil, fmt.Errorf("section %s: %d bytes past the end of the file", s.Name, n)
+	}
 	buf := make([]byte, n)
 	if err := readSectionAt(r, size, s, buf, off); err != nil {
 		return nil, err

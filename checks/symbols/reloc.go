@@ -1,11 +1,9 @@
 package symbols
 
 import (
-	"bufio"
 	"cmp"
 	"debug/elf"
 	"encoding/binary"
-	"io"
 	"slices"
 	"sort"
 )
@@ -140,28 +138,14 @@ func (b *libBodies) readRelr(sec *elf.Section, bo binary.ByteOrder) {
 	default:
 		return
 	}
-	// Words where they lie when mapped, else streamed.
-	var data []byte
-	var br *bufio.Reader
-	if m := mapped(b.r); m != nil && sec.Offset <= uint64(len(m)) && sec.Size <= uint64(len(m))-sec.Offset {
-		data = m[sec.Offset : sec.Offset+sec.Size/8*8]
-	} else {
-		br = bufio.NewReaderSize(io.NewSectionReader(b.r, int64(sec.Offset), int64(sec.Size)), 64<<10)
+	data, err := sectionBytes(b.r, b.size, sec, 0, sec.Size/8*8) // where they lie when mapped
+	if err != nil {
+		return
 	}
-	var e [8]byte
 	var where uint64
-	for len(b.relocs) < 1<<26 {
+	for len(b.relocs) < 1<<26 && len(data) >= 8 {
 		var v uint64
-		if data != nil {
-			if len(data) < 8 {
-				return
-			}
-			v, data = bo.Uint64(data), data[8:]
-		} else if _, err := io.ReadFull(br, e[:]); err != nil {
-			return
-		} else {
-			v = bo.Uint64(e[:])
-		}
+		v, data = bo.Uint64(data), data[8:]
 		if v&1 == 0 {
 			b.relocs = append(b.relocs, rela{off: v, info: uint64(rel) | implicitBit})
 			where = v + 8
