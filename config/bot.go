@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -67,7 +68,7 @@ func (a *App) Validate() error {
 	if a.ID < 0 || a.InstallationID < 0 {
 		return fmt.Errorf("expected positive ids")
 	}
-	if a.PrivateKeyEnv != "" && !botEnvRE.MatchString(a.PrivateKeyEnv) {
+	if a.PrivateKeyEnv != "" && !botEnvRE().MatchString(a.PrivateKeyEnv) {
 		return fmt.Errorf("private-key-env: %q is not an environment variable name", a.PrivateKeyEnv)
 	}
 	return nil
@@ -263,12 +264,12 @@ func (n Notify) Wants(event string) bool {
 
 func checkPeople(reviewers, assignees []string) error {
 	for i, r := range reviewers {
-		if !botLoginRE.MatchString(r) && !botTeamRE.MatchString(r) {
+		if !botLoginRE().MatchString(r) && !botTeamRE().MatchString(r) {
 			return fmt.Errorf("reviewers[%d]: %q is not a GitHub login or org/team", i, r)
 		}
 	}
 	for i, a := range assignees {
-		if !botLoginRE.MatchString(a) {
+		if !botLoginRE().MatchString(a) {
 			return fmt.Errorf("assignees[%d]: %q is not a GitHub login", i, a)
 		}
 	}
@@ -278,13 +279,17 @@ func checkPeople(reviewers, assignees []string) error {
 // validBranch reports whether b is usable as a branch name (a subset of git's
 // check-ref-format rules that catches typos).
 func validBranch(b string) bool {
-	return botBranchRE.MatchString(b) && !strings.Contains(b, "..") && !strings.Contains(b, "//") &&
+	return botBranchRE().MatchString(b) && !strings.Contains(b, "..") && !strings.Contains(b, "//") &&
 		!strings.HasSuffix(b, "/") && !strings.HasSuffix(b, ".lock") && !strings.HasSuffix(b, ".")
 }
 
+// The shapes of an environment variable name, a GitHub login, an org/team
+// and a branch name, compiled when first used: only a config with an app,
+// reviewers, assignees or a branch needs them, and botLoginRE's counted
+// repetition would cost every command's start.
 var (
-	botEnvRE    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	botLoginRE  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
-	botTeamRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$`)
-	botBranchRE = regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._/-]*$`)
+	botEnvRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	botLoginRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`) })
+	botTeamRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$`) })
+	botBranchRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._/-]*$`) })
 )

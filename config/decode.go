@@ -203,8 +203,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, key string) {
 }
 
 // validatedKeyRE matches the key path a Validate error starts with
-// ("yanked: ...", "wheel.platform: ...", "forbid[1]: ...").
-var validatedKeyRE = regexp.MustCompile(`^([A-Za-z0-9_-]+)((?:\[\d+\])*)(\.|: )`)
+// ("yanked: ...", "wheel.platform: ...", "forbid[1]: ..."). Compiled
+// when first used: only a bad config needs it.
+var validatedKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]+)((?:\[\d+\])*)(\.|: )`) })
 
 // locate moves a Validate error of the value n, at key, to the value it is
 // about, so that the error's line and column point at the bad value, not
@@ -213,7 +214,7 @@ var validatedKeyRE = regexp.MustCompile(`^([A-Za-z0-9_-]+)((?:\[\d+\])*)(\.|: )`
 // the message starts with as far as the document has it.
 func locate(n *yaml.Node, key, msg string) (*yaml.Node, string, string) {
 	for {
-		m := validatedKeyRE.FindStringSubmatch(msg)
+		m := validatedKeyRE().FindStringSubmatch(msg)
 		if m == nil {
 			return n, key, msg
 		}

@@ -6,13 +6,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
 )
 
 // groupNameRE matches group names: they name a pull request's branch
-// (pinbot/BASE/GROUP), so they are one branch path component.
-var groupNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+// (pinbot/BASE/GROUP), so they are one branch path component. Compiled when
+// first used: its counted repetition costs every command's start otherwise.
+var groupNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`) })
 
 // checkGroups checks the groups key after the packages are known: every
 // member a watched package, no package in two groups or twice in one, at
@@ -26,7 +28,7 @@ func (c *Config) checkGroups() error {
 	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
 		key := "groups." + name
 		members := c.Groups[name]
-		if !groupNameRE.MatchString(name) {
+		if !groupNameRE().MatchString(name) {
 			errs = append(errs, c.Errorf(key, "%q is not a group name: letters, digits, '.', '_' and '-' (it names the pull request's branch)", name))
 			continue
 		}

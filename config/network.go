@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,11 +36,13 @@ func (n *Network) Validate() error {
 // alone).
 type Size int64
 
-var sizeRE = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)$`)
+// sizeRE is a size's shape, compiled when first used (only a config that
+// sets a size needs it).
+var sizeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)$`) })
 
 // UnmarshalText parses a size.
 func (s *Size) UnmarshalText(b []byte) error {
-	m := sizeRE.FindStringSubmatch(strings.TrimSpace(string(b)))
+	m := sizeRE().FindStringSubmatch(strings.TrimSpace(string(b)))
 	if m == nil {
 		return fmt.Errorf("expected a size such as 500MB or 2GiB, found %q", b)
 	}

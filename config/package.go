@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/checks/probe"
@@ -64,7 +65,7 @@ func (c *Conda) Validate() error {
 		}
 	}
 	for i, ch := range c.Channels {
-		if !sourceRE.MatchString(ch) {
+		if !sourceRE().MatchString(ch) {
 			return fmt.Errorf("channels[%d]: %q is not a channel name (such as conda-forge, or numba/label/dev)", i, ch)
 		}
 	}
@@ -213,7 +214,7 @@ func (p *Package) Validate() error {
 		return err
 	}
 	for i, r := range p.Require {
-		if !sourceRE.MatchString(r) {
+		if !sourceRE().MatchString(r) {
 			return fmt.Errorf("require[%d]: %q is not a source name", i, r)
 		}
 	}
@@ -223,7 +224,7 @@ func (p *Package) Validate() error {
 		}
 	}
 	for i, py := range p.Python {
-		if !pythonRE.MatchString(py) {
+		if !pythonRE().MatchString(py) {
 			return fmt.Errorf("python[%d]: %q is not a Python version such as 3.12", i, py)
 		}
 	}
@@ -268,12 +269,14 @@ func (s *Strategy) UnmarshalText(b []byte) error {
 // days or weeks ("3d", "2w").
 type Duration time.Duration
 
-var dayRE = regexp.MustCompile(`^(\d+)([dw])$`)
+// dayRE is a duration in days or weeks, compiled when first used (only a
+// config that sets such a duration needs it).
+var dayRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)([dw])$`) })
 
 // UnmarshalText parses a duration.
 func (d *Duration) UnmarshalText(b []byte) error {
 	s := string(b)
-	if m := dayRE.FindStringSubmatch(s); m != nil {
+	if m := dayRE().FindStringSubmatch(s); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		unit := 24 * time.Hour
 		if m[2] == "w" {
@@ -290,11 +293,15 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// Compiled when first used: only a config that names sources or Python
+// versions needs them.
 var (
 	// sourceRE matches source names: pypi, goproxy, a conda channel, or a
 	// label channel (numba/label/dev).
-	sourceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/label/[A-Za-z0-9._-]+)?$`)
-	pythonRE = regexp.MustCompile(`^3\.\d{1,2}$`)
+	sourceRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/label/[A-Za-z0-9._-]+)?$`)
+	})
+	pythonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.\d{1,2}$`) })
 )
 
 func oneOf(key, v string, allowed ...string) error {
