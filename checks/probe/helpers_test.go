@@ -70,7 +70,7 @@ func serveIndex(t testing.TB, dir string) *httptest.Server {
 		entries, _ := os.ReadDir(dir)
 		var links []string
 		for _, e := range entries {
-			m := wheelName.FindStringSubmatch(e.Name())
+			m := wheelName().FindStringSubmatch(e.Name())
 			switch {
 			case m == nil:
 			case project == "":

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/sources"
 	wheelname "github.com/pinbot-dev/pinbot/sources/wheel"
@@ -37,7 +38,9 @@ type LocalWheel struct {
 	SHA256 string
 }
 
-var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+// sha256RE is a hex SHA-256 digest, compiled when first used: only a local
+// wheel needs it, and its counted repetition costs every command's start.
+var sha256RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // checkLocalWheel refuses a LocalWheel that is not an absolute path to a
 // regular file (a symbolic link could lead anywhere) named as a wheel, with a
@@ -46,7 +49,7 @@ func checkLocalWheel(w LocalWheel) error {
 	if !filepath.IsAbs(w.Path) || filepath.Clean(w.Path) != w.Path {
 		return fmt.Errorf("%q is not a clean absolute path", w.Path)
 	}
-	if !sha256RE.MatchString(w.SHA256) {
+	if !sha256RE().MatchString(w.SHA256) {
 		return fmt.Errorf("%s: %q is not a sha256 digest in lower-case hex", filepath.Base(w.Path), w.SHA256)
 	}
 	n, err := wheelname.Parse(filepath.Base(w.Path))

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 type bindKind int
@@ -112,11 +113,15 @@ type frame struct {
 	owner     *pyBinding // def or class whose end this block extends
 }
 
+// The statement patterns of the Python scan, compiled when first used: only
+// a probe reads Python, and every pinbot command paid for them at start.
 var (
-	reYield   = regexp.MustCompile(`(^|[^\w.])yield\b`)
-	reDynamic = regexp.MustCompile(`(^|[^\w.])(setattr|exec|globals|vars|locals)\s*\(|__dict__|__setattr__|sys\s*\.\s*modules\s*\[`)
-	reWalrus  = regexp.MustCompile(`(^|[^\w.])([A-Za-z_]\w*)\s*:=`)
-	reTypeDef = regexp.MustCompile(`^type\s+([A-Za-z_]\w*)\s*(\[[^=]*\])?\s*=`)
+	reYield   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w.])yield\b`) })
+	reDynamic = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|[^\w.])(setattr|exec|globals|vars|locals)\s*\(|__dict__|__setattr__|sys\s*\.\s*modules\s*\[`)
+	})
+	reWalrus  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w.])([A-Za-z_]\w*)\s*:=`) })
+	reTypeDef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^type\s+([A-Za-z_]\w*)\s*(\[[^=]*\])?\s*=`) })
 )
 
 // dynamicCode reports whether a statement may create names at run time
@@ -124,7 +129,7 @@ var (
 func dynamicCode(m string) bool {
 	for _, s := range []string{"setattr", "exec", "globals", "vars", "locals", "__dict__", "modules"} {
 		if strings.Contains(m, s) {
-			return reDynamic.MatchString(m)
+			return reDynamic().MatchString(m)
 		}
 	}
 	return false
@@ -168,7 +173,7 @@ func scanPython(src string) (f *pyFile, err error) {
 		cur := stack[len(stack)-1]
 		off := len(L.mask) - len(strings.TrimLeft(L.mask, " \t\f"))
 		m, t := L.mask[off:], L.text[off:]
-		if cur.def != nil && strings.Contains(m, "yield") && reYield.MatchString(m) {
+		if cur.def != nil && strings.Contains(m, "yield") && reYield().MatchString(m) {
 			cur.def.generator = true
 		}
 		if strings.HasPrefix(m, "@") {
@@ -415,7 +420,7 @@ func statement(f *pyFile, fr *frame, L logLine, m, t string) {
 		sc.dynamic = append(sc.dynamic, fmt.Sprintf("names set at run time (line %d: %s)", L.start, clipText(squashSpaces(t), 60)))
 	}
 	if strings.Contains(m, ":=") {
-		for _, w := range reWalrus.FindAllStringSubmatch(m, -1) {
+		for _, w := range reWalrus().FindAllStringSubmatch(m, -1) {
 			bind(sc, newB(bOther, w[2]))
 		}
 	}
@@ -475,7 +480,7 @@ func statement(f *pyFile, fr *frame, L logLine, m, t string) {
 	case "pass", "return", "raise", "assert", "break", "continue", "yield", "await", "nonlocal", "global":
 	default:
 		if kw != "type" {
-		} else if mt := reTypeDef.FindStringSubmatch(m); mt != nil {
+		} else if mt := reTypeDef().FindStringSubmatch(m); mt != nil {
 			b := newB(bOther, mt[1])
 			b.value = strings.TrimSpace(t[len(mt[0]):])
 			bind(sc, b)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // maxSourceSize is the largest .py file static mode reads from a wheel.
@@ -91,7 +92,11 @@ func openWheel(opts Options, version string, wh Wheel) (*wheel, error) {
 	return newWheel(wh.Name, zr), nil
 }
 
-var wheelName = regexp.MustCompile(`^([^-]+)-([^-]+)(-\d[^-]*)?-([^-]+)-([^-]+)-([^-]+)\.whl$`)
+// wheelName is a wheel's file name (PEP 427), compiled when first used: only
+// a probe of a wheel directory needs it.
+var wheelName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([^-]+)-([^-]+)(-\d[^-]*)?-([^-]+)-([^-]+)-([^-]+)\.whl$`)
+})
 
 // findWheel finds the wheel of pkg==version in a directory, preferring a pure one.
 func findWheel(dir, pkg, version string) (string, error) {
@@ -102,7 +107,7 @@ func findWheel(dir, pkg, version string) (string, error) {
 	want := strings.ReplaceAll(normName(pkg), "-", "_")
 	var found []string
 	for _, e := range entries {
-		m := wheelName.FindStringSubmatch(e.Name())
+		m := wheelName().FindStringSubmatch(e.Name())
 		if m == nil || strings.ReplaceAll(normName(m[1]), "-", "_") != want || m[2] != version {
 			continue
 		}

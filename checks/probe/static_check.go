@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // tri is a static answer: yes, no or cannot tell.
@@ -107,10 +108,16 @@ func (w *wheel) facts(o *sobj) facts {
 	return facts{}
 }
 
+// The value patterns of valueFacts, compiled when first used: only a static
+// probe needs them, and every pinbot command paid for them at start.
 var (
-	reNumber = regexp.MustCompile(`^-?(0[xXoObB][0-9a-fA-F_]+|[0-9][0-9_]*\.?[0-9_]*([eE][-+]?[0-9_]+)?|\.[0-9][0-9_]*([eE][-+]?[0-9_]+)?)([jJ])?$`)
-	reStrs   = regexp.MustCompile(`^(\s*([rRbBuUfFtT]{0,3})("""[x\n]*"""|'''[x\n]*'''|"x*"|'x*'))+\s*$`)
-	reCall   = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*\(`)
+	reNumber = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^-?(0[xXoObB][0-9a-fA-F_]+|[0-9][0-9_]*\.?[0-9_]*([eE][-+]?[0-9_]+)?|\.[0-9][0-9_]*([eE][-+]?[0-9_]+)?)([jJ])?$`)
+	})
+	reStrs = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*([rRbBuUfFtT]{0,3})("""[x\n]*"""|'''[x\n]*'''|"x*"|'x*'))+\s*$`)
+	})
+	reCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*\(`) })
 )
 
 // valueFacts classifies the right-hand side of an assignment.
@@ -124,7 +131,7 @@ func (w *wheel) valueFacts(o *sobj) facts {
 		return lit("builtins.NoneType")
 	case v == "True" || v == "False":
 		return lit("builtins.bool")
-	case reNumber.MatchString(v):
+	case reNumber().MatchString(v):
 		switch {
 		case strings.ContainsAny(v, "jJ"):
 			return lit("builtins.complex")
@@ -132,8 +139,8 @@ func (w *wheel) valueFacts(o *sobj) facts {
 			return lit("builtins.float")
 		}
 		return lit("builtins.int")
-	case reStrs.MatchString(v):
-		if m := reStrs.FindStringSubmatch(v); m != nil && strings.ContainsAny(m[2], "bB") {
+	case reStrs().MatchString(v):
+		if m := reStrs().FindStringSubmatch(v); m != nil && strings.ContainsAny(m[2], "bB") {
 			return lit("builtins.bytes")
 		}
 		return lit("builtins.str")
@@ -160,7 +167,7 @@ func (w *wheel) valueFacts(o *sobj) facts {
 		}
 		return facts{}
 	}
-	m := reCall.FindStringSubmatch(v)
+	m := reCall().FindStringSubmatch(v)
 	if m == nil || matchBracket(v, len(m[0])-1) != len(v)-1 {
 		return facts{}
 	}
