@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	gh "github.com/google/go-github/v60/github"
 )
@@ -39,7 +40,9 @@ type IssueResult struct {
 	Previous string
 }
 
-var issueMarkerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]{0,99}$`)
+// issueMarkerRE is what an Issue.Marker may be, compiled when first
+// used: its counted repetition costs every command's start otherwise.
+var issueMarkerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]{0,99}$`) })
 
 // IssueMarker returns the hidden first line of the body of the issue with
 // marker.
@@ -65,7 +68,7 @@ func (c *Client) SyncIssue(ctx context.Context, is Issue) (IssueResult, error) {
 // so that a caller can carry its own state from one sync to the next in
 // hidden lines; a nil body uses is.Body.
 func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found IssueResult) string) (IssueResult, error) {
-	if !issueMarkerRE.MatchString(is.Marker) {
+	if !issueMarkerRE().MatchString(is.Marker) {
 		return IssueResult{}, fmt.Errorf("github: issue marker %q: expected lower-case letters, digits, '.', '_', '-' and '/'", is.Marker)
 	}
 	if c.repo == "" {
@@ -118,7 +121,7 @@ func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found Is
 // IssueResult when there is none. It reads what a caller carries from one
 // sync to the next before it decides what to say in the next.
 func (c *Client) FindIssue(ctx context.Context, is Issue) (IssueResult, error) {
-	if !issueMarkerRE.MatchString(is.Marker) {
+	if !issueMarkerRE().MatchString(is.Marker) {
 		return IssueResult{}, fmt.Errorf("github: issue marker %q: expected lower-case letters, digits, '.', '_', '-' and '/'", is.Marker)
 	}
 	if c.repo == "" {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	gh "github.com/google/go-github/v60/github"
@@ -834,11 +835,15 @@ func withMarker(ch Change, commits []string, failureDraft bool) string {
 	return marker + Truncate(ch.Body, MaxBody-len(marker), "\n\n_The rest of this report was cut to fit GitHub's size limit; run `pinbot check --package "+ch.Package+"` for all of it._\n")
 }
 
-var markerRE = regexp.MustCompile(`<!-- pinbot:v1 package=\S+ target=(\S+) base=\S+ -->`)
+// markerRE finds the target in a marker, compiled when first used: only a
+// run that reads pull requests needs it.
+var markerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<!-- pinbot:v1 package=\S+ target=(\S+) base=\S+ -->`)
+})
 
 // markerTarget returns the target named in a body's marker, or "".
 func markerTarget(body string) string {
-	if m := markerRE.FindStringSubmatch(body); m != nil {
+	if m := markerRE().FindStringSubmatch(body); m != nil {
 		return m[1]
 	}
 	return ""

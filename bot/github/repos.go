@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"sync"
 
 	gh "github.com/google/go-github/v60/github"
 )
@@ -32,10 +33,12 @@ var ErrNoOwner = errors.New("no such organisation or user")
 // takes, and an end to a server that always says "next".
 const maxPages = 1000
 
-var ownerRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
+// ownerRE is what GitHub allows in an owner name, compiled when first used
+// (a counted repetition costs every command's start).
+var ownerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
 
 // ValidOwner reports whether s can be a GitHub organisation or user name.
-func ValidOwner(s string) bool { return ownerRE.MatchString(s) }
+func ValidOwner(s string) bool { return ownerRE().MatchString(s) }
 
 // Repositories lists the repositories of owner: for an organisation, every
 // one the token may see (GET /orgs/OWNER/repos); for a user, their public
