@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/sources"
 )
@@ -45,12 +46,19 @@ func (t Target) String() string {
 	return t.subdir() + ", " + py
 }
 
+// The patterns of a build's Python, compiled when first used: only a
+// command that reads conda files needs them, and every pinbot command paid
+// for them at start.
 var (
-	abiRE       = regexp.MustCompile(`^python_abi\s+3\.(\d{1,2})\.\*\s+\*_cp3\d{1,2}(t?)$`)
-	pyRangeRE   = regexp.MustCompile(`^python\s+>=\s*3\.(\d{1,2})(?:\.\d+)*\s*,\s*<\s*3\.(\d{1,2})(?:\.0a0|\.0)?$`)
-	pyStarRE    = regexp.MustCompile(`^python\s+3\.(\d{1,2})\.\*$`)
-	pyBuildRE   = regexp.MustCompile(`(?:^|_)py3(\d{1,2})(t?)(?:h|_|$)`)
-	specSpaceRE = regexp.MustCompile(`\s+`)
+	abiRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^python_abi\s+3\.(\d{1,2})\.\*\s+\*_cp3\d{1,2}(t?)$`)
+	})
+	pyRangeRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^python\s+>=\s*3\.(\d{1,2})(?:\.\d+)*\s*,\s*<\s*3\.(\d{1,2})(?:\.0a0|\.0)?$`)
+	})
+	pyStarRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python\s+3\.(\d{1,2})\.\*$`) })
+	pyBuildRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|_)py3(\d{1,2})(t?)(?:h|_|$)`) })
+	specSpaceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+`) })
 )
 
 // KnownSubdirs are the platform subdirs channels serve packages in: conda's
@@ -74,25 +82,25 @@ func KnownSubdir(s string) bool { return slices.Contains(KnownSubdirs, s) }
 // file that serves any Python (a C library, a noarch: python package).
 func PythonOf(f sources.File) (py string, tied bool) {
 	for _, d := range f.Depends {
-		d = strings.TrimSpace(specSpaceRE.ReplaceAllString(d, " "))
-		if m := abiRE.FindStringSubmatch(d); m != nil {
+		d = strings.TrimSpace(specSpaceRE().ReplaceAllString(d, " "))
+		if m := abiRE().FindStringSubmatch(d); m != nil {
 			return "3." + m[1] + m[2], true
 		}
 	}
 	for _, d := range f.Depends {
-		d = strings.TrimSpace(specSpaceRE.ReplaceAllString(d, " "))
-		if m := pyRangeRE.FindStringSubmatch(d); m != nil {
+		d = strings.TrimSpace(specSpaceRE().ReplaceAllString(d, " "))
+		if m := pyRangeRE().FindStringSubmatch(d); m != nil {
 			lo, _ := strconv.Atoi(m[1])
 			hi, _ := strconv.Atoi(m[2])
 			if hi == lo+1 {
 				return "3." + m[1], true
 			}
 		}
-		if m := pyStarRE.FindStringSubmatch(d); m != nil {
+		if m := pyStarRE().FindStringSubmatch(d); m != nil {
 			return "3." + m[1], true
 		}
 	}
-	if m := pyBuildRE.FindStringSubmatch(f.Build); m != nil {
+	if m := pyBuildRE().FindStringSubmatch(f.Build); m != nil {
 		return "3." + m[1] + m[2], true
 	}
 	return "", false
@@ -281,9 +289,11 @@ func (p Pin) Matches(version string, f sources.File) bool {
 	return err == nil && ok
 }
 
+// The shapes of a pinned name and version, compiled when first used (see
+// abiRE).
 var (
-	nameRE    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]*$`)
-	versionRE = regexp.MustCompile(`^[A-Za-z0-9_.!+]+$`)
+	nameRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]*$`) })
+	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.!+]+$`) })
 )
 
 // ExactPins returns the requirements of depends pinned to one version:
@@ -302,11 +312,11 @@ func ExactPins(depends []string) []Pin {
 			name, rest, _ = strings.Cut(d, " ")
 		}
 		fields := strings.Fields(rest)
-		if !nameRE.MatchString(name) || strings.HasPrefix(name, "__") || len(fields) == 0 || len(fields) > 2 {
+		if !nameRE().MatchString(name) || strings.HasPrefix(name, "__") || len(fields) == 0 || len(fields) > 2 {
 			continue
 		}
 		version := strings.TrimPrefix(fields[0], "==")
-		if !versionRE.MatchString(version) {
+		if !versionRE().MatchString(version) {
 			continue
 		}
 		p := Pin{Name: strings.ToLower(name), Version: version}

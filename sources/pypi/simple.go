@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/internal/pep503"
@@ -225,16 +226,20 @@ func resolve(page *url.URL, ref string) string {
 	return ref
 }
 
+// The anchor and attribute patterns of a PEP 503 HTML page, compiled when
+// first used: only an index that serves HTML needs them.
 var (
-	anchorRE = regexp.MustCompile(`(?is)<a\s([^>]*)>(.*?)</a\s*>`)
-	attrRE   = regexp.MustCompile(`(?s)([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+)))?`)
+	anchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<a\s([^>]*)>(.*?)</a\s*>`) })
+	attrRE   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+)))?`)
+	})
 )
 
 // decodeSimpleHTML reads a PEP 503 HTML project page: one anchor per file, the
 // hash in the URL fragment, data-requires-python and data-yanked attributes.
 // It carries no upload times and lists no versions without files.
 func decodeSimpleHTML(page *url.URL, project string, body []byte) ([]sources.Release, error) {
-	anchors := anchorRE.FindAllSubmatchIndex(body, sources.MaxFiles+1)
+	anchors := anchorRE().FindAllSubmatchIndex(body, sources.MaxFiles+1)
 	if len(anchors) > sources.MaxFiles {
 		return nil, fmt.Errorf("%s: more than %d links", web.RedactURL(page), sources.MaxFiles)
 	}
@@ -250,7 +255,7 @@ func decodeSimpleHTML(page *url.URL, project string, body []byte) ([]sources.Rel
 	for _, ix := range anchors {
 		m := [3][]byte{nil, body[ix[2]:ix[3]], body[ix[4]:ix[5]]}
 		attrs := map[string]string{}
-		for _, a := range attrRE.FindAllSubmatch(m[1], -1) {
+		for _, a := range attrRE().FindAllSubmatch(m[1], -1) {
 			attrs[strings.ToLower(string(a[1]))] = html.UnescapeString(string(a[2]) + string(a[3]) + string(a[4]))
 		}
 		href, ok := attrs["href"]

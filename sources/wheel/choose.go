@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/versions/pep440"
@@ -39,18 +40,23 @@ type Target struct {
 	Platform Platform
 }
 
+// The platform and Python tag patterns, compiled when first used: only a
+// command that chooses a wheel needs them, and every pinbot command paid
+// for them at start.
 var (
-	manylinuxRE = regexp.MustCompile(`^manylinux_(\d+)_(\d+)_([a-z0-9_]+)$`)
-	legacyRE    = regexp.MustCompile(`^manylinux(1|2010|2014)_([a-z0-9_]+)$`)
-	musllinuxRE = regexp.MustCompile(`^musllinux_(\d+)_(\d+)_([a-z0-9_]+)$`)
-	macosxRE    = regexp.MustCompile(`^macosx_(\d+)_(\d+)_([a-z0-9_]+)$`)
-	familyRE    = regexp.MustCompile(`^(manylinux|musllinux|macosx)_([a-z][a-z0-9_]*)$`)
+	manylinuxRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^manylinux_(\d+)_(\d+)_([a-z0-9_]+)$`) })
+	legacyRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^manylinux(1|2010|2014)_([a-z0-9_]+)$`) })
+	musllinuxRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^musllinux_(\d+)_(\d+)_([a-z0-9_]+)$`) })
+	macosxRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^macosx_(\d+)_(\d+)_([a-z0-9_]+)$`) })
+	familyRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(manylinux|musllinux|macosx)_([a-z][a-z0-9_]*)$`) })
 	// exactRE matches the tags of the other platforms wheels are built for
 	// (PEP 730 iOS, PEP 738 Android, Pyodide and Emscripten, the BSDs,
 	// Solaris, Cygwin, AIX), by the operating system that opens them.
-	exactRE     = regexp.MustCompile(`^(ios|android|pyodide|emscripten|wasi|freebsd|netbsd|openbsd|dragonfly|solaris|sunos|cygwin|aix|haiku)_[a-z0-9_]+$`)
-	pyVersionRE = regexp.MustCompile(`^3\.(\d{1,2})$`)
-	pyTagRE     = regexp.MustCompile(`^cp3(\d{1,2})$`)
+	exactRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(ios|android|pyodide|emscripten|wasi|freebsd|netbsd|openbsd|dragonfly|solaris|sunos|cygwin|aix|haiku)_[a-z0-9_]+$`)
+	})
+	pyVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.(\d{1,2})$`) })
+	pyTagRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cp3(\d{1,2})$`) })
 )
 
 // legacyLevel maps the legacy manylinux tags to their glibc minor (PEP 600).
@@ -93,19 +99,19 @@ func parsePlatform(s string) (Platform, error) {
 		return p, nil
 	}
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	if m := manylinuxRE.FindStringSubmatch(s); m != nil {
+	if m := manylinuxRE().FindStringSubmatch(s); m != nil {
 		return Platform{Family: "manylinux", Arch: m[3], Major: atoi(m[1]), Minor: atoi(m[2])}, nil
 	}
-	if m := legacyRE.FindStringSubmatch(s); m != nil {
+	if m := legacyRE().FindStringSubmatch(s); m != nil {
 		return Platform{Family: "manylinux", Arch: m[2], Major: 2, Minor: legacyLevel[m[1]]}, nil
 	}
-	if m := musllinuxRE.FindStringSubmatch(s); m != nil {
+	if m := musllinuxRE().FindStringSubmatch(s); m != nil {
 		return Platform{Family: "musllinux", Arch: m[3], Major: atoi(m[1]), Minor: atoi(m[2])}, nil
 	}
-	if m := macosxRE.FindStringSubmatch(s); m != nil {
+	if m := macosxRE().FindStringSubmatch(s); m != nil {
 		return Platform{Family: "macosx", Arch: m[3], Major: atoi(m[1]), Minor: atoi(m[2])}, nil
 	}
-	if m := familyRE.FindStringSubmatch(s); m != nil {
+	if m := familyRE().FindStringSubmatch(s); m != nil {
 		return Platform{Family: m[1], Arch: m[2]}, nil
 	}
 	switch {
@@ -117,7 +123,7 @@ func parsePlatform(s string) (Platform, error) {
 		return Platform{Family: "linux", Arch: strings.TrimPrefix(s, "linux_")}, nil
 	case s == "any":
 		return Platform{Family: "none"}, nil
-	case exactRE.MatchString(s):
+	case exactRE().MatchString(s):
 		return Platform{Family: "exact", Tag: s}, nil
 	}
 	return Platform{}, fmt.Errorf("bad platform %q (expected a PEP 425 tag such as manylinux_2_17_x86_64, a family such as manylinux_x86_64 or macosx_arm64, or a conda platform such as linux-64)", s)
@@ -160,10 +166,10 @@ func impossible(p Platform) string {
 // ParsePython reads a Python version ("3.12") or a CPython tag ("cp312") and
 // returns the version.
 func ParsePython(s string) (string, error) {
-	if pyVersionRE.MatchString(s) {
+	if pyVersionRE().MatchString(s) {
 		return s, nil
 	}
-	if m := pyTagRE.FindStringSubmatch(s); m != nil {
+	if m := pyTagRE().FindStringSubmatch(s); m != nil {
 		return "3." + m[1], nil
 	}
 	return "", fmt.Errorf("bad Python %q (expected a CPython version such as 3.12 or a tag such as cp312)", s)
@@ -223,24 +229,24 @@ func (p Platform) platformRank(tag string) (int, bool) {
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	switch p.Family {
 	case "manylinux":
-		if m := manylinuxRE.FindStringSubmatch(tag); m != nil && m[3] == p.Arch {
+		if m := manylinuxRE().FindStringSubmatch(tag); m != nil && m[3] == p.Arch {
 			return level(atoi(m[1]), atoi(m[2]))
 		}
-		if m := legacyRE.FindStringSubmatch(tag); m != nil && m[2] == p.Arch {
+		if m := legacyRE().FindStringSubmatch(tag); m != nil && m[2] == p.Arch {
 			return level(2, legacyLevel[m[1]])
 		}
 		if tag == "linux_"+p.Arch {
 			return 20000, true
 		}
 	case "musllinux":
-		if m := musllinuxRE.FindStringSubmatch(tag); m != nil && m[3] == p.Arch {
+		if m := musllinuxRE().FindStringSubmatch(tag); m != nil && m[3] == p.Arch {
 			return level(atoi(m[1]), atoi(m[2]))
 		}
 		if tag == "linux_"+p.Arch {
 			return 20000, true
 		}
 	case "macosx":
-		m := macosxRE.FindStringSubmatch(tag)
+		m := macosxRE().FindStringSubmatch(tag)
 		if m == nil {
 			return 0, false
 		}
@@ -295,7 +301,7 @@ func (t Target) tagRank(tag sources.Tag) (rank, bool) {
 	}
 	n, known := -1, false
 	if t.Python != "" {
-		if m := pyVersionRE.FindStringSubmatch(t.Python); m != nil {
+		if m := pyVersionRE().FindStringSubmatch(t.Python); m != nil {
 			n, known = atoiMust(m[1]), true
 		}
 	}
