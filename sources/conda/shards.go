@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -29,7 +30,14 @@ const (
 	maxRecords    = 200_000
 )
 
-var zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecoded), zstd.WithDecoderConcurrency(0))
+// zstdDecoder decodes every index and shard (DecodeAll is safe for
+// concurrent use). It is made when first used: only a sharded channel needs
+// it, and its block decoders cost every command's start otherwise. Its
+// options are constants, so NewReader cannot fail.
+var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
+	d, _ := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecoded), zstd.WithDecoderConcurrency(0))
+	return d
+})
 
 // shardIndex is repodata_shards.msgpack.zst.
 type shardIndex struct {
@@ -103,7 +111,7 @@ func (s *Source) index(ctx context.Context, subdir string) (*shardIndex, error) 
 }
 
 func unzstd(u string, body []byte) ([]byte, error) {
-	b, err := zstdDecoder.DecodeAll(body, nil)
+	b, err := zstdDecoder().DecodeAll(body, nil)
 	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || err == nil && len(b) > maxDecoded {
 		return nil, fmt.Errorf("%s: decompresses to more than %d bytes", web.Redact(u), maxDecoded)
 	}
