@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/pins"
@@ -70,9 +71,12 @@ type item struct {
 }
 
 // selectorRE finds a "# [selector]" comment, conda-build's line condition.
-var selectorRE = regexp.MustCompile(`^#\s*\[(.*)\]\s*$`)
+// It and keyRE are compiled when first used, like jinja.go's patterns.
+var selectorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#\s*\[(.*)\]\s*$`) })
 
-var keyRE = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*|"[^"]*"|'[^']*')[ \t]*:([ \t]|$)`)
+var keyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.-]*|"[^"]*"|'[^']*')[ \t]*:([ \t]|$)`)
+})
 
 // requirementList reports whether items under the key path rel (outputs[i]
 // stripped) are requirements.
@@ -163,7 +167,7 @@ func (s *scanner) line(ls int, line string, blockIndent *int) {
 	cut := commentStart(rest)
 	body := strings.TrimRight(rest[:cut], " \t")
 	s.selector = ""
-	if m := selectorRE.FindStringSubmatch(rest[cut:]); m != nil {
+	if m := selectorRE().FindStringSubmatch(rest[cut:]); m != nil {
 		s.selector = strings.TrimSpace(m[1])
 	}
 	if body == "" {
@@ -186,14 +190,14 @@ func (s *scanner) line(ls int, line string, blockIndent *int) {
 			return
 		}
 		col := indent + sub
-		if m := keyRE.FindStringSubmatch(text); m != nil {
+		if m := keyRE().FindStringSubmatch(text); m != nil {
 			s.key(ls, col, text, m, blockIndent)
 			return
 		}
 		s.item(ls+col, text)
 		return
 	}
-	if m := keyRE.FindStringSubmatch(body); m != nil {
+	if m := keyRE().FindStringSubmatch(body); m != nil {
 		s.pop(func(f frame) bool { return f.indent >= indent })
 		s.key(ls, indent, body, m, blockIndent)
 	}
@@ -311,7 +315,7 @@ func (s *scanner) templated(it *item, text string, start int) {
 		only = t
 	}
 	name := condaspec.LeadingName(text)
-	if only == nil || !identRE.MatchString(trimInner(only.inner)) || strings.Contains(name, "{") {
+	if only == nil || !identRE().MatchString(trimInner(only.inner)) || strings.Contains(name, "{") {
 		return
 	}
 	it.varName = trimInner(only.inner)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A tag is one Jinja tag of the recipe: {{ expression }}, {% statement %} or
@@ -61,10 +62,13 @@ func trimInner(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// The patterns of a {% set %} statement, a string literal and an identifier,
+// compiled when first used: only a recipe needs them, and every pinbot
+// command paid for them at start.
 var (
-	setRE     = regexp.MustCompile(`^set\s+([A-Za-z_][A-Za-z0-9_]*)\s*(=\s*(.*))?$`)
-	literalRE = regexp.MustCompile(`^(?s)("[^"]*"|'[^']*')$`)
-	identRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	setRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^set\s+([A-Za-z_][A-Za-z0-9_]*)\s*(=\s*(.*))?$`) })
+	literalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?s)("[^"]*"|'[^']*')$`) })
+	identRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // A def is what the recipe's {% set %} statements say about one variable.
@@ -111,7 +115,7 @@ func scope(tags []tag) (map[string]*def, []use) {
 		case blockOpen[word]:
 			depth++
 		}
-		m := setRE.FindStringSubmatchIndex(in)
+		m := setRE().FindStringSubmatchIndex(in)
 		if m == nil {
 			for _, name := range idents(in) {
 				uses = append(uses, use{name, t})
@@ -133,7 +137,7 @@ func scope(tags []tag) (map[string]*def, []use) {
 		for _, n := range idents(rhs) {
 			uses = append(uses, use{n, t})
 		}
-		if depth == 0 && literalRE.MatchString(rhs) && !strings.Contains(rhs, `\`) {
+		if depth == 0 && literalRE().MatchString(rhs) && !strings.Contains(rhs, `\`) {
 			// The file offset of rhs: the tag, "{%", where in starts in inner.
 			off := t.start + 2 + strings.Index(t.inner, in) + m[6]
 			d.plain, d.stmt = true, t
