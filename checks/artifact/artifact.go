@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/internal/progress"
@@ -60,12 +61,14 @@ type Store struct {
 	Progress *progress.Meter
 }
 
-var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+// hexRE is a hex SHA-256 digest, compiled when first used: its counted
+// repetition costs every command's start otherwise.
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // Path returns where the store keeps f, whether or not it is there.
 func (s *Store) Path(f sources.File) (string, error) {
 	digest := strings.ToLower(f.SHA256)
-	if !hexRE.MatchString(digest) {
+	if !hexRE().MatchString(digest) {
 		return "", fmt.Errorf("%s: %w: the index gives none (%q); refusing an unverified artifact", f.Name, ErrDigest, f.SHA256)
 	}
 	name := filepath.Base(filepath.FromSlash(f.Name))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MaxPythonSource bounds the Python source SitePackages keeps: 512 MiB,
@@ -16,12 +17,15 @@ const MaxPythonSource = 512 << 20
 // sitePackagesRE matches where a conda package installs Python modules: on
 // Unix lib/pythonX.Y/site-packages/, on Windows Lib/site-packages/, and for
 // noarch: python packages site-packages/ at the root (moved at install).
-var sitePackagesRE = regexp.MustCompile(`^(lib/python3\.\d{1,2}t?/site-packages/|Lib/site-packages/|site-packages/)`)
+// Compiled when first used: only an artifact check reads a conda package.
+var sitePackagesRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(lib/python3\.\d{1,2}t?/site-packages/|Lib/site-packages/|site-packages/)`)
+})
 
 // SitePackagesPrefix returns the prefix under which a conda package member
 // is an importable path ("lib/python3.12/site-packages/"), or "".
 func SitePackagesPrefix(name string) string {
-	return sitePackagesRE.FindString(name)
+	return sitePackagesRE().FindString(name)
 }
 
 // A Python is the importable files of a conda package, laid out as a wheel
