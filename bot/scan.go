@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/plan"
@@ -310,7 +311,9 @@ func (v *Verifier) target(ctx context.Context, spec symbols.WheelSpec) (wheel.Ta
 	return spec.Target(def)
 }
 
-var pyVersionRE = regexp.MustCompile(`^3\.\d{1,2}$`)
+// pyVersionRE is what interpreterPython accepts, compiled when first used:
+// only a probe asks the interpreter.
+var pyVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.\d{1,2}$`) })
 
 // interpreterPython returns the "3.N" version of the probe interpreter (the
 // Python flag, else python3 or python on PATH), asked once; "" when there is
@@ -337,7 +340,7 @@ func (v *Verifier) interpreterPython(ctx context.Context) string {
 			v.log().Warn("cannot ask the probe interpreter its version; wheels are chosen for any CPython 3", "python", py, "err", err)
 			return
 		}
-		if s := strings.TrimSpace(string(out.Stdout)); pyVersionRE.MatchString(s) {
+		if s := strings.TrimSpace(string(out.Stdout)); pyVersionRE().MatchString(s) {
 			v.pyVersion = s
 		}
 	})

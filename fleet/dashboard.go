@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
@@ -223,11 +224,13 @@ func (d *Dashboard) State() string {
 // stateLine is the hidden line of the dashboard that records its State.
 func stateLine(state string) string { return "<!-- pinbot:fleet-state " + state + " -->" }
 
-var stateRE = regexp.MustCompile(`<!-- pinbot:fleet-state ([0-9a-f]{16}) -->`)
+// stateRE and notifiedRE find the hidden lines in a body, compiled when
+// first used: only a fleet run needs them.
+var stateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!-- pinbot:fleet-state ([0-9a-f]{16}) -->`) })
 
 // StateOf returns the State a dashboard's Markdown records, or "".
 func StateOf(markdown string) string {
-	if m := stateRE.FindStringSubmatch(markdown); m != nil {
+	if m := stateRE().FindStringSubmatch(markdown); m != nil {
 		return m[1]
 	}
 	return ""
@@ -237,11 +240,11 @@ func StateOf(markdown string) string {
 // state Slack was last told of.
 func NotifiedLine(state string) string { return "<!-- pinbot:fleet-notified " + state + " -->" }
 
-var notifiedRE = regexp.MustCompile(`<!-- pinbot:fleet-notified ([0-9a-f]{16}) -->`)
+var notifiedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!-- pinbot:fleet-notified ([0-9a-f]{16}) -->`) })
 
 // NotifiedOf returns the state an issue body says Slack was told of, or "".
 func NotifiedOf(body string) string {
-	if m := notifiedRE.FindStringSubmatch(body); m != nil {
+	if m := notifiedRE().FindStringSubmatch(body); m != nil {
 		return m[1]
 	}
 	return ""

@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
@@ -138,13 +139,15 @@ func target(t string) string {
 // body to GitHub's limit never cuts it.
 func stateLine(sc state.Scope) string { return "<!-- pinbot:state " + state.Encode(sc) + " -->" }
 
-var stateRE = regexp.MustCompile(`(?m)^<!-- pinbot:state ([A-Za-z0-9+/]*) -->$`)
+// stateRE finds stateLine in a body, compiled when first used: only a run
+// that keeps a dashboard needs it.
+var stateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^<!-- pinbot:state ([A-Za-z0-9+/]*) -->$`) })
 
 // Recorded returns the state a dashboard issue's body carries; ok is false
 // when it carries none that reads. The body is anyone's with write access
 // to the issue: a state that does not read is no state.
 func Recorded(body string) (sc state.Scope, ok bool) {
-	m := stateRE.FindStringSubmatch(body)
+	m := stateRE().FindStringSubmatch(body)
 	if m == nil {
 		return state.Scope{}, false
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -450,14 +451,16 @@ func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
 	return ew.Err
 }
 
-var placeRE = regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `)
+// placeRE finds the file:line an annotation's text starts with, compiled
+// when first used: only a run inside GitHub Actions annotates.
+var placeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `) })
 
 // actionsReport writes the step summary, the annotations and the outputs.
 func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 	annotate := func(level, title, text string) {
 		// The runner shows annotations in the log, where escapes would act.
 		a := gh.Annotation{Level: level, Title: escape.Text(title), Text: escape.TextLines(text)}
-		if m := placeRE.FindStringSubmatch(a.Text); m != nil {
+		if m := placeRE().FindStringSubmatch(a.Text); m != nil {
 			a.File, a.Line = m[1], atoi(m[2])
 		}
 		gh.Annotate(w, a)
