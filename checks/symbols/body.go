@@ -655,39 +655,56 @@ func sortByValue(a []symAddr) {
 }
 
 // radixSort sorts a by key, stably: a least-significant-digit radix sort,
-// a byte a pass, skipping the bytes all entries share (the high ones, in a
-// library's addresses). A large library's table is sorted in a
-// millisecond.
+// radixBits of the key a pass, skipping the digits all entries share (the
+// high ones, in a library's addresses). One pass counts every digit; each
+// pass that moves entries moves them between a and one buffer, back and
+// forth, so that a is copied at most once more at the end. libLLVM's
+// 44,000 defined symbols (27-bit addresses: three passes) are sorted in
+// about a millisecond.
 func radixSort[T any](a []T, key func(T) uint64) {
 	if len(a) < 2 {
 		return
 	}
-	var tmp []T
-	var count [256]int
-	for shift := 0; shift < 64; shift += 8 {
-		clear(count[:])
-		for _, e := range a {
-			count[key(e)>>shift&0xff]++
+	const digits = (64 + radixBits - 1) / radixBits
+	count := make([][1 << radixBits]int, digits)
+	for _, e := range a {
+		k := key(e)
+		for d := range count {
+			count[d][k>>(radixBits*d)&(1<<radixBits-1)]++
 		}
-		if count[key(a[0])>>shift&0xff] == len(a) {
+	}
+	first := key(a[0])
+	src := a
+	var dst []T
+	for d := range count {
+		shift := radixBits * d
+		c := &count[d]
+		if c[first>>shift&(1<<radixBits-1)] == len(a) {
 			continue // one digit for all: nothing to move
 		}
 		pos := 0
-		for d, c := range count {
-			count[d] = pos
-			pos += c
+		for v, n := range c {
+			c[v] = pos
+			pos += n
 		}
-		if tmp == nil {
-			tmp = make([]T, len(a))
+		if dst == nil {
+			dst = make([]T, len(a))
 		}
-		for _, e := range a {
-			d := key(e) >> shift & 0xff
-			tmp[count[d]] = e
-			count[d]++
+		for _, e := range src {
+			v := key(e) >> shift & (1<<radixBits - 1)
+			dst[c[v]] = e
+			c[v]++
 		}
-		copy(a, tmp)
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
 	}
 }
+
+// radixBits is the width of radixSort's digit: 2,048 counters a digit fit
+// in the first-level cache with the entries being moved.
+const radixBits = 11
 
 // hasMemArg reports whether inst has a memory operand (rather than a
 // PC-relative branch target).
