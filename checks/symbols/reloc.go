@@ -34,7 +34,7 @@ const inPlaceRun = 1024
 // A relaRun is a run of RELA entries sorted by offset, read where they lie.
 type relaRun struct {
 	data []byte // 24 bytes an entry
-	bo   binary.ByteOrder
+	bo   endian
 }
 
 func (r relaRun) len() int { return len(r.data) / 24 }
@@ -128,7 +128,7 @@ func cmpRela(x, y rela) int { return cmp.Compare(x.off, y.off) }
 
 // readRelr decodes SHT_RELR: an even entry is an address, an odd one a
 // bitmap of the next 63 words.
-func (b *libBodies) readRelr(sec *elf.Section, bo binary.ByteOrder) {
+func (b *libBodies) readRelr(sec *elf.Section, bo endian) {
 	var rel uint32
 	switch b.o.machine {
 	case elf.EM_X86_64:
