@@ -122,23 +122,32 @@ func (o *object) version(i int32) string {
 // those tables, never .text, and never panics: a malformed object is an
 // error.
 func parseObject(r io.ReaderAt, size int64) (o *object, err error) {
-	o, _, err = parseELF(r, size)
+	o, _, err = parseELF(r, size, nil)
 	return o, err
 }
 
+// A nameVisitor is shown the name of every exported definition (export)
+// and undefined reference (!export) as the symbol table is read, in table
+// order: the names lie scattered over .dynstr, and a name is in the cache
+// only while its symbol is read (libLLVM's 3 MB of names are read once,
+// not once to classify, once to hash and once more to match the forbid
+// patterns).
+type nameVisitor func(name string, export bool)
+
 // parseELF is parseObject, and returns the parsed headers too (nil with
-// an error).
-func parseELF(r io.ReaderAt, size int64) (o *object, f *elf.File, err error) {
+// an error); visit, when not nil, is shown the names as they are read,
+// including those of an object that turns out malformed.
+func parseELF(r io.ReaderAt, size int64, visit nameVisitor) (o *object, f *elf.File, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			o, f, err = nil, nil, fmt.Errorf("malformed ELF (reader panicked: %v)", p)
 		}
 	}()
-	return parseHeaders(r, size)
+	return parseHeaders(r, size, visit)
 }
 
 // parseHeaders is parseELF, without the recovery.
-func parseHeaders(r io.ReaderAt, size int64) (*object, *elf.File, error) {
+func parseHeaders(r io.ReaderAt, size int64, visit nameVisitor) (*object, *elf.File, error) {
 	var magic [4]byte
 	if n, _ := r.ReadAt(magic[:], 0); n < 4 || string(magic[:]) != elf.ELFMAG {
 		return nil, nil, ErrNotELF
@@ -165,7 +174,7 @@ func parseHeaders(r io.ReaderAt, size int64) (*object, *elf.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := o.readSymbols(r, dynsym, size, strs); err != nil {
+	if err := o.readSymbols(r, dynsym, size, strs, visit); err != nil {
 		return nil, nil, err
 	}
 	if err := o.readVersions(f, r, size, strs, dynsym.Link); err != nil {
@@ -174,7 +183,6 @@ func parseHeaders(r io.ReaderAt, size int64) (*object, *elf.File, error) {
 	if err := o.readDynamic(f, r, size, strs, dynsym.Link); err != nil {
 		return nil, nil, err
 	}
-	o.classify()
 	return o, f, nil
 }
 
@@ -291,8 +299,9 @@ func cstring(strs string, off uint32) string {
 	return s
 }
 
-// readSymbols reads .dynsym, streamed: names are substrings of strs.
-func (o *object) readSymbols(r io.ReaderAt, s *elf.Section, size int64, strs string) error {
+// readSymbols reads .dynsym, streamed (names are substrings of strs), and
+// classifies each symbol as it is read (classify), showing visit its name.
+func (o *object) readSymbols(r io.ReaderAt, s *elf.Section, size int64, strs string, visit nameVisitor) error {
 	if err := checkTable(s, size); err != nil {
 		return err
 	}
@@ -305,6 +314,8 @@ func (o *object) readSymbols(r io.ReaderAt, s *elf.Section, size int64, strs str
 	if n == 0 {
 		return nil
 	}
+	o.exported = make([]int32, 0, n)
+	o.hashes = make([]uint64, 0, n)
 	// Mapped, the entries are decoded where they lie; else streamed.
 	data := mapped(r)
 	var br *bufio.Reader
@@ -334,6 +345,7 @@ func (o *object) readSymbols(r io.ReaderAt, s *elf.Section, size int64, strs str
 			sym.info, sym.other = b[12], b[13]
 			sym.shndx = bo.Uint16(b[14:16])
 		}
+		o.classify(int32(i), visit)
 	}
 	return nil
 }
@@ -465,24 +477,26 @@ func (o *object) readDynamic(f *elf.File, r io.ReaderAt, size int64, strs string
 // that hashes of different objects compare.
 var nameSeed = maphash.MakeSeed()
 
-// classify splits the table into exported definitions and undefined
-// references, and notes whether the object is a Python extension module.
-func (o *object) classify() {
-	o.exported = make([]int32, 0, len(o.syms))
-	for i := range o.syms {
-		s := &o.syms[i]
-		switch {
-		case s.exported():
-			o.exported = append(o.exported, int32(i))
-			if s.typ() == elf.STT_FUNC && strings.HasPrefix(s.name, "PyInit_") {
-				o.pyext = true
-			}
-		case s.shndx == uint16(elf.SHN_UNDEF) && s.name != "" && (s.bind() == elf.STB_GLOBAL || s.bind() == elf.STB_WEAK):
-			o.imports = append(o.imports, int32(i))
+// classify files symbol i, just read, as an exported definition (its
+// name hashed for the clash index) or an undefined reference, notes
+// whether the object is a Python extension module, and shows visit the
+// name of either.
+func (o *object) classify(i int32, visit nameVisitor) {
+	s := &o.syms[i]
+	switch {
+	case s.exported():
+		o.exported = append(o.exported, i)
+		o.hashes = append(o.hashes, maphash.String(nameSeed, s.name))
+		if s.typ() == elf.STT_FUNC && strings.HasPrefix(s.name, "PyInit_") {
+			o.pyext = true
 		}
-	}
-	o.hashes = make([]uint64, len(o.exported))
-	for k, si := range o.exported {
-		o.hashes[k] = maphash.String(nameSeed, o.syms[si].name)
+		if visit != nil {
+			visit(s.name, true)
+		}
+	case s.shndx == uint16(elf.SHN_UNDEF) && s.name != "" && (s.bind() == elf.STB_GLOBAL || s.bind() == elf.STB_WEAK):
+		o.imports = append(o.imports, i)
+		if visit != nil {
+			visit(s.name, false)
+		}
 	}
 }

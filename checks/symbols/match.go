@@ -270,12 +270,9 @@ func (m *matcher) match(name string, hits []bool) bool {
 		case p.mangled || !mangledName: // a C name demangles to itself
 			hits[i] = p.matchLiteral(name)
 		case p.prefix != nil:
-			// The glob's longest identifier is spelled out in every name
-			// it matches (see neededSubstring): most names are decided
-			// without parsing them.
-			if p.need != "" && !strings.Contains(name, p.need) {
-				continue
-			}
+			// The name's leading components, read once (parseEntity looks
+			// at its first few bytes), decide every prefix pattern: cheaper
+			// than searching the whole name for each pattern's identifier.
 			if !parsed {
 				ent = parseEntity(name, m.depth+1)
 				parsed = true
@@ -283,6 +280,12 @@ func (m *matcher) match(name string, hits []bool) bool {
 			if ent.ok {
 				hits[i] = ent.hasPrefix(p.prefix)
 				break
+			}
+			// The glob's longest identifier is spelled out in every name
+			// it matches (see neededSubstring): most names that cannot be
+			// parsed are decided without demangling them.
+			if p.need != "" && !strings.Contains(name, p.need) {
+				continue
 			}
 			hits[i] = m.matchDemangled(p, name)
 		default:

@@ -264,7 +264,8 @@ func archiveKind(p string) archive.Kind {
 
 // parseAll parses every source, a few at a time, largest first (so that a
 // large library does not start last), and matches each target's names
-// against the patterns while they are fresh in the cache: s.forbid.
+// against the patterns as they are read, while they are in the cache:
+// s.forbid.
 func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 	s.objs = make([]*object, len(s.sources))
 	s.errs = make([]error, len(s.sources))
@@ -286,9 +287,14 @@ func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 				m = newMatcher(pats)
 			}
 			for i := range next {
-				s.objs[i], s.opened[i], s.errs[i] = s.parseSource(s.sources[i])
-				if o := s.objs[i]; o != nil && m != nil && s.sources[i].role == RoleTarget {
-					s.forbid[i] = s.forbidden(s.sources[i], o, m)
+				src := s.sources[i]
+				var f *forbidCount
+				if m != nil && src.role == RoleTarget {
+					f = s.newForbidCount(m)
+				}
+				s.objs[i], s.opened[i], s.errs[i] = s.parseSource(src, f.visitor())
+				if s.objs[i] != nil && f != nil {
+					s.forbid[i] = f.result(src)
 				}
 			}
 		})
@@ -309,7 +315,7 @@ func (s *scanner) parseAll(ctx context.Context, pats []*Pattern) error {
 // its pages released, for its bodies to be read without opening and
 // parsing it again (op); other readers (an archive member decompressed into
 // memory, say) are closed, so that they hold no memory meanwhile.
-func (s *scanner) parseSource(src *source) (o *object, op *opened, err error) {
+func (s *scanner) parseSource(src *source, visit nameVisitor) (o *object, op *opened, err error) {
 	r, err := src.open()
 	if err != nil {
 		return nil, nil, err
@@ -323,7 +329,7 @@ func (s *scanner) parseSource(src *source) (o *object, op *opened, err error) {
 	case *mmap.Map:
 		size = f.Len()
 	}
-	o, f, err := parseELF(r, size)
+	o, f, err := parseELF(r, size, visit)
 	if m, ok := r.(*mmap.Map); ok && err == nil {
 		m.Release(0, size)
 		return o, &opened{r: m, f: f, size: size}, nil
@@ -366,45 +372,65 @@ func machineName(m elf.Machine) string {
 	return strings.ToLower(strings.TrimPrefix(m.String(), "EM_"))
 }
 
-// forbidden matches the exports and imports of the target library o
-// (from src) against m's patterns; nil when none matches.
-func (s *scanner) forbidden(src *source, o *object, m *matcher) *Forbidden {
-	pats := m.pats
-	hits := make([]bool, len(pats))
-	counts := make([]PatternCount, len(pats))
-	for j, p := range pats {
-		counts[j].Pattern = p.text
+// A forbidCount matches the names of one target library against the
+// forbid patterns, as they are read (nameVisitor), and counts the hits.
+type forbidCount struct {
+	m        *matcher
+	hits     []bool
+	counts   []PatternCount
+	exp, imp *topN
+}
+
+func (s *scanner) newForbidCount(m *matcher) *forbidCount {
+	f := &forbidCount{
+		m: m, hits: make([]bool, len(m.pats)), counts: make([]PatternCount, len(m.pats)),
+		exp: newTopN(s.opts.Examples), imp: newTopN(s.opts.Examples),
 	}
-	exp, imp := newTopN(s.opts.Examples), newTopN(s.opts.Examples)
-	for _, si := range o.exported {
-		name := o.syms[si].name
-		if m.match(name, hits) {
-			exp.add(name)
-			for j, h := range hits {
-				if h {
-					counts[j].Exports++
-				}
-			}
+	for j, p := range m.pats {
+		f.counts[j].Pattern = p.text
+	}
+	return f
+}
+
+// visitor returns f.visit, or nil for a nil f: nothing to match.
+func (f *forbidCount) visitor() nameVisitor {
+	if f == nil {
+		return nil
+	}
+	return f.visit
+}
+
+func (f *forbidCount) visit(name string, export bool) {
+	if !f.m.match(name, f.hits) {
+		return
+	}
+	if export {
+		f.exp.add(name)
+	} else {
+		f.imp.add(name)
+	}
+	for j, h := range f.hits {
+		switch {
+		case !h:
+		case export:
+			f.counts[j].Exports++
+		default:
+			f.counts[j].Imports++
 		}
 	}
-	for _, si := range o.imports {
-		name := o.syms[si].name
-		if m.match(name, hits) {
-			imp.add(name)
-			for j, h := range hits {
-				if h {
-					counts[j].Imports++
-				}
-			}
-		}
-	}
-	if exp.count == 0 && imp.count == 0 {
+}
+
+// result is what f found in the library src holds; nil when no name
+// matched. The counts and examples do not depend on the order names were
+// shown in (topN keeps the first names in exampleOrder).
+func (f *forbidCount) result(src *source) *Forbidden {
+	if f.exp.count == 0 && f.imp.count == 0 {
 		return nil
 	}
 	return &Forbidden{
 		Library: src.path, Key: src.key,
-		Exports: exp.count, Imports: imp.count, Patterns: counts,
-		Examples: exp.demangled(), ImportExamples: imp.demangled(),
+		Exports: f.exp.count, Imports: f.imp.count, Patterns: f.counts,
+		Examples: f.exp.demangled(), ImportExamples: f.imp.demangled(),
 	}
 }
 
