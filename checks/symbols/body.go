@@ -133,6 +133,16 @@ func (b *libBodies) tableCost() int {
 	return n / 400
 }
 
+// loadTables loads the tables normalising reads (symbol addresses,
+// relocations, unwind table) now rather than on first use. A fault on the
+// mapping leaves them as far as they were loaded, as on first use.
+func (b *libBodies) loadTables() {
+	defer func() { _ = recover() }()
+	b.addrsOnce.Do(b.sortAddrs)
+	b.relocsOnce.Do(b.loadRelocs)
+	b.ehOnce.Do(b.loadEH)
+}
+
 // done drops the tables and releases the pages of an object whose bodies
 // are all compared.
 func (b *libBodies) done() {

@@ -118,16 +118,37 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 			j.classes = append(j.classes, ts)
 		}
 	}
+	// A library whose tables cost more than a chunk of classes (libLLVM:
+	// 45,000 symbols and 390,000 relocations) has them loaded before any
+	// chunk, by one worker while the others start on chunks: loaded on
+	// first use, they held up the chunk that first needed them, at no
+	// predictable point (on Debian's libraries, two classes of libLLVM's
+	// compared last, while the other worker was idle), and any other
+	// worker that needed them meanwhile. The price is loading them for a
+	// library whose classes all turn out to have equal raw bytes.
+	counted := make([]bool, len(libs))
+	var preload []*libBodies
+	for _, j := range jobs {
+		for _, l := range j.libs {
+			if !counted[l] && libs[l].tableCost() >= normChunk {
+				preload = append(preload, libs[l])
+			}
+			counted[l] = true
+		}
+	}
+	slices.SortStableFunc(preload, func(a, b *libBodies) int { return cmp.Compare(b.tableCost(), a.tableCost()) })
 	// Chunks run longest first (so that no long one starts last), by an
 	// estimate in classes: the first chunk of the largest set holding a
-	// library also loads its tables, which for a large library (libLLVM:
-	// 400,000 relocations and symbols) costs more than a chunk of classes.
+	// library also loads its tables, when they were not loaded first.
 	// (The chunks of smaller sets that need them come later, when they are
 	// loaded, rather than wait for them.)
 	slices.SortStableFunc(jobs, func(a, b *normJob) int { return cmp.Compare(len(b.classes), len(a.classes)) })
 	var chunks []normJob
 	var cost []int
-	counted := make([]bool, len(libs))
+	clear(counted)
+	for _, b := range preload {
+		counted[slices.Index(libs, b)] = true
+	}
 	for _, j := range jobs {
 		tables := 0
 		for _, l := range j.libs {
@@ -171,6 +192,11 @@ func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libB
 			}
 			for ctx.Err() == nil {
 				k := int(next.Add(1) - 1)
+				if k < len(preload) {
+					preload[k].loadTables()
+					continue
+				}
+				k -= len(preload)
 				if k >= len(chunks) {
 					return
 				}
