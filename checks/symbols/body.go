@@ -277,20 +277,21 @@ func (b *bodyCtx) hashCode(start uint64, code []byte, depth int) [32]byte {
 // is learnt from x86asm once per x86len.Key (memWidths); the rest is
 // decoded by x86asm.
 func decodeX86(code []byte) (n, pcrel, pcrelOff, load int, ok bool) {
-	if fast, ok := x86len.Decode(code); ok {
-		if !fast.Mem || fast.LEA {
-			return fast.Len, fast.PCRel, fast.PCRelOff, 0, true
-		}
-		if w := memWidths[fast.Key].Load(); w > 0 {
-			return fast.Len, fast.PCRel, fast.PCRelOff, int(w - 1), true
-		}
-		n, pcrel, pcrelOff, load, ok = decodeFull(code)
-		if ok && n == fast.Len && pcrel == fast.PCRel && pcrelOff == fast.PCRelOff {
-			memWidths[fast.Key].Store(int32(load + 1))
-		}
-		return n, pcrel, pcrelOff, load, ok
+	n, pcrel, pcrelOff, mem, lea, key, ok := x86len.Measure(code)
+	switch {
+	case !ok:
+		return decodeFull(code)
+	case !mem || lea:
+		return n, pcrel, pcrelOff, 0, true
 	}
-	return decodeFull(code)
+	if w := memWidths[key].Load(); w > 0 {
+		return n, pcrel, pcrelOff, int(w - 1), true
+	}
+	fn, fpcrel, foff, load, ok := decodeFull(code)
+	if ok && fn == n && fpcrel == pcrel && foff == pcrelOff {
+		memWidths[key].Store(int32(load + 1))
+	}
+	return fn, fpcrel, foff, load, ok
 }
 
 // memWidths caches, per x86len.Key, 1 + the bytes a RIP-relative operand

@@ -140,13 +140,26 @@ const (
 // Decode measures the instruction at the start of b. ok is false when the
 // encoding is not one it handles (or b is too short): decode it fully.
 func Decode(b []byte) (inst Inst, ok bool) {
+	n, pcrel, pcrelOff, mem, lea, key, ok := Measure(b)
+	if !ok {
+		return Inst{}, false
+	}
+	return Inst{Len: n, PCRel: pcrel, PCRelOff: pcrelOff, Mem: mem, LEA: lea, Key: key}, true
+}
+
+// Measure is Decode with the fields of Inst as results. A caller that
+// measures every instruction of a library keeps them in registers: the
+// compiler passes a struct of more than four fields through memory, a
+// store and reload of each result that cost a few percent of a symbol
+// scan.
+func Measure(b []byte) (n, pcrel, pcrelOff int, mem, lea bool, key uint16, ok bool) {
 	pos := 0
 	opsize16, addr32, rexW := false, false, false
 	class, mandatory := pNone, 0
 	var flags uint16
 	for {
 		if pos >= len(b) || pos >= maxLength {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
 		flags = one[b[pos]]
 		if flags == fPrefix {
@@ -173,11 +186,11 @@ func Decode(b []byte) (inst Inst, ok bool) {
 		rexW = b[pos]&8 != 0
 		pos++
 		if pos >= len(b) {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
 		flags = one[b[pos]]
 		if flags == fPrefix || flags == fREX {
-			return Inst{}, false // a REX prefix not right before the opcode
+			return 0, 0, 0, false, false, 0, false // a REX prefix not right before the opcode
 		}
 	}
 	op := b[pos]
@@ -186,13 +199,13 @@ func Decode(b []byte) (inst Inst, ok bool) {
 	if flags == fEscape {
 		pos++
 		if pos >= len(b) {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
 		op = b[pos]
 		flags = two[op]
 		escaped = true
 		if mandatory > 1 || pos+1 >= len(b) {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
 		form := 1 // memory
 		if flags&fModRM != 0 {
@@ -206,17 +219,17 @@ func Decode(b []byte) (inst Inst, ok bool) {
 			w = 1
 		}
 		if twoValid[w][op]&(1<<((class*2+form)*8+int(reg))) == 0 {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
 	}
 	if flags == fUnknown {
-		return Inst{}, false
+		return 0, 0, 0, false, false, 0, false
 	}
 	pos++ // past the opcode
-	lea := !escaped && op == 0x8d
+	lea = !escaped && op == 0x8d
 	if flags&fModRM != 0 {
 		if pos >= len(b) {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
 		modrm := b[pos]
 		var mod, rm byte
@@ -225,22 +238,22 @@ func Decode(b []byte) (inst Inst, ok bool) {
 			switch op {
 			case 0xc0, 0xc1, 0xd0, 0xd1, 0xd2, 0xd3:
 				if reg == 6 { // the undocumented SAL alias
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 			case 0xc6:
 				if reg != 0 {
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 				flags |= fImm8
 			case 0xc7:
 				if reg != 0 {
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 				flags |= fImmZ
 			case 0xf6, 0xf7:
 				switch {
 				case reg == 1: // the undocumented TEST alias
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				case reg == 0 && op == 0xf6:
 					flags |= fImm8
 				case reg == 0:
@@ -248,26 +261,26 @@ func Decode(b []byte) (inst Inst, ok bool) {
 				}
 			case 0xfe:
 				if reg > 1 {
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 			case 0xff:
 				if reg == 7 || (reg == 3 || reg == 5) && mod == 3 { // far forms take memory
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 			case 0x8f:
 				if reg != 0 {
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 			}
 		}
 		if lea && mod == 3 {
-			return Inst{}, false // LEA of a register is invalid
+			return 0, 0, 0, false, false, 0, false // LEA of a register is invalid
 		}
 		pos++ // past ModRM
 		if mod != 3 {
 			if rm == 4 { // SIB
 				if pos >= len(b) {
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
 				if mod == 0 && b[pos]&7 == 5 {
 					mod = 2 // no base: disp32
@@ -277,9 +290,9 @@ func Decode(b []byte) (inst Inst, ok bool) {
 			switch {
 			case mod == 0 && rm == 5:
 				if addr32 {
-					return Inst{}, false
+					return 0, 0, 0, false, false, 0, false
 				}
-				inst.PCRel, inst.PCRelOff, inst.Mem = 4, pos, true
+				pcrel, pcrelOff, mem = 4, pos, true
 				pos += 4
 			case mod == 1:
 				pos++
@@ -310,22 +323,21 @@ func Decode(b []byte) (inst Inst, ok bool) {
 		}
 	case flags&(fRel8|fRel32) != 0:
 		if opsize16 || addr32 {
-			return Inst{}, false
+			return 0, 0, 0, false, false, 0, false
 		}
-		inst.PCRelOff = pos
-		inst.PCRel = 1
+		pcrelOff = pos
+		pcrel = 1
 		if flags&fRel32 != 0 {
-			inst.PCRel = 4
+			pcrel = 4
 		}
-		pos += inst.PCRel
+		pos += pcrel
 	}
 	if pos > len(b) || pos > maxLength {
-		return Inst{}, false
+		return 0, 0, 0, false, false, 0, false
 	}
-	inst.Len, inst.LEA = pos, lea
-	if inst.Mem {
+	if mem {
 		if mandatory > 1 {
-			return Inst{}, false // the class would not tell the operand size
+			return 0, 0, 0, false, false, 0, false // the class would not tell the operand size
 		}
 		k := uint16(op)<<6 | uint16(class)<<4 | uint16(reg)<<1
 		if escaped {
@@ -334,7 +346,7 @@ func Decode(b []byte) (inst Inst, ok bool) {
 		if rexW {
 			k |= 1
 		}
-		inst.Key = k
+		key = k
 	}
-	return inst, true
+	return pos, pcrel, pcrelOff, mem, lea, key, true
 }
