@@ -5,9 +5,9 @@ import (
 	"cmp"
 	"context"
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -94,25 +94,30 @@ const releaseChunks = 4
 // most normChunk classes of one set of libraries, the costliest first; each
 // has its own view (bodyCtx) of every library it meets.
 func (s *scanner) compareAll(ctx context.Context, clashes []*clash, libs []*libBodies) error {
-	byLibs := map[string]*normJob{}
+	byLibs := map[string]*normJob{} // by the set's libraries, as uvarints
 	var jobs []*normJob
+	var set []int
+	var key []byte
 	for _, c := range clashes {
 		for _, class := range c.classes() {
 			ts := c.tasksOf(class)
 			if ts == nil || slices.ContainsFunc(ts, func(t *task) bool { return t.err != "" }) {
 				continue
 			}
-			var set []int
+			set = set[:0]
 			for _, t := range ts {
 				set = append(set, int(t.c.refs[t.k].lib))
 			}
 			slices.Sort(set)
 			set = slices.Compact(set)
-			key := fmt.Sprint(set)
-			j := byLibs[key]
+			key = key[:0]
+			for _, l := range set {
+				key = binary.AppendUvarint(key, uint64(l))
+			}
+			j := byLibs[string(key)]
 			if j == nil {
-				j = &normJob{libs: set}
-				byLibs[key] = j
+				j = &normJob{libs: slices.Clone(set)}
+				byLibs[string(key)] = j
 				jobs = append(jobs, j)
 			}
 			j.classes = append(j.classes, ts)
@@ -262,15 +267,15 @@ func (s *scanner) normaliseClass(p *pairer, ts []*task, view func(lib int32) *bo
 
 // plan decides what sizes alone decide and queues the copies whose bytes
 // must be read.
-func (s *scanner) plan(c *clash, perLib [][]*task) {
+func (s *scanner) plan(c *clash, perLib [][]*task, sl *slabs) {
 	n := len(c.refs)
-	c.hashes = make([]string, n)
-	c.tasks = make([]*task, n)
+	c.hashes = carve(&sl.hashes, n)
+	c.tasks = carve(&sl.taskPtrs, n)
 	tls := false
 	for _, r := range c.refs {
 		tls = tls || s.objs[r.lib].syms[r.sym].typ() == elf.STT_TLS
 	}
-	c.sizes = make([]uint64, n)
+	c.sizes = carve(&sl.sizes, n)
 	for j, r := range c.refs {
 		c.sizes[j] = s.objs[r.lib].syms[r.sym].size
 	}
@@ -291,12 +296,35 @@ func (s *scanner) plan(c *clash, perLib [][]*task) {
 			c.note = "too large"
 		default:
 			for _, k := range class {
-				t := &task{c: c, k: k}
+				t := &carve(&sl.tasks, 1)[0]
+				t.c, t.k = c, k
 				c.tasks[k] = t
 				perLib[c.refs[k].lib] = append(perLib[c.refs[k].lib], t)
 			}
 		}
 	}
+}
+
+// slabs are the blocks plan carves a clash's per-copy state from: a scan
+// plans every copy of thousands of clashes, and a block is one allocation
+// where each slice and task was one. (A block lives as long as any clash
+// carved from it: all of them live until the scan's end.)
+type slabs struct {
+	hashes   []string
+	taskPtrs []*task
+	sizes    []uint64
+	tasks    []task
+}
+
+// carve returns the next n elements of *slab, zeroed, with a new block
+// when too few are left.
+func carve[T any](slab *[]T, n int) []T {
+	if len(*slab) < n {
+		*slab = make([]T, max(n, 512))
+	}
+	out := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return out
 }
 
 // classes groups the copies of c by size, in copy order (computed once).
@@ -306,6 +334,14 @@ func (c *clash) classes() [][]int {
 	}
 	var out [][]int
 	defer func() { c.byClass = out }()
+	if len(c.sizes) > 0 && !slices.ContainsFunc(c.sizes, func(size uint64) bool { return size != c.sizes[0] }) {
+		all := make([]int, len(c.sizes)) // one class, the usual case
+		for j := range all {
+			all[j] = j
+		}
+		out = [][]int{all}
+		return out
+	}
 	for j, size := range c.sizes {
 		i := slices.IndexFunc(out, func(class []int) bool { return c.sizes[class[0]] == size })
 		if i < 0 {
@@ -416,15 +452,15 @@ func (s *scanner) verdict(c *clash) {
 	reason := c.note
 	byBytes, normalised := false, false
 	for _, class := range c.classes() {
-		ts := c.tasksOf(class)
-		if ts == nil {
+		if c.tasks[class[0]] == nil {
 			continue
 		}
-		if i := slices.IndexFunc(ts, func(t *task) bool { return t.err != "" }); i >= 0 {
-			reason = ts[i].err
+		if i := slices.IndexFunc(class, func(k int) bool { return c.tasks[k].err != "" }); i >= 0 {
+			reason = c.tasks[class[i]].err
 			continue
 		}
-		for _, t := range ts {
+		for _, k := range class {
+			t := c.tasks[k]
 			if t.normalise {
 				c.hashes[t.k] = t.norm
 				normalised = true
@@ -444,26 +480,33 @@ func (s *scanner) verdict(c *clash) {
 			reason = "size"
 		}
 	}
-	// Number the distinct bodies in copy order.
+	// Number the distinct bodies (size and hash) in copy order: the
+	// group of copy j is 1 + the first copy with its body, among those
+	// numbered so far (a clash has a few copies: no map needed).
 	n := len(c.refs)
 	c.groups = make([]int, n)
-	seen := map[string]int{}
+	distinct := 0
 	known := true
 	for j := range n {
 		if c.hashes[j] == "" {
 			known = false
 			continue
 		}
-		key := strconv.FormatUint(c.sizes[j], 10) + "/" + c.hashes[j]
-		if seen[key] == 0 {
-			seen[key] = len(seen) + 1
+		for i := range j {
+			if c.groups[i] != 0 && c.sizes[i] == c.sizes[j] && c.hashes[i] == c.hashes[j] {
+				c.groups[j] = c.groups[i]
+				break
+			}
 		}
-		c.groups[j] = seen[key]
+		if c.groups[j] == 0 {
+			distinct++
+			c.groups[j] = distinct
+		}
 	}
 	switch {
 	case len(c.classes()) > 1:
 		c.body, c.reason = BodyDifferent, "size"
-	case known && len(seen) == 1:
+	case known && distinct == 1:
 		c.body, c.reason = BodySame, reason
 	case known:
 		c.body, c.reason = BodyDifferent, reason

@@ -545,8 +545,9 @@ func (s *scanner) clashes() (out []*clash, perLib [][]*task) {
 			// Each part's clashes are planned (plan) there too.
 			tasks[i] = make([][]*task, len(s.objs))
 			found[i] = s.clashesIn(part)
+			var sl slabs
 			for _, c := range found[i] {
-				s.plan(c, tasks[i])
+				s.plan(c, tasks[i], &sl)
 			}
 		})
 	}
