@@ -582,6 +582,8 @@ func (s *scanner) clashes() (out []*clash, perLib [][]*task) {
 func (s *scanner) clashesIn(all []hashedRef) []*clash {
 	groupByHash(all)
 	var dups []dupName
+	var refSlab []ref // refs and sets are carved from blocks: one allocation for hundreds
+	var clashSlab []clash
 	nameOf := func(r ref) string { return s.objs[r.lib].syms[r.sym].name }
 	for i := 0; i < len(all); {
 		j := i + 1
@@ -589,26 +591,27 @@ func (s *scanner) clashesIn(all []hashedRef) []*clash {
 			j++
 		}
 		if j-i > 1 {
-			dups = appendDups(dups, all[i:j], nameOf)
+			dups = appendDups(dups, all[i:j], nameOf, &refSlab)
 		}
 		i = j
 	}
 	slices.SortFunc(dups, func(a, b dupName) int { return strings.Compare(a.name, b.name) })
 	out := make([]*clash, 0, len(dups))
+	var vbuf [4]string
 	for _, d := range dups {
 		name, refs := d.name, d.refs
-		var versions []string
+		versions := vbuf[:0]
 		for _, r := range refs {
 			if v := s.objs[r.lib].version(r.sym); v != "" && !slices.Contains(versions, v) {
 				versions = append(versions, v)
 			}
 		}
 		if len(versions) == 0 {
-			versions = []string{""}
+			versions = append(versions, "")
 		}
 		slices.Sort(versions)
 		for _, v := range versions {
-			var set []ref
+			set := carve(&refSlab, len(refs))[:0]
 			for _, r := range refs {
 				rv := s.objs[r.lib].version(r.sym)
 				if rv != v && rv != "" {
@@ -623,7 +626,9 @@ func (s *scanner) clashesIn(all []hashedRef) []*clash {
 				set = append(set, r)
 			}
 			if len(set) >= 2 && slices.ContainsFunc(set, func(r ref) bool { return s.sources[r.lib].role == RoleTarget }) {
-				out = append(out, &clash{name: name, version: v, refs: set})
+				c := &carve(&clashSlab, 1)[0]
+				c.name, c.version, c.refs = name, v, set
+				out = append(out, c)
 			}
 		}
 	}
@@ -644,10 +649,10 @@ type dupName struct {
 
 // appendDups appends to dups the names exported more than once among run
 // (one hash), each with its exports in run order.
-func appendDups(dups []dupName, run []hashedRef, nameOf func(ref) string) []dupName {
+func appendDups(dups []dupName, run []hashedRef, nameOf func(ref) string, slab *[]ref) []dupName {
 	first := nameOf(run[0].r)
 	if !slices.ContainsFunc(run[1:], func(e hashedRef) bool { return nameOf(e.r) != first }) {
-		refs := make([]ref, len(run))
+		refs := carve(slab, len(run))
 		for k, e := range run {
 			refs[k] = e.r
 		}

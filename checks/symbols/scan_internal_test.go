@@ -51,11 +51,11 @@ func TestAppendDups(t *testing.T) {
 		run[i] = hashedRef{7, ref{int32(i), 0}}
 	}
 	nameOf := func(r ref) string { return names[r.lib] }
-	got := fmt.Sprint(appendDups(nil, run, nameOf))
+	got := fmt.Sprint(appendDups(nil, run, nameOf, new([]ref)))
 	if want := "[{a [{0 0} {2 0} {5 0}]} {b [{1 0} {4 0}]}]"; got != want {
 		t.Errorf("appendDups = %s, want %s", got, want)
 	}
-	if got := fmt.Sprint(appendDups(nil, run[2:4], nameOf)); got != "[]" {
+	if got := fmt.Sprint(appendDups(nil, run[2:4], nameOf, new([]ref))); got != "[]" {
 		t.Errorf("two names colliding = %s, want no duplicate", got)
 	}
 }
