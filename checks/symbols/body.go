@@ -670,14 +670,13 @@ func sortByValue(a []symAddr) {
 // high ones, in a library's addresses). One pass counts every digit; each
 // pass that moves entries moves them between a and one buffer, back and
 // forth, so that a is copied at most once more at the end. libLLVM's
-// 44,000 defined symbols (27-bit addresses: three passes) are sorted in
+// 44,000 defined symbols (27-bit addresses: four passes) are sorted in
 // about a millisecond.
 func radixSort[T any](a []T, key func(T) uint64) {
 	if len(a) < 2 {
 		return
 	}
-	const digits = (64 + radixBits - 1) / radixBits
-	count := make([][1 << radixBits]int, digits)
+	var count [64 / radixBits][1 << radixBits]int // 16 KB, on the stack
 	for _, e := range a {
 		k := key(e)
 		for d := range count {
@@ -713,9 +712,11 @@ func radixSort[T any](a []T, key func(T) uint64) {
 	}
 }
 
-// radixBits is the width of radixSort's digit: 2,048 counters a digit fit
-// in the first-level cache with the entries being moved.
-const radixBits = 11
+// radixBits is the width of radixSort's digit: the counters of all eight
+// digits fit on the stack (wider digits need fewer passes, but their
+// counters, allocated and cleared on every call, cost more than the
+// passes they save on all but the largest tables).
+const radixBits = 8
 
 // hasMemArg reports whether inst has a memory operand (rather than a
 // PC-relative branch target).
