@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/checks/artifact/archive"
 	"github.com/pinbot-dev/pinbot/internal/mmap"
@@ -283,23 +284,35 @@ func (s *scanner) extract(src *source, spool *archive.Spool, reopen func() (io.R
 	return nopCloser{kept}, nil
 }
 
-var (
-	// soSuffix matches what follows a library's base name: an auditwheel
-	// hash, a Python ABI tag, ".so" and version numbers.
-	soSuffix = regexp.MustCompile(`(-[0-9a-f]{8})?(\.(cpython|pypy)[^.]*|\.abi3)?\.so(\.[^/]*)?$`)
-	// installDir matches what a path's install location adds before its
-	// import path: a wheel's .data/purelib or platlib directory, a conda
-	// package's site-packages (lib/pythonX.Y/, Lib/ or noarch), so a
-	// library has one key whichever Python's build holds it.
-	installDir = regexp.MustCompile(`^([^/]+\.data/(purelib|platlib)/|lib/python3\.\d{1,2}t?/site-packages/|Lib/site-packages/|site-packages/)`)
-)
+// soSuffix matches what follows a library's base name: an auditwheel hash,
+// a Python ABI tag, ".so" and version numbers. Compiled when first used:
+// only a scan needs it, not every command.
+var soSuffix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(-[0-9a-f]{8})?(\.(cpython|pypy)[^.]*|\.abi3)?\.so(\.[^/]*)?$`)
+})
+
+// installDir returns what rel's install location adds before its import
+// path: a wheel's NAME.data/purelib/ or platlib/, else a conda package's
+// site-packages prefix (archive.SitePackagesPrefix); "" for none.
+func installDir(rel string) string {
+	if data, rest, ok := strings.Cut(rel, "/"); ok && strings.HasSuffix(data, ".data") && data != ".data" {
+		for _, scheme := range []string{"purelib/", "platlib/"} {
+			if strings.HasPrefix(rest, scheme) {
+				return data + "/" + scheme
+			}
+		}
+	}
+	return archive.SitePackagesPrefix(rel)
+}
 
 // libraryKey returns the release-independent identity of a library from its
-// path relative to what was scanned.
+// path relative to what was scanned: without its installDir, so a library has
+// one key whichever Python's build holds it, and without soSuffix.
 func libraryKey(rel string) string {
-	rel = installDir.ReplaceAllString(filepath.ToSlash(rel), "")
+	rel = filepath.ToSlash(rel)
+	rel = strings.TrimPrefix(rel, installDir(rel))
 	dir, base := path.Split(rel)
-	if loc := soSuffix.FindStringIndex(base); loc != nil && loc[0] > 0 {
+	if loc := soSuffix().FindStringIndex(base); loc != nil && loc[0] > 0 {
 		base = base[:loc[0]] + ".so"
 	}
 	return dir + base

@@ -15,6 +15,10 @@ func TestLibraryKey(t *testing.T) {
 		"site-packages/x/_ext.cpython-312-x86_64-linux-gnu.so":                          "x/_ext.so",
 		"lib/libtensorflow_framework.so.2":                                              "lib/libtensorflow_framework.so",
 		"weird":                                                                         "weird",
+		"x.data/headers/libfoo.so.1":                                                    "x.data/headers/libfoo.so",
+		".data/purelib/libfoo.so":                                                       ".data/purelib/libfoo.so",
+		"Lib/site-packages/pkg/_ext.cp312-win_amd64.so":                                 "pkg/_ext.cp312-win_amd64.so",
+		"pkg-1.0.data/purelib/lib/python3.12/site-packages/x.so":                        "lib/python3.12/site-packages/x.so",
 	} {
 		if got := libraryKey(in); got != want {
 			t.Errorf("libraryKey(%q) = %q, want %q", in, got, want)
