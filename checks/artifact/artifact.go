@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -59,6 +60,13 @@ type Store struct {
 	// Progress shows each download with its size as it goes (nil: not
 	// shown; a terminal's stderr gets one).
 	Progress *progress.Meter
+
+	// verified are the stored files this process has hashed (or
+	// downloaded), as they were then, by path: one is not hashed again
+	// while it stays the same file, of the same size and modification
+	// time.
+	mu       sync.Mutex
+	verified map[string]os.FileInfo
 }
 
 // hexRE is a hex SHA-256 digest, compiled when first used: its counted
@@ -79,23 +87,38 @@ func (s *Store) Path(f sources.File) (string, error) {
 }
 
 // Fetch returns the path of f in the store, downloading it first if needed.
-// A download whose digest does not match is deleted and tried once more; a
-// second mismatch is an error wrapping ErrDigest.
+// What the store already holds is used only once it is shown to be f (see
+// Lookup): the store may have been restored from a cache other jobs write
+// to, and a tampered wheel would be scanned and probed in place of the
+// release. Anything else at f's path (other content, a symbolic link, a
+// directory) is replaced by a download. A download whose digest does not
+// match is deleted and tried once more; a second mismatch is an error
+// wrapping ErrDigest.
 func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 	dst, err := s.Path(f)
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(dst); err == nil {
-		now := time.Now()
-		_ = os.Chtimes(dst, now, now) // last use, for Prune
-		return dst, nil
+	if err := s.inside(dst); err != nil {
+		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", err
 	}
+	if s.verify(dst, f) {
+		return dst, nil
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		s.log().Warn("a stored artifact is not the file the index published; downloading it again", "file", f.Name, "path", dst)
+		if err := os.RemoveAll(dst); err != nil {
+			return "", err
+		}
+	}
 	for attempt := 1; ; attempt++ {
 		err := s.download(ctx, f, dst)
+		if err == nil {
+			s.remember(dst)
+		}
 		if err == nil || !errors.Is(err, ErrDigest) || attempt == 2 || ctx.Err() != nil {
 			return dst, err
 		}
@@ -104,40 +127,109 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 }
 
 // Lookup returns the path of f when the store holds it, downloading
-// nothing: a regular file (not a symbolic link) at Path(f) whose content
-// still hashes to the digest the index published, so that a directory
-// restored from elsewhere is checked, not trusted. A file whose content does
-// not match is not returned. Fetch does not hash what the store holds (a
-// wheel can be hundreds of MB, and scans and static probes only read it);
-// Lookup is for what pip will install and run.
+// nothing: a regular file (not a symbolic link) at Path(f), in a directory
+// of the store (not reached through a symbolic link), whose content still
+// hashes to the digest the index published, so that a directory restored
+// from elsewhere is checked, not trusted. A file whose content does not
+// match is not returned.
 func (s *Store) Lookup(f sources.File) (string, bool) {
 	p, err := s.Path(f)
-	if err != nil {
+	if err != nil || s.inside(p) != nil || !s.verify(p, f) {
 		return "", false
 	}
+	return p, true
+}
+
+// inside checks that the directory of p, a path under s.Dir, is reached
+// from s.Dir through no symbolic link, as far as it exists: a store
+// restored from a cache could hold one leading out of it, where a download
+// would be written and a stored file removed.
+func (s *Store) inside(p string) error {
+	root, err := filepath.EvalSymlinks(s.Dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // nothing stored yet: MkdirAll makes real directories
+		}
+		return err
+	}
+	dir := filepath.Dir(p)
+	for {
+		real, err := filepath.EvalSymlinks(dir)
+		if errors.Is(err, fs.ErrNotExist) && len(dir) > len(s.Dir) {
+			dir = filepath.Dir(dir) // not made yet: its parent decides
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(s.Dir, dir)
+		if err != nil {
+			return err
+		}
+		if real != filepath.Join(root, rel) {
+			return fmt.Errorf("%s: the artifact store's directory %s leads out of the store (to %s): refusing to use it", filepath.Base(p), dir, real)
+		}
+		return nil
+	}
+}
+
+// verify reports whether the file at p is f: a regular file (not a
+// symbolic link) whose content hashes to f's digest. A file this process
+// verified before and that has not changed since is not hashed again. A
+// verified file's modification time is set to now: its last use, for
+// Prune.
+func (s *Store) verify(p string, f sources.File) bool {
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
-		return "", false
+		return false
+	}
+	if s.unchanged(p, fi) {
+		return true
 	}
 	file, err := os.Open(p)
 	if err != nil {
-		return "", false
+		return false
 	}
 	defer file.Close()
 	if opened, err := file.Stat(); err != nil || !os.SameFile(fi, opened) {
-		return "", false
+		return false
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, file); err != nil {
-		return "", false
+		return false
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != strings.ToLower(f.SHA256) {
 		s.log().Warn("a stored artifact does not match its digest; not used", "file", f.Name, "path", p, "sha256", got, "want", f.SHA256)
-		return "", false
+		return false
 	}
+	s.remember(p)
+	return true
+}
+
+// remember records the file at p, just verified, with its modification
+// time set to now (its last use, for Prune).
+func (s *Store) remember(p string) {
 	now := time.Now()
-	_ = os.Chtimes(p, now, now) // last use, for Prune
-	return p, true
+	_ = os.Chtimes(p, now, now)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.verified == nil {
+		s.verified = map[string]os.FileInfo{}
+	}
+	s.verified[p] = fi
+}
+
+// unchanged reports whether fi, the file at p now, is the file this
+// process verified there: the same file, size and modification time.
+func (s *Store) unchanged(p string, fi os.FileInfo) bool {
+	s.mu.Lock()
+	old, ok := s.verified[p]
+	s.mu.Unlock()
+	return ok && os.SameFile(old, fi) && old.Size() == fi.Size() && old.ModTime().Equal(fi.ModTime())
 }
 
 func (s *Store) download(ctx context.Context, f sources.File, dst string) (err error) {

@@ -280,3 +280,93 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup followed a symbolic link to %s", p)
 	}
 }
+
+// TestFetchVerifiesStored: what the store holds is used only when it is
+// still the file the index published. A stored file whose content changed
+// (in this process or before it, as a store restored from a shared cache),
+// a symbolic link in its place, and a directory in its place are replaced
+// by a download; the file a link led to is left alone.
+func TestFetchVerifiesStored(t *testing.T) {
+	wheel := []byte("PK\x03\x04 a wheel")
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write(wheel)
+	}))
+	defer srv.Close()
+	s := store(t)
+	f := sources.File{Name: "numba-0.67.0-py3-none-any.whl", URL: srv.URL + "/numba.whl", SHA256: digest(wheel)}
+	stored, err := s.Fetch(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetch := func(s *artifact.Store, what string, wantHits int32) {
+		t.Helper()
+		p, err := s.Fetch(context.Background(), f)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		fi, _ := os.Lstat(p)
+		if b, _ := os.ReadFile(p); p != stored || string(b) != string(wheel) || !fi.Mode().IsRegular() {
+			t.Errorf("%s: Fetch = %s holding %q (%v)", what, p, b, fi.Mode())
+		}
+		if hits.Load() != wantHits {
+			t.Errorf("%s: %d downloads, want %d", what, hits.Load(), wantHits)
+		}
+	}
+	fetch(s, "unchanged", 1)
+
+	tampered := []byte("PK\x03\x04 b wheel") // the same size
+	os.WriteFile(stored, tampered, 0o644)
+	fetch(s, "changed in this process", 2)
+
+	os.WriteFile(stored, tampered, 0o644)
+	restored := &artifact.Store{Dir: s.Dir, HTTP: s.HTTP}
+	fetch(restored, "changed before this process", 3)
+
+	outside := filepath.Join(t.TempDir(), "elsewhere.whl")
+	os.WriteFile(outside, wheel, 0o644)
+	os.Remove(stored)
+	if err := os.Symlink(outside, stored); err != nil {
+		t.Fatal(err)
+	}
+	fetch(&artifact.Store{Dir: s.Dir, HTTP: s.HTTP}, "a symbolic link", 4)
+	if b, err := os.ReadFile(outside); err != nil || string(b) != string(wheel) {
+		t.Errorf("the file the link led to: %q, %v", b, err)
+	}
+
+	os.Remove(stored)
+	os.MkdirAll(filepath.Join(stored, "sub"), 0o755)
+	fetch(&artifact.Store{Dir: s.Dir, HTTP: s.HTTP}, "a directory", 5)
+}
+
+// TestFetchRefusesStoreLeadingOut: a directory of the store that is a
+// symbolic link out of it (a poisoned cache) is refused: nothing is read,
+// written or removed there.
+func TestFetchRefusesStoreLeadingOut(t *testing.T) {
+	wheel := []byte("PK\x03\x04 a wheel")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(wheel) }))
+	defer srv.Close()
+	s := store(t)
+	f := sources.File{Name: "numba-0.67.0-py3-none-any.whl", URL: srv.URL + "/numba.whl", SHA256: digest(wheel)}
+	elsewhere := t.TempDir()
+	d := digest(wheel)
+	victim := filepath.Join(elsewhere, d[:2], d, f.Name)
+	os.MkdirAll(filepath.Dir(victim), 0o755)
+	os.WriteFile(victim, []byte("someone's file"), 0o644)
+	if err := os.Symlink(elsewhere, filepath.Join(s.Dir, "sha256")); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Fetch(context.Background(), f); err == nil || !strings.Contains(err.Error(), "leads out of the store") {
+		t.Errorf("Fetch = %s, %v; want an error: the store leads out of itself", p, err)
+	}
+	if p, ok := s.Lookup(f); ok {
+		t.Errorf("Lookup = %s through a link out of the store", p)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "someone's file" {
+		t.Errorf("the file outside the store became %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(victim)); len(entries) != 1 {
+		t.Errorf("%d entries written outside the store, want only the one there", len(entries))
+	}
+}
