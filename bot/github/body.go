@@ -73,11 +73,14 @@ func (d Describe) headline() string {
 	return fmt.Sprintf("Bump %s cap to %s", escape.Text(d.Package.Name), escape.Text(d.Package.Newest))
 }
 
+// failedTitle ends the title of a pull request for a blocked package.
+const failedTitle = " (a check failed)"
+
 // Title returns the pull request's title.
 func (d Describe) Title() string {
 	t := d.headline()
 	if d.Blocked {
-		t += " (a check failed)"
+		t += failedTitle
 	}
 	return t
 }

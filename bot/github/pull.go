@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	gh "github.com/google/go-github/v60/github"
@@ -155,8 +153,7 @@ type baseState struct {
 // draft is made and dropped after it is marked ready, so a run killed between
 // the two requests leaves what the next run completes.
 func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
-	branch := Branch(ch.Base, ch.Package)
-	res := Result{Package: ch.Package, Target: ch.Target, Branch: branch, Title: ch.Title, Base: ch.Base}
+	res := result(ch)
 	base, err := c.base(ctx, ch.Base)
 	if err != nil {
 		return res, err
@@ -171,39 +168,17 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 		}
 	}
 	failed := ch.failed()
-	prs, err := c.pulls(ctx, branch, "all")
+	s, err := c.situation(ctx, ch)
 	if err != nil {
 		return res, err
 	}
-	var open *gh.PullRequest
-	for _, pr := range prs {
-		if pr.GetState() == "open" {
-			open = pr
-			break
-		}
+	if s.closed != nil {
+		return respected(res, ch, s.closed), nil
 	}
-	if open == nil && len(prs) > 0 && !ch.ReopenClosed {
-		last := prs[0] // newest first
-		if !last.GetMerged() && last.MergedAt == nil && markerTarget(last.GetBody()) == ch.Target {
-			res.Action, res.Number, res.URL = Respected, last.GetNumber(), last.GetHTMLURL()
-			res.Detail = fmt.Sprintf("#%d for %s %s was closed without merging", last.GetNumber(), ch.Package, ch.Target)
-			return res, nil
-		}
+	if s.stopped() {
+		return c.conflict(ctx, ch, res, s.open, s.head, s.rec)
 	}
-
-	var rec []string
-	if open != nil {
-		rec = recorded(open.GetBody(), ch)
-	}
-	reset := resetLabel(open)
-	head, err := c.head(ctx, branch)
-	if err != nil {
-		return res, err
-	}
-	mine := head == nil || isMine(head, rec, ch.Package)
-	if !mine && reset == "" {
-		return c.conflict(ctx, ch, res, open, head, rec)
-	}
+	branch, open, rec, reset, head, mine := res.Branch, s.open, s.rec, s.reset, s.head, s.mine
 	fresh := false
 	if head != nil && mine {
 		if fresh, err = c.holds(ctx, head.GetTree().GetSHA(), ch.Files); err != nil {
@@ -256,11 +231,12 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 			open = pr
 		case unprocessable(err, "already exists"):
 			// Opened concurrently, or by a run whose answer was lost.
-			if prs, err = c.pulls(ctx, branch, "open"); err != nil {
-				return res, err
+			prs, lerr := c.pulls(ctx, branch, "open")
+			if lerr != nil {
+				return res, lerr
 			}
 			if len(prs) == 0 {
-				return res, c.wrap("opening the pull request", err)
+				return res, c.wrap("opening the pull request", err) // the refusal, not the list's nil
 			}
 			if open, err = c.update(ctx, ch, prs[0], &res, []string{sha}); err != nil {
 				res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
@@ -288,27 +264,120 @@ func (c *Client) Sync(ctx context.Context, ch Change) (Result, error) {
 	return res, err
 }
 
-// Preview says what Sync would do with ch without writing anything: update
-// the open pull request from pinbot's branch (WouldUpdate, with its number,
-// URL and draft state), or open one (WouldOpen). It reads only the list of
-// the branch's open pull requests.
+// Preview says what Sync would do with ch without writing anything, from the
+// same reads and the same decision (situation): leave a pull request closed
+// without merging for the same target closed (Respected), leave a branch
+// with someone else's commit alone (Conflict, with the open pull request's
+// number, URL and draft state), update the open pull request from pinbot's
+// branch (WouldUpdate, likewise), or open one (WouldOpen). It does not
+// compare the files with the base branch, as Sync does first.
 func (c *Client) Preview(ctx context.Context, ch Change) (Result, error) {
-	res := Planned(ch)
-	prs, err := c.pulls(ctx, res.Branch, "open")
-	if err != nil {
-		return res, err
+	s, err := c.situation(ctx, ch)
+	switch {
+	case err != nil:
+		return Planned(ch), err
+	case s.closed != nil:
+		return respected(result(ch), ch, s.closed), nil
+	case s.stopped():
+		return stopped(result(ch), s.open, s.head), nil
+	case s.open != nil:
+		res := result(ch)
+		res.Action, res.Number, res.URL, res.Draft = WouldUpdate, s.open.GetNumber(), s.open.GetHTMLURL(), s.open.GetDraft() || ch.failed()
+		return res, nil
 	}
-	if len(prs) > 0 {
-		res.Action, res.Number, res.URL, res.Draft = WouldUpdate, prs[0].GetNumber(), prs[0].GetHTMLURL(), prs[0].GetDraft() || ch.failed()
-	}
-	return res, nil
+	return Planned(ch), nil
 }
 
 // Planned is what a dry run that reads no pull request says of ch: it would
 // open one, as a draft when ch asks for one or a check failed.
 func Planned(ch Change) Result {
-	return Result{Package: ch.Package, Target: ch.Target, Branch: Branch(ch.Base, ch.Package), Title: ch.Title, Base: ch.Base,
-		Action: WouldOpen, Draft: ch.Draft || ch.failed()}
+	res := result(ch)
+	res.Action, res.Draft = WouldOpen, ch.Draft || ch.failed()
+	return res
+}
+
+// result is the Result for ch before anything is decided.
+func result(ch Change) Result {
+	return Result{Package: ch.Package, Target: ch.Target, Branch: Branch(ch.Base, ch.Package), Title: ch.Title, Base: ch.Base}
+}
+
+// A situation is what Sync reads of ch's branch before it writes anything,
+// and decides from: Sync acts on it, Preview reports it.
+type situation struct {
+	// open is the branch's open pull request, or nil.
+	open *gh.PullRequest
+	// closed, when set, is the newest pull request from the branch, closed
+	// without merging for ch's target (closedFor), which pinbot leaves
+	// closed; nothing else is read then.
+	closed *gh.PullRequest
+	// rec are the commits open's body records as pinbot's on the branch.
+	rec []string
+	// reset is the name under which open carries ResetLabel, or "".
+	reset string
+	// head is the branch's head, or nil when there is no branch.
+	head *gh.Commit
+	// mine is set when there is no head or it is pinbot's to replace.
+	mine bool
+}
+
+// situation reads ch's branch and its pull requests.
+func (c *Client) situation(ctx context.Context, ch Change) (situation, error) {
+	var s situation
+	branch := Branch(ch.Base, ch.Package)
+	prs, err := c.pulls(ctx, branch, "all")
+	if err != nil {
+		return s, err
+	}
+	for _, pr := range prs {
+		if pr.GetState() == "open" {
+			s.open = pr
+			break
+		}
+	}
+	if s.open == nil && len(prs) > 0 && !ch.ReopenClosed && closedFor(prs[0], ch) { // newest first
+		s.closed = prs[0]
+		return s, nil
+	}
+	if s.open != nil {
+		s.rec = recorded(s.open.GetBody(), ch)
+	}
+	s.reset = resetLabel(s.open)
+	if s.head, err = c.head(ctx, branch); err != nil {
+		return s, err
+	}
+	s.mine = s.head == nil || isMine(s.head, s.rec, ch.Package)
+	return s, nil
+}
+
+// stopped reports whether pinbot leaves the branch alone: its head is
+// someone else's, and nobody handed it back with ResetLabel.
+func (s situation) stopped() bool { return !s.mine && s.reset == "" }
+
+// closedFor reports whether pr is a pull request for ch's target that was
+// closed without merging. What pinbot recorded decides, never what the body
+// mentions (release notes, links, a maintainer's note all name versions):
+// the marker on the body's first line, which names package, target and base
+// (a marker for another package or base is no record of this one); failing
+// that (a person rewrote the body, or edited it in the web interface, which
+// writes CRLF line ends the strict marker does not read), the title pinbot
+// gave it, which names the target, a check failure's note aside.
+func closedFor(pr *gh.PullRequest, ch Change) bool {
+	if pr.GetState() != "closed" || pr.GetMerged() || pr.MergedAt != nil {
+		return false
+	}
+	if m, ok := parseMarker(pr.GetBody()); ok {
+		return m.Package == ch.Package && m.Base == ch.Base && m.Target == ch.Target
+	}
+	title := func(t string) string { return strings.TrimSuffix(t, failedTitle) }
+	return ch.Title != "" && title(pr.GetTitle()) == title(ch.Title)
+}
+
+// respected is res for a pull request closed without merging for ch's
+// target, which pinbot leaves closed.
+func respected(res Result, ch Change, closed *gh.PullRequest) Result {
+	res.Action, res.Number, res.URL = Respected, closed.GetNumber(), closed.GetHTMLURL()
+	res.Detail = fmt.Sprintf("#%d for %s %s was closed without merging", closed.GetNumber(), ch.Package, ch.Target)
+	return res
 }
 
 // update brings an open pull request's title, body and draft state to ch, its
@@ -708,24 +777,11 @@ const notCollaborator = "Reviews may only be requested from collaborators"
 // or a bot account: an App or a workflow token, which only the repository's
 // admins install), so that nobody else's comment can silence it.
 func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.PullRequest, head *gh.Commit, rec []string) (Result, error) {
-	// The committer is who pushed an amend or a cherry-pick; the author
-	// wrote the commit.
-	who := head.GetCommitter().GetName()
-	if who == "" {
-		who = head.GetAuthor().GetName()
-	}
-	sha := head.GetSHA()
-	if len(sha) > 12 {
-		sha = sha[:12]
-	}
-	res.Action = Conflict
-	res.Detail = fmt.Sprintf("%s has a commit pinbot did not make (%s by %s); pinbot stopped updating it", res.Branch, sha, who)
+	res = stopped(res, open, head)
 	if open == nil {
-		res.Detail += " (no open pull request to comment on; delete the branch to let pinbot start it afresh)"
 		return res, nil
 	}
-	res.Detail += fmt.Sprintf(" until the %s label hands it back", ResetLabel)
-	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+	who, sha := pusher(head)
 	since := "none"
 	if len(rec) > 0 {
 		since = rec[0]
@@ -757,6 +813,37 @@ func (c *Client) conflict(ctx context.Context, ch Change, res Result, open *gh.P
 	}
 	res.Detail += fmt.Sprintf(" (said so on #%d)", open.GetNumber())
 	return res, nil
+}
+
+// stopped is res for a branch whose head is someone else's: the Conflict,
+// with the open pull request's number, URL and draft state, and a Detail
+// naming the commit and who pushed it.
+func stopped(res Result, open *gh.PullRequest, head *gh.Commit) Result {
+	who, sha := pusher(head)
+	res.Action = Conflict
+	res.Detail = fmt.Sprintf("%s has a commit pinbot did not make (%s by %s); pinbot stopped updating it", res.Branch, sha, who)
+	if open == nil {
+		res.Detail += " (no open pull request to comment on; delete the branch to let pinbot start it afresh)"
+		return res
+	}
+	res.Detail += fmt.Sprintf(" until the %s label hands it back", ResetLabel)
+	res.Number, res.URL, res.Draft = open.GetNumber(), open.GetHTMLURL(), open.GetDraft()
+	return res
+}
+
+// pusher returns who put head on the branch and its abbreviated id. The
+// committer is who pushed an amend or a cherry-pick; the author wrote the
+// commit.
+func pusher(head *gh.Commit) (who, sha string) {
+	who = head.GetCommitter().GetName()
+	if who == "" {
+		who = head.GetAuthor().GetName()
+	}
+	sha = head.GetSHA()
+	if len(sha) > 12 {
+		sha = sha[:12]
+	}
+	return who, sha
 }
 
 // commented reports whether pinbot has commented on pr with mark: a comment
@@ -833,20 +920,6 @@ func madeDraft(body string) bool {
 func withMarker(ch Change, commits []string, failureDraft bool) string {
 	marker := marker{Package: ch.Package, Target: ch.Target, Base: ch.Base, Commits: commits, FailureDraft: failureDraft}.String() + "\n"
 	return marker + Truncate(ch.Body, MaxBody-len(marker), "\n\n_The rest of this report was cut to fit GitHub's size limit; run `pinbot check --package "+ch.Package+"` for all of it._\n")
-}
-
-// markerRE finds the target in a marker, compiled when first used: only a
-// run that reads pull requests needs it.
-var markerRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<!-- pinbot:v1 package=\S+ target=(\S+) base=\S+ -->`)
-})
-
-// markerTarget returns the target named in a body's marker, or "".
-func markerTarget(body string) string {
-	if m := markerRE().FindStringSubmatch(body); m != nil {
-		return m[1]
-	}
-	return ""
 }
 
 // Truncate returns s if it has at most max bytes, else s cut at a line

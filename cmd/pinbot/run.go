@@ -415,6 +415,13 @@ func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
 				action = "open"
 			case gh.WouldUpdate:
 				action = fmt.Sprintf("update #%d", p.Number)
+			case gh.Respected:
+				action = fmt.Sprintf("leave #%d closed", p.Number)
+			case gh.Conflict:
+				action = "leave the branch alone"
+				if p.Number != 0 {
+					action = fmt.Sprintf("leave #%d alone", p.Number)
+				}
 			}
 		}
 		ew.Printf("\n---\n\n## Pull request (dry run, would %s): %s\n\n", action, md(ch.Title))

@@ -267,6 +267,15 @@ func (g *GitHub) ClosePull(repo string, n int) {
 	p.State, p.ClosedAt = "closed", stamp()
 }
 
+// EditPull sets the title and body of pull request n of repo, as a person
+// does in the web interface (which writes CRLF line ends: pass them in body).
+func (g *GitHub) EditPull(repo string, n int, title, body string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	p := g.repos[repo].pull(n)
+	p.Title, p.Body, p.Updated = title, body, stamp()
+}
+
 // SetDraft converts pull request n of repo to a draft or marks it ready for
 // review, as a person does in the web interface.
 func (g *GitHub) SetDraft(repo string, n int, draft bool) {
