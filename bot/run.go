@@ -65,9 +65,9 @@ type Runner struct {
 	// Issues keeps the dashboard issue (bot/dashboard; the configuration's
 	// dashboard key); nil keeps none.
 	Issues IssueKeeper
-	// Previewer, when set, tells a dry run which pull requests exist, so
-	// that it says whether it would open or update each (Outcome.Pulls);
-	// *github.Client is one. It only reads.
+	// Previewer, when set, tells a dry run what Sync would do with each
+	// pull request (Outcome.Pulls), from what Sync reads; *github.Client is
+	// one. It only reads.
 	Previewer Previewer
 	// Tags finds an upstream's release tags for the compare view in pull
 	// request bodies; nil links no compare view. It only reads, so a dry
@@ -104,7 +104,9 @@ type Outcome struct {
 	// Planned are the pull requests the run wanted, in package order.
 	Planned []github.Change
 	// Pulls are the results of the pull requests made; with DryRun, what
-	// would be done (github.WouldOpen, github.WouldUpdate).
+	// would be done (github.WouldOpen, github.WouldUpdate), or what the run
+	// would report of a pull request it leaves alone (github.Respected,
+	// github.Conflict).
 	Pulls []github.Result
 	// Failures are problems beyond the report, such as a pull request that
 	// could not be made; each names its package.
@@ -266,12 +268,19 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 		res := github.Planned(ch)
 		if r.Previewer != nil {
 			if res, err = r.Previewer.Preview(ctx, ch); err != nil {
-				log.Warn("reading the open pull request failed; the dry run assumes none", "package", u.name, "err", err)
+				log.Warn("reading the pull requests failed; the dry run assumes none", "package", u.name, "err", err)
 				res = github.Planned(ch)
 			}
 		}
 		out.Pulls = append(out.Pulls, res)
-		items = append(items, slack.Item{Kind: slack.KindPR, Title: fmt.Sprintf("%s: would open or update %q on %s", u.name, ch.Title, github.Branch(ch.Base, u.name))})
+		switch res.Action {
+		case github.WouldOpen, github.WouldUpdate:
+			items = append(items, slack.Item{Kind: slack.KindPR, Title: fmt.Sprintf("%s: would open or update %q on %s", u.name, ch.Title, github.Branch(ch.Base, u.name))})
+		default: // what the run would say of a pull request it leaves alone
+			if it, ok := pullItem(u, res); ok {
+				items = append(items, it)
+			}
+		}
 		if failure != nil {
 			items = append(items, *failure)
 		}
@@ -295,12 +304,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 		log.Warn(w, "package", u.name)
 	}
 	out.Pulls = append(out.Pulls, res)
-	if it, ok := prItem(res); ok {
-		it.Package, it.Versions, it.Verdict = u.name, u.versions(), u.verdict()
-		if res.Action == github.Conflict {
-			// It lasts until a person acts: alerted once per target.
-			it.Key, it.Versions, it.Verdict = "conflict:"+u.name, res.Target, "conflict"
-		}
+	if it, ok := pullItem(u, res); ok {
 		items = append(items, it)
 	}
 	if failure != nil {
@@ -502,6 +506,21 @@ func constraintFor(p pins.Pin, after string) (string, bool) {
 // covers: a canary probe (expect: fail) that now passes.
 func UpstreamFixed(c report.Check) bool {
 	return c.Verdict == "upstream-fixed"
+}
+
+// pullItem is what the message says of u's pull request after res, if
+// anything.
+func pullItem(u unit, res github.Result) (slack.Item, bool) {
+	it, ok := prItem(res)
+	if !ok {
+		return it, false
+	}
+	it.Package, it.Versions, it.Verdict = u.name, u.versions(), u.verdict()
+	if res.Action == github.Conflict {
+		// It lasts until a person acts: alerted once per target.
+		it.Key, it.Versions, it.Verdict = "conflict:"+u.name, res.Target, "conflict"
+	}
+	return it, true
 }
 
 // prItem is the message line for a pull request result, if it is news.

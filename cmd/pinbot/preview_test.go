@@ -77,6 +77,10 @@ func TestRunClosedForTarget(t *testing.T) {
 	t.Run("recorded", func(t *testing.T) {
 		e := newRunEnv(t, testConfig)
 		e.closedNumba(t, func(body string) string { return body + notes })
+		if code, out, _ := e.run("--dry-run"); code != 0 || strings.Contains(out, "numba: would open or update") ||
+			!strings.Contains(out, "would: leave #1 closed\n") || !strings.Contains(out, "detail: #1 for numba 0.67.0 was closed without merging\n") {
+			t.Errorf("the dry run's Slack message speaks of the closed pull request: exit %d\n%s", code, out)
+		}
 		if p := e.preview(t, "closed-respected", 1, "closed-respected"); p.Detail != "#1 for numba 0.67.0 was closed without merging" {
 			t.Errorf("detail %q", p.Detail)
 		}
@@ -134,6 +138,10 @@ func TestRunDryRunStopped(t *testing.T) {
 
 	e.gh.Push(testRepo, branch, "alice", "Also bump llvmlite", map[string]string{"README.md": "# pytensor\nalice\n"})
 	head := e.gh.Branch(testRepo, branch)
+	if code, out, _ := e.run("--dry-run"); code != 0 || !strings.Contains(out, "numba: #1 needs a human") ||
+		strings.Contains(out, "numba: would open or update") || !strings.Contains(out, "would: leave #1 alone\ndetail: pinbot/main/numba has a commit pinbot did not make") {
+		t.Errorf("the dry run's Slack message does not say what the run's would: exit %d\n%s", code, out)
+	}
 	for i := range 2 { // before pinbot said so on the pull request, and after
 		p := e.preview(t, "conflict", 1, "conflict")
 		if !strings.Contains(p.Detail, "has a commit pinbot did not make ("+head[:12]+" by alice); pinbot stopped updating it until the pinbot:reset label hands it back") {

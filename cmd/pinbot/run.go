@@ -363,8 +363,12 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 	if opts.DryRun {
 		// What would be sent, shown on a terminal: escaped line by line.
 		t, lines := escape.Text, escape.TextLines
-		for _, ch := range out.Planned {
-			fmt.Fprintf(w, "\n=== pull request (dry run): %s\nbranch: %s -> %s\ndraft: %v\n", t(ch.Title), t(gh.Branch(ch.Base, ch.Package)), t(ch.Base), ch.Draft)
+		for i, ch := range out.Planned {
+			fmt.Fprintf(w, "\n=== pull request (dry run): %s\nwould: %s\n", t(ch.Title), wouldDo(out, i))
+			if i < len(out.Pulls) && out.Pulls[i].Detail != "" {
+				fmt.Fprintf(w, "detail: %s\n", t(out.Pulls[i].Detail))
+			}
+			fmt.Fprintf(w, "branch: %s -> %s\ndraft: %v\n", t(gh.Branch(ch.Base, ch.Package)), t(ch.Base), ch.Draft)
 			for _, fl := range ch.Files {
 				fmt.Fprintf(w, "file: %s\n", t(fl.Path))
 			}
@@ -401,6 +405,29 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 	return nil
 }
 
+// wouldDo says what a dry run would do with the i-th pull request it
+// planned: "open", "update #1", "leave #1 closed" (closed-respected),
+// "leave #1 alone" (conflict), or "open or update" when it read none.
+func wouldDo(out *bot.Outcome, i int) string {
+	if i >= len(out.Pulls) {
+		return "open or update"
+	}
+	switch p := out.Pulls[i]; p.Action {
+	case gh.WouldOpen:
+		return "open"
+	case gh.WouldUpdate:
+		return fmt.Sprintf("update #%d", p.Number)
+	case gh.Respected:
+		return fmt.Sprintf("leave #%d closed", p.Number)
+	case gh.Conflict:
+		if p.Number == 0 {
+			return "leave the branch alone"
+		}
+		return fmt.Sprintf("leave #%d alone", p.Number)
+	}
+	return "open or update"
+}
+
 // dryRunMarkdown writes, after the report's Markdown, what a dry run would
 // send as Markdown too: each pull request (its body as GitHub would show
 // it), the dashboard and the Slack message in a fenced block.
@@ -408,23 +435,7 @@ func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
 	ew := errw.New(w)
 	md, code := escape.Markdown, escape.Code
 	for i, ch := range out.Planned {
-		action := "open or update"
-		if i < len(out.Pulls) {
-			switch p := out.Pulls[i]; p.Action {
-			case gh.WouldOpen:
-				action = "open"
-			case gh.WouldUpdate:
-				action = fmt.Sprintf("update #%d", p.Number)
-			case gh.Respected:
-				action = fmt.Sprintf("leave #%d closed", p.Number)
-			case gh.Conflict:
-				action = "leave the branch alone"
-				if p.Number != 0 {
-					action = fmt.Sprintf("leave #%d alone", p.Number)
-				}
-			}
-		}
-		ew.Printf("\n---\n\n## Pull request (dry run, would %s): %s\n\n", action, md(ch.Title))
+		ew.Printf("\n---\n\n## Pull request (dry run, would %s): %s\n\n", wouldDo(out, i), md(ch.Title))
 		var files []string
 		for _, fl := range ch.Files {
 			files = append(files, code(fl.Path))
