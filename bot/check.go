@@ -193,7 +193,8 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 			rep.Warnings = append(rep.Warnings, w.Error())
 		}
 		rp := toReport(p)
-		rp.Checks, rp.Verdicts, rp.Prerelease = checks[p.Name].checks, checks[p.Name].verdicts, prereleases[p.Name]
+		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
+		rp.Prerelease, rp.PrereleaseSkipped = prereleases[p.Name].pr, prereleases[p.Name].skipped
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
 		rp.HoldsBack = costs[p.Name]
 		rp.Solve = solves[p.Name]

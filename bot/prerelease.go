@@ -30,14 +30,22 @@ type PrereleaseRecorded interface {
 	PrereleaseVerdict(pkg, baseline, version string) (checks []report.Check, blocked bool, err error)
 }
 
+// An earlyWarning is what the early warning says of one package: the
+// pre-release checked (nil for none) and the newer ones its gates held
+// back.
+type earlyWarning struct {
+	pr      *report.Prerelease
+	skipped []report.PrereleaseSkip
+}
+
 // earlyWarnAll runs the early warning of every package that has one
 // (config.Package.EarlyWarns): the package's checks against the newest
-// pre-release newer than its target (bot/earlywarn), compared with the
-// release its caps admit once this run's plan is applied. Plans are not
-// changed: a pre-release moves no cap.
+// pre-release newer than its target that passes its release gates
+// (bot/earlywarn), compared with the release its caps admit once this run's
+// plan is applied. Plans are not changed: a pre-release moves no cap.
 func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []plan.Plan, pkgs []plan.Package, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) (map[string]*report.Prerelease, []string) {
-	out := map[string]*report.Prerelease{}
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) (map[string]earlyWarning, []string) {
+	out := map[string]earlyWarning{}
 	var warnings []string
 	if c.Verifier == nil {
 		return out, nil
@@ -55,9 +63,9 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 		if settings[p.Name].ProjectConstraints() {
 			constraints = probeConstraints(p.Name, project)
 		}
-		pr, unseen := c.Verifier.earlyWarn(ctx, log, c, p, pkgs[i], lookups[p.Name], settings[p.Name], planned, constraints)
-		if pr != nil {
-			out[p.Name] = pr
+		pr, skipped, unseen := c.Verifier.earlyWarn(ctx, log, c, p, pkgs[i], lookups[p.Name], settings[p.Name], planned, constraints)
+		if pr != nil || len(skipped) > 0 {
+			out[p.Name] = earlyWarning{pr: pr, skipped: skipped}
 		}
 		for _, w := range unseen {
 			warnings = append(warnings, p.Name+": early warning: "+w+": a pre-release there would go unseen")
@@ -67,28 +75,38 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 }
 
 // earlyWarn chooses p's pre-release and judges it; nil when there is none.
-// unseen lists the sources it could not ask, with why: the report says so,
-// since "no early warning" must not read as "no pre-release" when a source
-// did not answer.
+// The pre-release must pass the package's release gates (pkg.Gate's
+// min-age, platforms and python, through plan.Gate.Check, as a target
+// does); skipped lists the newer ones they held back. unseen lists the
+// sources it could not ask, with why: the report says so, since "no early
+// warning" must not read as "no pre-release" when a source did not answer.
 // The checks read what they read for the target (checkReleases: PyPI's
 // wheels, or a channel's conda packages), and the baseline comes from the
 // same releases.
 func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, p *plan.Plan, pkg plan.Package,
-	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) (_ *report.Prerelease, unseen []string) {
+	lookups []plan.Lookup, settings *config.Package, planned *installed, constraints []probe.Constraint) (_ *report.Prerelease, skipped []report.PrereleaseSkip, unseen []string) {
 	log = log.With("package", p.Name)
 	rs, scheme, where, err := v.checkReleases(ctx, c, p, lookups, settings)
 	if err != nil {
 		log.Warn("early warning: no releases for the checks to read", "err", err)
-		return nil, []string{"no releases for the checks to read (" + err.Error() + ")"}
+		return nil, nil, []string{"no releases for the checks to read (" + err.Error() + ")"}
 	}
 	conda := scheme.Name() == condaversions.Name
 	found, unseen := v.prereleaseSources(ctx, log, c, p.Name, lookups, conda)
 	if conda && !slices.ContainsFunc(found, func(f earlywarn.Found) bool { return f.Source == where }) {
 		found = append(found, earlywarn.Found{Source: where, Scheme: scheme, Releases: rs, Readable: true})
 	}
-	cand, ok := earlywarn.Choose(p.Target, found)
+	// Require is the target's alone: a pre-release is published on one
+	// source (PyPI, a label channel), never on conda-forge's main channel,
+	// and whether the final release reaches every required source says
+	// nothing of what it breaks.
+	gate := func(source string, r sources.Release) string { return pkg.Gate.Check(r, source, false, c.Schemes) }
+	cand, skipped, ok := earlywarn.Choose(p.Target, found, gate)
+	for _, s := range skipped {
+		log.Info("early warning: a pre-release is held back by the package's gates", "pre-release", s.Version, "source", s.Source, "why", s.Reason)
+	}
 	if !ok {
-		return nil, unseen
+		return nil, skipped, unseen
 	}
 	if cand.Release == nil {
 		reads := "PyPI's wheels"
@@ -96,7 +114,7 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 			reads = "conda packages"
 		}
 		pr := earlywarn.Unreadable(cand, reads)
-		return &pr, unseen
+		return &pr, skipped, unseen
 	}
 	// The baseline is the release the caps admit after this run's plan:
 	// what the project will be running when the final release ships.
@@ -116,7 +134,7 @@ func (v *Verifier) earlyWarn(ctx context.Context, log *slog.Logger, c *Checker, 
 		log.Warn("early warning: the checks could not judge the pre-release", "pre-release", cand.Version, "err", err)
 	}
 	pr := earlywarn.Judge(cand, versionOf(baseline), checks, blocked, err)
-	return &pr, unseen
+	return &pr, skipped, unseen
 }
 
 // prereleaseSources returns the releases an early warning looks at: PyPI's,

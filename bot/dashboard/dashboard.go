@@ -96,6 +96,10 @@ func (d *Dashboard) Changes() []string {
 		return nil
 	}
 	now := d.Seen()
+	gated := map[string]bool{} // packages whose pre-releases the gates hold back
+	for _, p := range d.Report.Packages {
+		gated[p.Name] = len(p.PrereleaseSkipped) > 0
+	}
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(now)) {
 		n, ok := d.Last.Seen[name]
@@ -115,6 +119,8 @@ func (d *Dashboard) Changes() []string {
 		switch {
 		case s.Prerelease != "" && (s.Prerelease != n.Prerelease || s.PrereleaseVerdict != n.PrereleaseVerdict):
 			out = append(out, fmt.Sprintf("%s: early warning on %s: %s", name, s.Prerelease, s.PrereleaseVerdict))
+		case s.Prerelease == "" && n.Prerelease != "" && gated[name]:
+			out = append(out, fmt.Sprintf("%s: no pre-release newer than the target passes the package's gates", name))
 		case s.Prerelease == "" && n.Prerelease != "":
 			out = append(out, fmt.Sprintf("%s: no pre-release newer than the target any more", name))
 		}
@@ -206,7 +212,7 @@ func overview(ew *errw.Writer, d *Dashboard) {
 			admits += fmt.Sprintf(" (%d behind)", p.Behind)
 		}
 		ew.Printf("| %s | %s | %s | %s | %s | %s |\n", esc.Markdown(p.Name), statusCell(p.Status), admits,
-			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.pull(p)), warningCell(p.Prerelease))
+			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.pull(p)), warningCell(p))
 	}
 }
 
@@ -242,8 +248,15 @@ func statusCell(s string) string {
 	return mark + esc.Markdown(s)
 }
 
-func warningCell(pr *report.Prerelease) string {
+// warningCell shows the early warning's verdict, or, when the package's
+// gates held back every pre-release newer than the target, the newest of
+// them as not checked.
+func warningCell(p report.Package) string {
+	pr := p.Prerelease
 	if pr == nil {
+		if len(p.PrereleaseSkipped) > 0 {
+			return "⏸️ " + esc.Markdown(p.PrereleaseSkipped[0].Version+" not checked (gates)")
+		}
 		return ""
 	}
 	mark := map[string]string{"ok": "✅", "blocked": "❌", "warning": "⚠️"}[pr.Verdict]

@@ -149,6 +149,19 @@ func TestChanges(t *testing.T) {
 	if diff := cmp.Diff(want, d.Changes()); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
 	}
+	// The newer pre-release held back by the package's gates: not gone, and
+	// the overview says it is not checked.
+	d.Report.Packages[1].PrereleaseSkipped = []report.PrereleaseSkip{{Version: "0.68.0rc2", Source: "pypi", Reason: "0.68.0rc2 is 2 hours old, min-age 3d"}}
+	want[0] = "numba: no pre-release newer than the target passes the package's gates"
+	if diff := cmp.Diff(want, d.Changes()); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	b.Reset()
+	d.Markdown(&b)
+	if !strings.Contains(b.String(), "| ⏸️ 0.68.0rc2 not checked (gates) |") ||
+		!strings.Contains(b.String(), "**Early warning:** numba 0.68.0rc2 (pypi) not checked (the package's gates): 0.68.0rc2 is 2 hours old, min-age 3d") {
+		t.Errorf("a pre-release held back:\n%s", b.String())
+	}
 	// No earlier run recorded.
 	d.Last = state.Scope{}.Clone()
 	if c := d.Changes(); c != nil {

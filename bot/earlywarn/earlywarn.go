@@ -57,20 +57,31 @@ type Candidate struct {
 	Release *sources.Release
 }
 
+// A Gate says why a release fails the package's release gates on source
+// ("" when it passes): bot passes plan.Gate.Check with the run's clock, the
+// one decision a target is held to. nil passes every release.
+type Gate func(source string, r sources.Release) string
+
 // Choose returns the pre-release to check: the newest pre-release, newer
-// than target (compared in each source's own scheme), that is not yanked
-// and has files, preferring one the checks can read (a wheel on PyPI, a
-// conda package on a channel: whichever the checks read); ok is false when
-// no source has one. A target that a source's scheme cannot read makes that
-// source's releases count as not newer.
-func Choose(target string, found []Found) (c Candidate, ok bool) {
+// than target (compared in each source's own scheme), that is not yanked,
+// has files and passes gate on its source, preferring one the checks can
+// read (a wheel on PyPI, a conda package on a channel: whichever the checks
+// read); ok is false when no source has one. A target that a source's
+// scheme cannot read makes that source's releases count as not newer.
+//
+// skipped lists the pre-releases gate held back that are newer than the one
+// chosen (all of them, when none is), newest first, at most
+// report.MaxPrereleaseSkipped: a pre-release the package's gates would not
+// let through is not checked, yet the report says it is there and why.
+func Choose(target string, found []Found, gate Gate) (c Candidate, skipped []report.PrereleaseSkip, ok bool) {
 	if target == "" {
-		return Candidate{}, false
+		return Candidate{}, nil, false
 	}
 	type pre struct {
 		source   string
 		readable bool
 		release  sources.Release
+		held     string // why gate holds it back
 	}
 	var all []pre
 	for _, f := range found {
@@ -82,26 +93,38 @@ func Choose(target string, found []Found) (c Candidate, ok bool) {
 				f.Scheme.Compare(r.Version, target) <= 0 {
 				continue
 			}
-			all = append(all, pre{f.Source, f.Readable, r})
+			p := pre{source: f.Source, readable: f.Readable, release: r}
+			if gate != nil {
+				p.held = gate(f.Source, r)
+			}
+			all = append(all, p)
 		}
-	}
-	if len(all) == 0 {
-		return Candidate{}, false
 	}
 	// Newest first; at equal versions readable sources first, then by name.
 	slices.SortStableFunc(all, func(a, b pre) int {
 		return cmp.Or(-compareAcross(a.release.Version, b.release.Version), -cmpBool(a.readable, b.readable), strings.Compare(a.source, b.source))
 	})
-	best := all[0]
-	if i := slices.IndexFunc(all, func(p pre) bool { return p.readable }); i >= 0 {
-		best = all[i]
+	best := slices.IndexFunc(all, func(p pre) bool { return p.held == "" && p.readable })
+	if best < 0 {
+		best = slices.IndexFunc(all, func(p pre) bool { return p.held == "" })
 	}
-	c = Candidate{Version: best.release.Version, Source: best.source}
-	if best.readable {
-		r := best.release
+	for _, p := range all {
+		if best >= 0 && compareAcross(p.release.Version, all[best].release.Version) <= 0 {
+			break
+		}
+		if p.held != "" && len(skipped) < report.MaxPrereleaseSkipped {
+			skipped = append(skipped, report.PrereleaseSkip{Version: p.release.Version, Source: p.source, Reason: p.release.Version + " " + p.held})
+		}
+	}
+	if best < 0 {
+		return Candidate{}, skipped, false
+	}
+	c = Candidate{Version: all[best].release.Version, Source: all[best].source}
+	if all[best].readable {
+		r := all[best].release
 		c.Release = &r
 	}
-	return c, true
+	return c, skipped, true
 }
 
 func cmpBool(a, b bool) int {

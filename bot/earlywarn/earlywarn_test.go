@@ -1,6 +1,8 @@
 package earlywarn_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,14 +72,76 @@ func TestChoose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, ok := earlywarn.Choose(tt.target, tt.found)
+			c, skipped, ok := earlywarn.Choose(tt.target, tt.found, nil)
 			if ok != (tt.want != "") || c.Version != tt.want || c.Source != tt.source || (c.Release != nil) != tt.release {
 				t.Errorf("Choose = %+v, %v; want %q from %q (PyPI release %v)", c, ok, tt.want, tt.source, tt.release)
 			}
 			if c.Release != nil && c.Release.Version != c.Version {
 				t.Errorf("release %s for %s", c.Release.Version, c.Version)
 			}
+			if skipped != nil {
+				t.Errorf("skipped %+v without a gate", skipped)
+			}
 		})
+	}
+}
+
+// TestChooseGated: the gate holds pre-releases back; the newest that passes
+// is chosen, and the newer ones held back are listed with the gate's reason.
+func TestChooseGated(t *testing.T) {
+	// holding holds back the named "source version"s.
+	holding := func(held ...string) earlywarn.Gate {
+		return func(source string, r sources.Release) string {
+			if slices.Contains(held, source+" "+r.Version) {
+				return "is 2 hours old, min-age 3d"
+			}
+			return ""
+		}
+	}
+	skip := func(v, source string) report.PrereleaseSkip {
+		return report.PrereleaseSkip{Version: v, Source: source, Reason: v + " is 2 hours old, min-age 3d"}
+	}
+	tests := []struct {
+		name    string
+		found   []earlywarn.Found
+		gate    earlywarn.Gate
+		want    string // version, "" for none
+		source  string
+		skipped []report.PrereleaseSkip
+	}{
+		{"every pre-release passes", []earlywarn.Found{pypi(rel("0.67.0"), rel("0.68.0rc1"), rel("0.68.0rc2"))}, holding(),
+			"0.68.0rc2", "pypi", nil},
+		{"the newest held, an older one checked", []earlywarn.Found{pypi(rel("0.67.0"), rel("0.68.0rc1"), rel("0.68.0rc2"), rel("0.68.0rc3"))},
+			holding("pypi 0.68.0rc3", "pypi 0.68.0rc2"), "0.68.0rc1", "pypi", []report.PrereleaseSkip{skip("0.68.0rc3", "pypi"), skip("0.68.0rc2", "pypi")}},
+		{"an older one held is not listed", []earlywarn.Found{pypi(rel("0.67.0"), rel("0.68.0rc1"), rel("0.68.0rc2"))},
+			holding("pypi 0.68.0rc1"), "0.68.0rc2", "pypi", nil},
+		{"none passes", []earlywarn.Found{pypi(rel("0.67.0"), rel("0.68.0rc1"), rel("0.68.0rc2"))},
+			holding("pypi 0.68.0rc1", "pypi 0.68.0rc2"), "", "", []report.PrereleaseSkip{skip("0.68.0rc2", "pypi"), skip("0.68.0rc1", "pypi")}},
+		{"held on PyPI, the label channel's is unreadable", []earlywarn.Found{channel("numba/label/dev", rel("0.68.0rc1")), pypi(rel("0.67.0"), rel("0.68.0rc1"))},
+			holding("pypi 0.68.0rc1"), "0.68.0rc1", "numba/label/dev", nil},
+		{"a readable older one before an unreadable newer one", []earlywarn.Found{channel("numba/label/dev", rel("0.68.0rc2")), pypi(rel("0.67.0"), rel("0.68.0rc1"), rel("0.68.0rc2"))},
+			holding("pypi 0.68.0rc2"), "0.68.0rc1", "pypi", []report.PrereleaseSkip{skip("0.68.0rc2", "pypi")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, skipped, ok := earlywarn.Choose("0.67.0", tt.found, tt.gate)
+			if ok != (tt.want != "") || c.Version != tt.want || c.Source != tt.source {
+				t.Errorf("Choose = %+v, %v; want %q from %q", c, ok, tt.want, tt.source)
+			}
+			if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+		})
+	}
+	many := []sources.Release{rel("0.67.0")}
+	var held []string
+	for i := range report.MaxPrereleaseSkipped + 3 {
+		v := fmt.Sprintf("0.68.0.dev%d", i)
+		many, held = append(many, rel(v)), append(held, "pypi "+v)
+	}
+	if _, skipped, ok := earlywarn.Choose("0.67.0", []earlywarn.Found{pypi(many...)}, holding(held...)); ok || len(skipped) != report.MaxPrereleaseSkipped ||
+		skipped[0].Version != fmt.Sprintf("0.68.0.dev%d", report.MaxPrereleaseSkipped+2) {
+		t.Errorf("%d held back: ok %v, skipped %+v", len(held), ok, skipped)
 	}
 }
 

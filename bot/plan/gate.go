@@ -116,7 +116,7 @@ func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, 
 				!prereleases && (s.Prerelease(r.Version) || pinScheme.Prerelease(r.Version)) {
 				continue
 			}
-			if why := g.check(r, l.Source, len(ls) > 1, schemes); why != "" {
+			if why := g.Check(r, l.Source, len(ls) > 1, schemes); why != "" {
 				holds = append(holds, held{r.Version, l.Source, why})
 				continue
 			}
@@ -250,9 +250,13 @@ func describe(holds []held, t string, scheme versions.Scheme) string {
 	return strings.Join(parts, "; ")
 }
 
-// check returns why r fails the gate on source ("" when it passes). named
-// adds the source to the reason, when several sources are asked.
-func (g Gate) check(r sources.Release, source string, named bool, schemes map[string]versions.Scheme) string {
+// Check returns why r fails the gate on source ("" when it passes): it is
+// yanked, has no files, is younger than MinAge, or does not serve Platforms
+// and Python. named adds the source to the reason, when several sources are
+// asked. It is the one decision on a release: the target's (which adds
+// Require: every source asked must have a release that passes) and the early
+// warning's, which holds a pre-release to the same rules (bot/earlywarn).
+func (g Gate) Check(r sources.Release, source string, named bool, schemes map[string]versions.Scheme) string {
 	on := ""
 	if named {
 		on = " on " + source

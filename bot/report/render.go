@@ -87,6 +87,9 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 		if env := p.environment(); env != nil {
 			ew.Printf("  probe environment: %s\n", envSummary(env, t, t))
 		}
+		for _, s := range p.PrereleaseSkipped {
+			ew.Printf("  early warning: %s %s (%s): not checked (the package's gates): %s\n", t(p.Name), t(s.Version), t(s.Source), t(oneLine(s.Reason)))
+		}
 		if pr := p.Prerelease; pr != nil {
 			ew.Printf("  early warning: %s %s (%s): %s: %s\n", t(p.Name), t(pr.Version), t(pr.Source), t(pr.Verdict), t(oneLine(pr.Reason)))
 			for _, c := range pr.Checks {
@@ -305,6 +308,9 @@ func packageMarkdown(ew *errw.Writer, p Package) {
 		if env := p.environment(); env != nil {
 			ew.Printf("Probe environment: %s\n\n", envSummary(env, escape.Code, escape.Markdown))
 		}
+	}
+	for _, s := range p.PrereleaseSkipped {
+		ew.Printf("**Early warning:** %s %s (%s) not checked (the package's gates): %s\n\n", escape.Markdown(p.Name), escape.Markdown(s.Version), escape.Markdown(s.Source), escape.Markdown(oneLine(s.Reason)))
 	}
 	if pr := p.Prerelease; pr != nil {
 		ew.Printf("**Early warning:** %s %s (%s): %s\n\n", escape.Markdown(p.Name), escape.Markdown(pr.Version), escape.Markdown(pr.Source), escape.Markdown(oneLine(pr.Reason)))

@@ -86,6 +86,13 @@ type Package struct {
 	// pre-release newer than the target. Absent when none was checked (no
 	// such pre-release, no checks, or early-warning: false).
 	Prerelease *Prerelease `json:"prerelease,omitempty"`
+	// PrereleaseSkipped lists the pre-releases newer than the one checked
+	// (all of them newer than the target, when none was) that the package's
+	// release gates hold back from the early warning, newest first, at most
+	// MaxPrereleaseSkipped: a pre-release too young for min-age, or without
+	// a wheel or build for a platform the package needs, is not checked, and
+	// the report says so rather than nothing. Absent when none is held.
+	PrereleaseSkipped []PrereleaseSkip `json:"prerelease_skipped,omitempty"`
 	// HoldsBack is what the caps cost: each other package the release they
 	// admit holds below its newest release, which the target would let go
 	// further (bot/holds). Empty when the caps admit the target; absent
@@ -172,6 +179,23 @@ type Prerelease struct {
 	// ships".
 	Reason string  `json:"reason"`
 	Checks []Check `json:"checks"`
+}
+
+// MaxPrereleaseSkipped bounds Package.PrereleaseSkipped: a label channel of
+// nightly builds can hold many pre-releases that a platform gate holds back.
+const MaxPrereleaseSkipped = 5
+
+// A PrereleaseSkip is a pre-release the early warning did not check because
+// it fails the package's release gates (min-age, platforms, python), as a
+// target would.
+type PrereleaseSkip struct {
+	Version string `json:"version"`
+	// Source is where it was found ("pypi", "numba/label/dev").
+	Source string `json:"source"`
+	// Reason is why the gates hold it, as the target's reason words it:
+	// "0.68.0rc2 is 2 hours old, min-age 3d", "0.68.0rc2 has no wheel for
+	// osx-arm64".
+	Reason string `json:"reason"`
 }
 
 // A Verdict is the checks' decision on one candidate release: the target

@@ -117,8 +117,10 @@ func TestJSONContract(t *testing.T) {
 			t.Errorf("package key %q missing", k)
 		}
 	}
-	if _, ok := pkg["prerelease"]; ok {
-		t.Errorf("prerelease = %v, want it absent when no pre-release was checked", pkg["prerelease"])
+	for _, k := range []string{"prerelease", "prerelease_skipped"} {
+		if _, ok := pkg[k]; ok {
+			t.Errorf("%s = %v, want it absent when no pre-release was checked or held back", k, pkg[k])
+		}
 	}
 	buf.Reset()
 	r.Packages[0].Prerelease = &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Verdict: "ok"}
@@ -167,6 +169,7 @@ func hostileReport(h string) *report.Report {
 			Drift: []report.Drift{{Lower: h, Upper: h, Marker: h, Pins: []string{h}}},
 			Prerelease: &report.Prerelease{Version: h, Source: h, Baseline: h, Verdict: h, Reason: h,
 				Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}}},
+			PrereleaseSkipped: []report.PrereleaseSkip{{Version: h, Source: h, Reason: h}},
 		}},
 		Errors:   []string{h},
 		Written:  []string{h},
