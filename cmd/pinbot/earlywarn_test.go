@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
@@ -266,5 +267,154 @@ func TestCheckEarlyWarningUnseen(t *testing.T) {
 	if len(w) != 1 || !strings.HasPrefix(w[0], "numba: early warning: asking numba/label/dev failed (") ||
 		!strings.Contains(w[0], "500") || !strings.HasSuffix(w[0], "a pre-release there would go unseen") {
 		t.Errorf("warnings %q, want one saying the label channel failed", w)
+	}
+}
+
+// gateClock is the time of the early-warning gate runs: ten days after the
+// fake PyPI's default upload, so that 0.66.0 and 0.67.0 pass a min-age of
+// 3d while a pre-release uploaded hours before does not.
+var gateClock = fakes.DefaultUpload.Add(10 * 24 * time.Hour)
+
+// numbaWheel is numbaRelease with one wheel of the given tags (a platform's
+// wheel instead of py3-none-any), uploaded at up (zero: the default).
+func numbaWheel(version, tags string, drop bool, up time.Time) fakes.Release {
+	fn, data := fakes.Wheel("numba", version, tags, map[string][]byte{
+		"numba/__init__.py":      nil,
+		"numba/core/__init__.py": nil,
+		"numba/core/bytecode.py": numbaBytecode(drop),
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}, Uploaded: up}
+}
+
+// checkNumbaAt is checkNumba with the run's clock at now.
+func checkNumbaAt(t *testing.T, e *env, now time.Time) report.Package {
+	t.Helper()
+	e.setup = func(f *Factory) { f.Now = func() time.Time { return now } }
+	return checkNumba(t, e, 0)
+}
+
+// TestCheckEarlyWarningGates: the early warning holds a pre-release to the
+// package's release gates as a target is held: one younger than min-age,
+// or without a wheel for a platform the package needs, is not checked
+// (its code is not run) and prerelease_skipped says which and why; the
+// newest pre-release that passes is checked instead. require does not hold
+// a pre-release back. Without gates nothing changes.
+func TestCheckEarlyWarningGates(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	young := gateClock.Add(-2 * time.Hour)
+	skip := func(p report.Package) string {
+		var out []string
+		for _, s := range p.PrereleaseSkipped {
+			out = append(out, s.Version+" ("+s.Source+"): "+s.Reason)
+		}
+		return strings.Join(out, "; ")
+	}
+	t.Run("younger than min-age", func(t *testing.T) {
+		e := earlyEnv(t, earlyConfig+"    min-age: 3d\n", numbaWheel("0.68.0rc1", "py3-none-any", true, young))
+		p := checkNumbaAt(t, e, gateClock)
+		if p.Status != "bump" || p.Newest != "0.67.0" || p.Prerelease != nil || skip(p) != "0.68.0rc1 (pypi): 0.68.0rc1 is 2 hours old, min-age 3d" {
+			t.Errorf("%s %s, prerelease %+v, skipped %q", p.Status, p.Newest, p.Prerelease, skip(p))
+		}
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: numba 0.68.0rc1 (pypi): not checked (the package's gates): 0.68.0rc1 is 2 hours old, min-age 3d") {
+			t.Errorf("text:\n%s", text)
+		}
+		// Four days on it is old enough: checked, and blocked.
+		p = checkNumbaAt(t, e, gateClock.Add(4*24*time.Hour))
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0rc1" || pr.Verdict != "blocked" || p.PrereleaseSkipped != nil {
+			t.Errorf("prerelease %+v, skipped %q", pr, skip(p))
+		}
+	})
+	t.Run("an older pre-release past min-age is checked", func(t *testing.T) {
+		e := earlyEnv(t, earlyConfig+"    min-age: 3d\n", numbaRelease("0.68.0rc1", true), numbaWheel("0.68.0rc2", "py3-none-any", true, young))
+		p := checkNumbaAt(t, e, gateClock)
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0rc1" || pr.Verdict != "blocked" || skip(p) != "0.68.0rc2 (pypi): 0.68.0rc2 is 2 hours old, min-age 3d" {
+			t.Errorf("prerelease %+v, skipped %q", pr, skip(p))
+		}
+	})
+	t.Run("no wheel for a required platform", func(t *testing.T) {
+		e := earlyEnv(t, earlyConfig+"    platforms: [linux-64]\n", numbaRelease("0.68.0rc1", true),
+			numbaWheel("0.68.0rc2", "cp312-cp312-macosx_11_0_arm64", true, time.Time{}))
+		p := checkNumbaAt(t, e, gateClock)
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0rc1" || pr.Verdict != "blocked" || skip(p) != "0.68.0rc2 (pypi): 0.68.0rc2 has no wheel for linux-64" {
+			t.Errorf("prerelease %+v, skipped %q", pr, skip(p))
+		}
+		// python: a wheel for CPython 3.13 only does not serve 3.12.
+		e = earlyEnv(t, earlyConfig+"    python: [\"3.12\"]\n", numbaWheel("0.68.0rc1", "cp313-cp313-manylinux_2_17_x86_64", true, time.Time{}))
+		p = checkNumbaAt(t, e, gateClock)
+		if p.Prerelease != nil || skip(p) != "0.68.0rc1 (pypi): 0.68.0rc1 has no wheel for Python 3.12" {
+			t.Errorf("prerelease %+v, skipped %q", p.Prerelease, skip(p))
+		}
+	})
+	t.Run("require does not hold a pre-release back", func(t *testing.T) {
+		// conda-forge's main channel carries no pre-release: the target
+		// waits for it, the early warning does not.
+		c := fakes.NewConda(t)
+		c.Add("conda-forge", "numba", fakes.CondaFile{Version: "0.66.0", Subdir: "linux-64"}, fakes.CondaFile{Version: "0.67.0", Subdir: "linux-64"})
+		e := earlyEnv(t, earlyConfig+"    require: [pypi, conda-forge]\n    platforms: [linux-64]\n", numbaRelease("0.68.0rc1", true))
+		e.vars["PINBOT_CONDA_URL"] = c.URL
+		p := checkNumbaAt(t, e, gateClock)
+		if pr := p.Prerelease; p.Newest != "0.67.0" || pr == nil || pr.Version != "0.68.0rc1" || pr.Source != "pypi" || pr.Verdict != "blocked" || p.PrereleaseSkipped != nil {
+			t.Errorf("target %s, prerelease %+v, skipped %q", p.Newest, pr, skip(p))
+		}
+		// The gates still apply on the sources that have pre-releases.
+		e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false),
+			numbaWheel("0.68.0rc1", "cp312-cp312-macosx_11_0_arm64", true, time.Time{}))
+		p = checkNumbaAt(t, e, gateClock)
+		if p.Prerelease != nil || skip(p) != "0.68.0rc1 (pypi): 0.68.0rc1 has no wheel for linux-64" {
+			t.Errorf("prerelease %+v, skipped %q", p.Prerelease, skip(p))
+		}
+	})
+	t.Run("no gates", func(t *testing.T) {
+		// Young, and without a linux wheel: checked as before.
+		e := earlyEnv(t, earlyConfig, numbaRelease("0.68.0rc1", true), numbaWheel("0.68.0rc2", "cp312-cp312-macosx_11_0_arm64", true, young))
+		p := checkNumbaAt(t, e, gateClock)
+		if pr := p.Prerelease; pr == nil || pr.Version != "0.68.0rc2" || pr.Verdict != "blocked" || p.PrereleaseSkipped != nil {
+			t.Errorf("prerelease %+v, skipped %q", pr, skip(p))
+		}
+		_, out, _ := e.run("check", "--dir", e.dir, "--static", "--format", "json")
+		if strings.Contains(out, "prerelease_skipped") {
+			t.Errorf("prerelease_skipped without gates:\n%s", out)
+		}
+	})
+}
+
+// TestRunEarlyWarningMinAge: a pre-release younger than min-age is not
+// announced; once old enough it is checked and announced, once.
+func TestRunEarlyWarningMinAge(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e := newRunEnv(t, strings.Replace(probedConfig, "dashboard: false\n", "    min-age: 3d\ndashboard: false\n", 1))
+	e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false), numbaWheel("0.68.0rc1", "py3-none-any", true, gateClock.Add(-2*time.Hour)))
+	now := gateClock
+	e.now = func() time.Time { return now }
+	early := func() []string {
+		var out []string
+		for _, m := range e.slack.Messages() {
+			if strings.Contains(string(m), "0.68.0rc1") {
+				out = append(out, string(m))
+			}
+		}
+		return out
+	}
+	code, out, stderr := e.run("--static")
+	if code != 0 || !strings.Contains(out, "early warning: numba 0.68.0rc1 (pypi): not checked (the package's gates): 0.68.0rc1 is 2 hours old, min-age 3d") {
+		t.Fatalf("first run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if m := early(); len(m) != 0 {
+		t.Errorf("a pre-release younger than min-age was announced: %q", m)
+	}
+	now = gateClock.Add(4 * 24 * time.Hour)
+	if code, out, stderr := e.run("--static"); code != 0 || !strings.Contains(out, "early warning: numba 0.68.0rc1 (pypi): blocked") {
+		t.Fatalf("second run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if m := early(); len(m) != 1 || !strings.Contains(m[0], "numba 0.68.0rc1 fails probe") {
+		t.Errorf("once old enough, announced %q", m)
+	}
+	now = now.Add(24 * time.Hour)
+	if code, out, stderr := e.run("--static"); code != 0 {
+		t.Fatalf("third run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if m := early(); len(m) != 1 {
+		t.Errorf("announced again: %d messages", len(m))
 	}
 }
