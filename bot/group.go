@@ -69,7 +69,7 @@ func (c *Checker) planGroups(ctx context.Context, log *slog.Logger, g *groupRun,
 		hold := func(reason string) {
 			g.notes[name] = reason
 			for _, m := range ms {
-				holdMember(&plans[index[m]], "group "+name+": "+reason)
+				holdMember(&plans[index[m]], name, reason)
 			}
 		}
 		var failed []string
@@ -131,9 +131,14 @@ func (c *Checker) planGroups(ctx context.Context, log *slog.Logger, g *groupRun,
 	}
 }
 
-// holdMember holds a group member for reason, its caps left as written
+// holdMember holds a member of group for reason, its caps left as written
 // (plan.HoldAll).
-func holdMember(p *plan.Plan, reason string) { p.HoldAll(reason) }
+func holdMember(p *plan.Plan, group, reason string) { p.HoldAll(groupHold(group, reason)) }
+
+// groupHold is what a member's hold says of its group holding it: "group
+// numba-stack: no consistent set ..."; with reason "", the start every such
+// hold has (heldVerdict looks for it).
+func groupHold(group, reason string) string { return "group " + group + ": " + reason }
 
 // A memberRelease is a release of a group member on the source whose
 // metadata says what it requires.
@@ -288,7 +293,7 @@ func (g *groupRun) settle(plans []plan.Plan) {
 			reason := fmt.Sprintf("the checks of %s could not run, so no member moves", strings.Join(failed, " and "))
 			g.notes[name] = reason
 			for _, m := range ms {
-				holdMember(&plans[index[m]], "group "+name+": "+reason)
+				holdMember(&plans[index[m]], name, reason)
 			}
 		case len(blocked) > 0:
 			reason := fmt.Sprintf("checks failed on %s, so no member's caps move", strings.Join(blocked, " and "))

@@ -58,9 +58,11 @@ type Runner struct {
 	// seam for tests that put a package in a state (blocked, upstream fixed)
 	// without building the releases that would lead the checks there.
 	Adjust func(*report.Report)
-	// State remembers which packages were held at the last run, so that a
-	// package newly held is announced once; nil announces every held
-	// package. A dry run reads it but does not change it.
+	// State remembers what the last run alerted (lasting conditions, such
+	// as a blocked release or a held package, with when), which packages
+	// were held and which pre-releases were announced, so that each is
+	// announced once (and reminded as notify.remind asks); nil announces
+	// every one on every run. A dry run reads it but does not change it.
 	State *state.Store
 	// Issues keeps the dashboard issue (bot/dashboard; the configuration's
 	// dashboard key); nil keeps none.
@@ -152,8 +154,10 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	scope := r.Repo + "@" + r.Base
 	partial := len(opts.Packages) > 0
 	last, issue := r.lastRun(ctx, log, scope, partial)
-	heldBefore := last.Held
-	heldNow := maps.Clone(heldBefore)
+	// heldNow records which packages are held (the dashboard reads it);
+	// whether a hold is news is alertNews's to decide, as for every lasting
+	// condition.
+	heldNow := maps.Clone(last.Held)
 	if !partial {
 		heldNow = map[string]string{} // every package was checked: the last run's list is replaced
 	}
@@ -162,10 +166,9 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 		delete(heldNow, p.Name)
 		if status == plan.Held {
 			heldNow[p.Name] = p.Newest
-			if heldBefore[p.Name] != p.Newest {
-				items = append(items, slack.Item{Kind: slack.KindHeld, Title: fmt.Sprintf("%s: held, %s is shut out", p.Name, p.Newest), Detail: p.Hold,
-					Package: p.Name, Versions: fromTo(p.Admits, p.Newest), Verdict: "held"})
-			}
+			it := heldItem(p)
+			adoptHeld(last, it, r.now())
+			items = append(items, it)
 		}
 		if status == plan.Error {
 			items = append(items, slack.Item{Kind: slack.KindError, Title: p.Name + ": " + firstLine(p.Error)})
@@ -175,7 +178,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			if UpstreamFixed(c) {
 				items = append(items, slack.Item{Kind: slack.KindUpstreamFixed,
 					Title: fmt.Sprintf("%s: upstream fixed (%s %s)", p.Name, c.Kind, c.Name), Detail: c.Detail,
-					Package: p.Name, Versions: p.Newest, Verdict: "upstream fixed", Key: "upstream-fixed:" + p.Name + ":" + c.Kind + " " + c.Name})
+					Package: p.Name, Versions: p.Newest, Verdict: "upstream fixed", Key: conditionKey("upstream-fixed", p.Name, c.Kind+" "+c.Name)})
 			}
 		}
 		if p.Group != "" {
@@ -205,7 +208,7 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	}
 
 	items = slices.DeleteFunc(items, func(it slack.Item) bool { return !cfg.Notify.Wants(string(it.Kind)) })
-	items, alertedNow := alertNews(items, last.Alerted, r.now(), cfg.Notify.RemindEvery(), partial)
+	items, alertedNow := alertNews(items, last.Alerted, r.now(), cfg.Notify.RemindEvery(), uncheckedBy(rep, partial))
 	if len(items) > 0 {
 		m := slack.Build(slack.Summary{Repo: r.Repo, RunURL: r.RunURL, Items: items})
 		out.Message = &m
@@ -252,7 +255,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, out *Outcome, u 
 	var failure *slack.Item
 	if blocked {
 		failure = &slack.Item{Kind: slack.KindFailure, Title: u.name + ": a check failed", Detail: u.failedChecks(),
-			Package: u.name, Versions: u.blockedVersions(), Verdict: failedVerdict(u.packages), Key: "failure:" + u.name, Links: r.releaseLinks(u)}
+			Package: u.name, Versions: u.blockedVersions(), Verdict: failedVerdict(u.packages), Key: conditionKey("failure", u.name), Links: r.releaseLinks(u)}
 	}
 	if blocked && (u.settings.OnFailure == config.OnFailureAlertOnly || !u.changed()) {
 		failure.Detail = strings.TrimSpace(failure.Detail + "\nNo pull request (" + noPRReason(u.settings) + ").")
@@ -518,7 +521,7 @@ func pullItem(u unit, res github.Result) (slack.Item, bool) {
 	it.Package, it.Versions, it.Verdict = u.name, u.versions(), u.verdict()
 	if res.Action == github.Conflict {
 		// It lasts until a person acts: alerted once per target.
-		it.Key, it.Versions, it.Verdict = "conflict:"+u.name, res.Target, "conflict"
+		it.Key, it.Versions, it.Verdict = conditionKey("conflict", u.name), res.Target, "conflict"
 	}
 	return it, true
 }

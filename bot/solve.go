@@ -87,6 +87,10 @@ func (c *Checker) solveAll(ctx context.Context, log *slog.Logger, plans []plan.P
 	return out, warnings
 }
 
+// heldBySolve starts the hold of the packages whose new caps the project's
+// requirements do not resolve with (heldVerdict looks for it).
+const heldBySolve = "solve: the project's requirements resolve as written but not with the new caps"
+
 // planOf returns the plan of a package.
 func planOf(plans []plan.Plan, name string) *plan.Plan {
 	for i := range plans {
@@ -140,7 +144,7 @@ func (c *Checker) solve(ctx context.Context, log *slog.Logger, plans []plan.Plan
 			s := &report.Solve{Resolver: ue.Resolver, Detail: "the project's requirements do not resolve with the new caps (" + ue.Message + "); whether they do as written is unknown: " + errBefore.Error()}
 			return s, s.Detail
 		}
-		reason := fmt.Sprintf("solve: the project's requirements resolve as written but not with the new caps of %s (%s: %s)", strings.Join(unit, " and "), ue.Resolver, ue.Message)
+		reason := fmt.Sprintf(heldBySolve+" of %s (%s: %s)", strings.Join(unit, " and "), ue.Resolver, ue.Message)
 		for _, m := range unit {
 			planOf(plans, m).HoldAll(reason)
 		}

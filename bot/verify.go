@@ -118,7 +118,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 					p.Revert(j, "not moved: the project's other pins cannot be installed with "+p.Target)
 				}
 			}
-			p.SetHeld("held by the project's constraints: " + reason)
+			p.SetHeld(heldByConstraints + reason)
 			out[p.Name] = verified{checks, verdicts}
 			continue
 		}
@@ -316,6 +316,10 @@ type HeldError struct {
 }
 
 func (e *HeldError) Error() string { return e.Reason }
+
+// heldByConstraints starts the hold of a package the project's own pins
+// hold back (heldVerdict looks for it).
+const heldByConstraints = "held by the project's constraints: "
 
 // heldReason reports whether err says the project's pins hold the candidate
 // back, and why.

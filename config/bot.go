@@ -208,7 +208,7 @@ const (
 	NotifyPR            = "pr"             // a pull request was opened or updated, or needs a human
 	NotifyUpstreamFixed = "upstream-fixed" // a canary says upstream fixed what a workaround covers
 	NotifyError         = "error"          // a package or the run failed
-	NotifyHeld          = "held"           // a package newly held (its target shut out, nothing moves)
+	NotifyHeld          = "held"           // a package held (its target shut out, nothing moves)
 	NotifyEarlyWarning  = "early-warning"  // a pre-release newer than the target fails a check, first seen
 )
 
@@ -221,8 +221,9 @@ type Notify struct {
 	// On lists the events worth a message (default: all of NotifyEvents).
 	On []string `yaml:"on"`
 	// Remind is how often a condition that lasts (a blocked release, a
-	// branch that needs a human) is alerted again while nothing about it
-	// changes: RemindNever (the default: once) or RemindWeekly.
+	// branch that needs a human, a held package) is alerted again while
+	// nothing about it changes: RemindNever (the default: once) or
+	// RemindWeekly.
 	Remind string `yaml:"remind"`
 }
 

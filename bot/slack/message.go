@@ -25,7 +25,7 @@ const (
 	KindFailure       Kind = "failure"        // a check failed
 	KindUpstreamFixed Kind = "upstream-fixed" // a canary passes: upstream fixed what a workaround covers
 	KindError         Kind = "error"          // a package or the run failed
-	KindHeld          Kind = "held"           // a package newly held: its target is shut out and nothing moves
+	KindHeld          Kind = "held"           // a package held: its target is shut out and nothing moves
 	KindEarlyWarning  Kind = "early-warning"  // a pre-release newer than the target fails a check, first seen
 )
 
@@ -180,7 +180,7 @@ func countLine(items []Item) string {
 	add(KindPR, "pull request", "pull requests")
 	add(KindFailure, "failed check", "failed checks")
 	add(KindUpstreamFixed, "upstream fix", "upstream fixes")
-	add(KindHeld, "package newly held", "packages newly held")
+	add(KindHeld, "held package", "held packages") // a reminder is not new
 	add(KindEarlyWarning, "early warning", "early warnings")
 	add(KindError, "error", "errors")
 	if len(parts) == 0 {

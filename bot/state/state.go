@@ -1,5 +1,5 @@
 // Package state keeps the little pinbot run must remember between runs to
-// send news once and to say what changed: which packages were held, which
+// send news once and to say what changed: which packages are held, which
 // pre-releases' failures were announced, which lasting conditions (a
 // blocked release) were alerted and when, and what each package looked
 // like, per repository and base branch. It is one small JSON file
@@ -45,7 +45,11 @@ type doc struct {
 type Scope struct {
 	// Updated is when a run last recorded the scope (zero: never).
 	Updated time.Time `json:"updated"`
-	// Held maps each held package to the target it was held at.
+	// Held maps each held package to the target it was held at: a record
+	// of what is held, not of what was alerted (a hold is alerted as a
+	// lasting condition, "held:protobuf" in Alerted). Versions before
+	// that alerted from Held alone; a hold found here with no such alert
+	// is taken as alerted once already.
 	Held map[string]string `json:"held"`
 	// Warned maps each package to the pre-release whose failing checks
 	// were announced (bot/earlywarn).
@@ -56,8 +60,8 @@ type Scope struct {
 	Seen   map[string]Seen `json:"seen,omitempty"`
 	SeenAt time.Time       `json:"seen_at,omitempty"`
 	// Alerted maps each lasting condition that was alerted (a blocked
-	// release, a branch that needs a human: a key such as
-	// "failure:numba") to what was said and when, so that it is alerted
+	// release, a branch that needs a human, a held package: a key such as
+	// "failure:numba" or "held:protobuf") to what was said and when, so that it is alerted
 	// once, again when it changes, and at most as often as notify.remind
 	// asks while it lasts.
 	Alerted map[string]Alert `json:"alerted,omitempty"`
@@ -66,7 +70,7 @@ type Scope struct {
 // An Alert is what was said of a lasting condition, and when.
 type Alert struct {
 	// Release is the release it was about; Verdict what was said of it
-	// (the failed checks): a different one is news.
+	// (the failed checks, what holds a package): a different one is news.
 	Release string    `json:"release"`
 	Verdict string    `json:"verdict,omitempty"`
 	At      time.Time `json:"at"`
