@@ -101,11 +101,7 @@ var DefaultPolicy = Policy{
 func (p Policy) WorstCase() time.Duration {
 	total := time.Duration(max(p.Attempts, 1)) * p.Timeout
 	for attempt := 1; attempt < p.Attempts; attempt++ {
-		d := p.BaseDelay << (attempt - 1)
-		if d <= 0 || d > p.MaxDelay {
-			d = p.MaxDelay
-		}
-		total += d
+		total += p.maxBackoff(attempt)
 	}
 	if p.Budget > 0 {
 		total = min(total, p.Budget)
@@ -679,11 +675,19 @@ func untilWhole(at time.Time) time.Duration {
 	return d
 }
 
-func (t *Transport) backoff(attempt int) time.Duration {
-	d := t.Policy.BaseDelay << (attempt - 1)
-	if d <= 0 || d > t.Policy.MaxDelay {
-		d = t.Policy.MaxDelay
+// maxBackoff is the longest wait before retry attempt+1: BaseDelay doubled
+// per attempt, at most MaxDelay. The Transport waits between half of it and
+// all of it (backoff); WorstCase counts all of it.
+func (p Policy) maxBackoff(attempt int) time.Duration {
+	d := p.BaseDelay << (attempt - 1)
+	if d <= 0 || d > p.MaxDelay {
+		d = p.MaxDelay
 	}
+	return d
+}
+
+func (t *Transport) backoff(attempt int) time.Duration {
+	d := t.Policy.maxBackoff(attempt)
 	// Full jitter: spread retries from many clients.
 	return time.Duration(rand.Int64N(int64(d)+1))/2 + d/2
 }
