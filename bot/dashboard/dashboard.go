@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/state"
+	"github.com/pinbot-dev/pinbot/bot/upstream"
 	"github.com/pinbot-dev/pinbot/internal/errw"
 	esc "github.com/pinbot-dev/pinbot/internal/escape"
 )
@@ -324,14 +324,15 @@ func pullCell(p Pull) string {
 }
 
 // link returns a Markdown link to u with text, which must be Markdown
-// already, or "" when u is not a plain http(s) URL that Markdown cannot
-// misread.
+// already, or "" when u is not a link pinbot writes (upstream.SafeURL: the
+// one rule for every link in pull requests, Slack and the dashboard; one
+// with credentials in it never is).
 func link(text, u string) string {
-	pu, err := url.Parse(u)
-	if u == "" || err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Host == "" || strings.ContainsAny(u, " ()<>[]\"'`|\\\r\n") {
+	safe, ok := upstream.SafeURL(u)
+	if !ok {
 		return ""
 	}
-	return "[" + text + "](" + u + ")"
+	return "[" + text + "](" + safe + ")"
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }

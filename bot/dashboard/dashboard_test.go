@@ -238,6 +238,27 @@ func TestHostile(t *testing.T) {
 	}
 }
 
+// TestLinks: the dashboard writes links by upstream.SafeURL's rule, as pull
+// requests and Slack do: a URL with credentials is never written (shown as
+// text), and characters that would end a Markdown link are percent-encoded.
+func TestLinks(t *testing.T) {
+	for _, tt := range []struct{ url, want, not string }{
+		{"https://github.com/o/r/pull/1", "[#1](https://github.com/o/r/pull/1)", ""},
+		{"https://x-access-token:ghs_secret@github.com/o/r/pull/1", "| #&#8203;1 |", "ghs_secret"},
+		{"https://github.com/o/r/pull/1)[x](https://evil.example", "[#1](https://github.com/o/r/pull/1%29%5Bx%5D%28https://evil.example)", "](https://evil"},
+	} {
+		d := fixture()
+		d.Pulls = map[string]dashboard.Pull{"numba": {Number: 1, URL: tt.url, Action: "opened"}}
+		var b strings.Builder
+		if err := d.Markdown(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tt.want) || tt.not != "" && strings.Contains(b.String(), tt.not) {
+			t.Errorf("URL %q: the dashboard has no %q, or has %q:\n%s", tt.url, tt.want, tt.not, b.String())
+		}
+	}
+}
+
 // FuzzRecorded: whatever an issue's body holds, reading its state never
 // panics, and a state that reads survives Encode and Recorded again.
 func FuzzRecorded(f *testing.F) {
