@@ -352,9 +352,7 @@ func reportEnvironment(rep *probe.Report) *report.Environment {
 	if rep.BaselineEnv != nil {
 		env.Baseline = dists(rep.BaselineEnv.Distributions)
 	}
-	for _, c := range rep.Changes() {
-		env.Changes = append(env.Changes, report.Change{Name: c.Name, From: c.From, To: c.To})
-	}
+	env.Changes = append(env.Changes, rep.Changes()...)
 	for _, c := range rep.Constraints {
 		env.Constraints = append(env.Constraints, c.String())
 	}

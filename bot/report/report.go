@@ -8,6 +8,7 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/pinbot-dev/pinbot/internal/envdiff"
 	"io"
 )
 
@@ -305,23 +306,8 @@ type Distribution struct {
 }
 
 // A Change is a distribution whose version differs between two
-// environments; From or To is "" when it is in only one of them.
-type Change struct {
-	Name string `json:"name"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-// String is "numpy 2.4.6 → 2.5.2", "numpy 2.5.2 (new)" or "numpy 2.4.6 (gone)".
-func (c Change) String() string {
-	switch {
-	case c.From == "":
-		return c.Name + " " + c.To + " (new)"
-	case c.To == "":
-		return c.Name + " " + c.From + " (gone)"
-	}
-	return c.Name + " " + c.From + " → " + c.To
-}
+// environments (envdiff.Change): the probes' type, reported as it is.
+type Change = envdiff.Change
 
 // environment returns the environment of a package's dynamic probes (they
 // share one), or nil.

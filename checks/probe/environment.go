@@ -3,6 +3,7 @@ package probe
 import (
 	"errors"
 	"fmt"
+	"github.com/pinbot-dev/pinbot/internal/envdiff"
 	"slices"
 	"strings"
 	"time"
@@ -20,24 +21,9 @@ type Environment struct {
 	Resolved time.Time `json:"resolved,omitzero"`
 }
 
-// A Change is a distribution whose version differs between two environments;
-// From or To is empty when it is only in one of them.
-type Change struct {
-	Name string `json:"name"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-// String is "numpy 2.4.6 → 2.5.2", "numpy 2.5.2 (new)" or "numpy 2.4.6 (gone)".
-func (c Change) String() string {
-	switch {
-	case c.From == "":
-		return c.Name + " " + c.To + " (new)"
-	case c.To == "":
-		return c.Name + " " + c.From + " (gone)"
-	}
-	return c.Name + " " + c.From + " → " + c.To
-}
+// A Change is a distribution whose version differs between two environments
+// (envdiff.Change).
+type Change = envdiff.Change
 
 // Changes lists the distributions other than the probed package whose
 // versions differ between the baseline's and the candidate's environments.

@@ -133,7 +133,7 @@ func TestMovedBlame(t *testing.T) {
 func TestDiffDistsAndDeclared(t *testing.T) {
 	got := diffDists([]Dist{{"numba", "0.62.0"}, {"NumPy", "2.4.6"}, {"old", "1"}, {"same", "1.0"}},
 		[]Dist{{"numba", "0.63.0"}, {"numpy", "2.5.2"}, {"new", "2"}, {"same", "1"}}, "numba")
-	want := []Change{{"new", "", "2"}, {"numpy", "2.4.6", "2.5.2"}, {"old", "1", ""}}
+	want := []Change{{Name: "new", To: "2"}, {Name: "numpy", From: "2.4.6", To: "2.5.2"}, {Name: "old", From: "1"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("diffDists = %+v", got)
 	}
