@@ -56,6 +56,21 @@ func withFor(opts *Options, version string) []string {
 	return opts.With
 }
 
+// withRequirements is how the installer is asked for the releases installed
+// beside version (withFor): each through requirement, so that a group
+// member's wheel the caller holds (LocalWheels) is installed from it, as the
+// candidate's is. withFor, not this, keys resolutions: the key names
+// releases, not where their files come from.
+func withRequirements(opts *Options, py *pyInfo, version string) []string {
+	with := withFor(opts, version)
+	out := make([]string, len(with))
+	for i, w := range with {
+		name, v, _ := strings.Cut(w, "==") // checkOptions made sure of the form
+		out[i] = requirement(opts, py, name, v)
+	}
+	return out
+}
+
 // envDir is where the environment of a resolution is (or would be).
 func envDir(opts *Options, py *pyInfo, version string, dists []Dist) string {
 	name, _ := envKey(opts, py, version, dists)
@@ -133,7 +148,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 		if report {
 			a = append(a, "--report", filepath.Join(dir, "report.json"))
 		}
-		return append(append(a, requirement(opts, py, opts.Package, version)), withFor(opts, version)...), nil
+		return append(append(a, requirement(opts, py, opts.Package, version)), withRequirements(opts, py, version)...), nil
 	}
 	pipCache := filepath.Join(opts.CacheDir, "pip")
 	pipFlags := []string{"--disable-pip-version-check", "--no-input", "--cache-dir", pipCache, "--prefer-binary"}

@@ -157,3 +157,68 @@ func mustGlob(t *testing.T, pattern string) []string {
 	}
 	return m
 }
+
+// TestLocalWheelsWith: a release installed beside the candidate (With, a
+// group's other member) whose local wheel fits the interpreter is asked of
+// the resolver and of the --no-deps install as a direct reference, as the
+// candidate is; the resolution's key names it by version alone. A local
+// wheel of another version of it, or for another interpreter, leaves
+// NAME==VERSION.
+func TestLocalWheelsWith(t *testing.T) {
+	index := t.TempDir()
+	run := func(t *testing.T, local []LocalWheel) (resolver, install []string, records []string) {
+		f := newFake(t)
+		f.info.Tags = []string{"cp311-cp311-manylinux_2_17_x86_64", "py3-none-any"}
+		f.info.Pip = "22.2" // resolves with --dry-run, installs without --python
+		opts := fakeOpts(t, f)
+		opts.Index, opts.With, opts.LocalWheels = index, []string{"llvmlite==0.50.1"}, local
+		f.resolve = func(a []string) (*Output, error) {
+			// Two requirements: pip reads them from a file.
+			b, err := os.ReadFile(a[slices.Index(a, "-r")+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			resolver = strings.Fields(strings.ReplaceAll(string(b), " @ ", "@"))
+			b, _ = json.Marshal(map[string]any{"install": []any{
+				map[string]any{"metadata": map[string]string{"name": "numba", "version": "0.67.0"}},
+				map[string]any{"metadata": map[string]string{"name": "llvmlite", "version": "0.50.1"}},
+			}})
+			os.WriteFile(a[slices.Index(a, "--report")+1], b, 0o644)
+			return &Output{}, nil
+		}
+		if _, err := Run(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range f.argv() {
+			if slices.Contains(c, "--no-deps") {
+				install = c[slices.Index(c, "--no-deps")+1:]
+			}
+		}
+		for _, r := range mustGlob(t, filepath.Join(opts.CacheDir, "resolutions", "*.json")) {
+			records = append(records, filepath.Base(r))
+		}
+		return resolver, install, records
+	}
+	_, _, fromIndex := run(t, nil)
+	w := localWheel(t, "llvmlite-0.50.1-py3-none-any.whl")
+	ref := "llvmlite @ file://" + w.Path + "#sha256=" + w.SHA256
+	resolver, install, records := run(t, []LocalWheel{localWheel(t, "llvmlite-0.50.0-py3-none-any.whl"), w})
+	if !slices.Equal(resolver, []string{"numba==0.67.0", strings.ReplaceAll(ref, " @ ", "@")}) {
+		t.Errorf("resolver asked for %q, want numba==0.67.0 and %s", resolver, ref)
+	}
+	if !slices.Equal(install, []string{ref, "numba==0.67.0"}) {
+		t.Errorf("install %q, want %s and numba==0.67.0", install, ref)
+	}
+	if len(records) != 1 || !slices.Equal(records, fromIndex) {
+		t.Errorf("resolution records %q, from the index %q: the key must not depend on the file", records, fromIndex)
+	}
+	for _, local := range [][]LocalWheel{
+		{localWheel(t, "llvmlite-0.50.0-py3-none-any.whl")},
+		{localWheel(t, "llvmlite-0.50.1-cp312-cp312-manylinux_2_17_x86_64.whl")},
+	} {
+		resolver, install, _ := run(t, local)
+		if !slices.Equal(resolver, []string{"numba==0.67.0", "llvmlite==0.50.1"}) || !slices.Equal(install, []string{"llvmlite==0.50.1", "numba==0.67.0"}) {
+			t.Errorf("with %s: resolver %q, install %q, want llvmlite==0.50.1", filepath.Base(local[0].Path), resolver, install)
+		}
+	}
+}

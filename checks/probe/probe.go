@@ -119,7 +119,8 @@ type Options struct {
 	Specs     []Spec // probes, presets allowed
 	// With are releases installed beside the candidate, as name==version
 	// ("llvmlite==0.50.1": a group's other targets, so that its members
-	// are probed together).
+	// are probed together). A release of With that LocalWheels holds is
+	// installed from it, as the candidate is.
 	With []string
 
 	// Index is a PIP_INDEX_URL-compatible URL or a local directory of wheels. Empty
@@ -148,7 +149,8 @@ type Options struct {
 
 	// LocalWheels are verified wheels on this machine that dynamic probes
 	// install instead of downloading the same files from the index (see
-	// LocalWheel): those of releases they install that fit the interpreter.
+	// LocalWheel): those of releases they install (the baseline, the
+	// candidate, With's) that fit the interpreter.
 	LocalWheels []LocalWheel
 
 	// BaselineWheel and CandidateWheel are the wheels for static mode. When zero and

@@ -271,7 +271,7 @@ func record(opts *Options, py *pyInfo, version string, dists []Dist, before map[
 // runResolver asks the installer what installing package==version (with
 // constraints) would install, without installing anything.
 func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string, constraints []Constraint) ([]Dist, error) {
-	reqs := append([]string{requirement(opts, py, opts.Package, version)}, withFor(opts, version)...)
+	reqs := append([]string{requirement(opts, py, opts.Package, version)}, withRequirements(opts, py, version)...)
 	dists, err := resolveRequirements(ctx, opts, py, reqs, constraints, false)
 	if err != nil {
 		ie := &InstallError{Package: opts.Package, Version: version, Err: err}
