@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/pinbot-dev/pinbot/bot/plan"
 	"github.com/pinbot-dev/pinbot/config"
@@ -26,15 +28,18 @@ type Prefetched struct {
 // Prefetch does, once for a fleet, the downloads every repository's check
 // would repeat. For each watched package that asks for checks, it plans the
 // release a pin with no cap following PyPI would move to (the sources, the
-// gates and the cap strategy of the configuration, as for any pin), and
+// gates and the cap strategy of the configuration, as for any pin; a
+// group's members together, as a check plans them: planGroups), and
 // fetches into the Verifier's artifact store the files the checks of that
 // release read: the wheel a static probe reads, the wheel a dynamic probe
-// installs (which pip then takes from the store, probe.LocalWheel), and the
-// wheels a symbol scan reads (the candidate's and its against packages'). Check jobs that share
-// the store then find them there. Baseline releases depend on each
-// repository's pins and are not fetched. A package whose target cannot be
-// planned or fetched is an error in the joined error; the others are still
-// fetched.
+// installs (which pip then takes from the store, probe.LocalWheel), the
+// wheels it installs beside it (the other members of its group at their
+// targets, whether or not they have checks of their own), and the wheels a
+// symbol scan reads (the candidate's and its against packages'). Check
+// jobs that share the store then find them there. Baseline releases depend
+// on each repository's pins and are not fetched. A package whose target
+// cannot be planned or fetched is an error in the joined error; the others
+// are still fetched.
 func (c *Checker) Prefetch(ctx context.Context) ([]Prefetched, error) {
 	log := c.Log
 	if log == nil {
@@ -45,22 +50,45 @@ func (c *Checker) Prefetch(ctx context.Context) ([]Prefetched, error) {
 	}
 	watched := c.watched(nil)
 	byPkg := map[string][]pins.Pin{}
-	var names []string
+	pin := func(name string) {
+		byPkg[name] = []pins.Pin{{File: "(fleet defaults)", Package: name, Text: name, Source: "pypi", Scheme: pep440.Name}}
+	}
+	var names []string // the packages whose checks' files are fetched
 	for name, settings := range watched {
 		if settings.HasChecks() {
 			names = append(names, name)
-			byPkg[name] = []pins.Pin{{File: "(fleet defaults)", Package: name, Text: name, Source: "pypi", Scheme: pep440.Name}}
+			pin(name)
+			// Its group moves with it: the other members' targets are
+			// installed beside it.
+			_, members := c.Config.GroupOf(name)
+			for _, m := range members {
+				if _, ok := watched[m]; ok {
+					pin(m)
+				}
+			}
 		}
 	}
 	slices.Sort(names)
-	lookups := c.lookup(ctx, log, names, byPkg)
-	planned := &installed{plans: map[string]*plan.Plan{}, schemes: c.Schemes}
+	all := slices.Sorted(maps.Keys(byPkg))
+	lookups := c.lookup(ctx, log, all, byPkg)
+	plans := make([]plan.Plan, len(all))
+	pkgs := make([]plan.Package, len(all))
+	for i, name := range all {
+		pkgs[i] = planPackage(name, watched[name])
+		pkgs[i].Gate = c.gate(watched[name])
+		plans[i] = plan.Make(pkgs[i], byPkg[name], lookups[name], c.Schemes)
+	}
+	groups := groupsOf(c.Config, all)
+	c.planGroups(ctx, log, groups, plans, pkgs, byPkg, lookups, watched)
+	planned := &installed{plans: map[string]*plan.Plan{}, schemes: c.Schemes, with: groups.together(plans), lookups: lookups}
 	targets := map[string]sources.Release{}
 	var errs []error
-	for _, name := range names {
-		pkg := planPackage(name, watched[name])
-		pkg.Gate = c.gate(watched[name])
-		p := plan.Make(pkg, byPkg[name], lookups[name], c.Schemes)
+	for i, name := range all {
+		p := &plans[i]
+		if !slices.Contains(names, name) {
+			planned.plans[name] = p // a member without checks: installed beside the others
+			continue
+		}
 		if p.Target == "" {
 			errs = append(errs, fmt.Errorf("%s: %w", name, p.Err))
 			continue
@@ -70,21 +98,27 @@ func (c *Checker) Prefetch(ctx context.Context) ([]Prefetched, error) {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		r, ok := findRelease(pep440.Scheme{}, acceptable(pep440.Scheme{}, rs, pkg.Prereleases), p.Target)
+		r, ok := findRelease(pep440.Scheme{}, acceptable(pep440.Scheme{}, rs, pkgs[i].Prereleases), p.Target)
 		if !ok {
 			errs = append(errs, fmt.Errorf("%s %s is not an installable release on PyPI, where the checks get it", name, p.Target))
 			continue
 		}
-		planned.plans[name], targets[name] = &p, r
+		planned.plans[name], targets[name] = p, r
 	}
 	var out []Prefetched
+	seen := map[string]bool{}
 	for _, name := range names {
 		r, ok := targets[name]
 		if !ok {
 			continue
 		}
 		got, err := c.Verifier.prefetch(ctx, name, watched[name], r, planned)
-		out = append(out, got...)
+		for _, g := range got {
+			if !seen[g.Path] {
+				seen[g.Path] = true
+				out = append(out, g)
+			}
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %s: %w", name, r.Version, err))
 		}
@@ -122,6 +156,23 @@ func (v *Verifier) prefetch(ctx context.Context, name string, settings *config.P
 			}
 			if p != w.Path {
 				add(name, r.Version, p)
+			}
+		}
+		// A group member's probes install the other members beside it:
+		// their wheels for the probe interpreter, which storedWheels then
+		// finds.
+		for _, w := range planned.with[name] {
+			for _, m := range v.besides(ctx, planned, []string{w}) {
+				f, ok := v.installWheel(ctx, *m)
+				if !ok {
+					continue
+				}
+				p, err := v.Artifacts.Fetch(ctx, f)
+				if err != nil {
+					return out, err
+				}
+				member, _, _ := strings.Cut(w, "==")
+				add(member, m.Version, p)
 			}
 		}
 	}

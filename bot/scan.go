@@ -277,6 +277,30 @@ func (v *Verifier) storedWheels(ctx context.Context, rs ...*sources.Release) []p
 	return out
 }
 
+// besides returns the releases of with (name==version: a group's other
+// members at their targets, as probe.Options.With installs them) as PyPI
+// lists them (planned's lookups, else Releases), for storedWheels. One that
+// cannot be found there is left out: the installer takes it from the index.
+func (v *Verifier) besides(ctx context.Context, planned *installed, with []string) []*sources.Release {
+	var out []*sources.Release
+	for _, w := range with {
+		name, version, _ := strings.Cut(w, "==")
+		var lookups []plan.Lookup
+		if planned != nil {
+			lookups = planned.lookups[name]
+		}
+		rs, err := v.pypiReleases(ctx, name, lookups)
+		if err != nil {
+			v.log().Debug("no releases to find a stored wheel of a group member in", "package", name, "err", err)
+			continue
+		}
+		if r, ok := findRelease(pep440.Scheme{}, rs, version); ok {
+			out = append(out, &r)
+		}
+	}
+	return out
+}
+
 func firstWheel(files []sources.File) (sources.File, bool) {
 	for _, f := range files {
 		if !f.Yanked && strings.HasSuffix(f.Name, ".whl") {
@@ -358,6 +382,9 @@ type installed struct {
 	// with maps a group's members to the releases installed beside them
 	// (name==version); a member of a group is in it even with none.
 	with map[string][]string
+	// lookups are the planned packages' releases per source (nil: none),
+	// where besides finds with's releases.
+	lookups map[string][]plan.Lookup
 }
 
 // version returns the release of pkg the project installs among accepted

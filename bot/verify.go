@@ -90,7 +90,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 	if c.Verifier == nil {
 		return out
 	}
-	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes, with: together}
+	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes, with: together, lookups: lookups}
 	for i := range plans {
 		planned.plans[plans[i].Name] = &plans[i]
 	}
@@ -226,7 +226,7 @@ func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Relea
 	if len(settings.Probes) > 0 {
 		runProbes := func(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package,
 			constraints []probe.Constraint) ([]report.Check, bool, error) {
-			return v.probe(ctx, name, baseline, cand, settings, constraints, planned.with[name])
+			return v.probe(ctx, name, baseline, cand, settings, constraints, planned)
 		}
 		if isConda(cand) {
 			runProbes = v.condaProbe
@@ -247,8 +247,15 @@ func (v *Verifier) run(ctx context.Context, name string, baseline *sources.Relea
 	return checks, blocked, nil
 }
 
+// probe runs the probes of one candidate against the baseline. With planned
+// (nil: none), a group member's probes install the releases planned.with
+// names beside it.
 func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Release, cand sources.Release, settings *config.Package,
-	constraints []probe.Constraint, with []string) ([]report.Check, bool, error) {
+	constraints []probe.Constraint, planned *installed) ([]report.Check, bool, error) {
+	var with []string
+	if planned != nil {
+		with = planned.with[name]
+	}
 	opts := probe.Options{
 		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, With: with,
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
@@ -272,8 +279,9 @@ func (v *Verifier) probe(ctx context.Context, name string, baseline *sources.Rel
 		}
 	} else if !v.NoInstall {
 		// Installs take the wheels the store holds (fleet plan's shared
-		// cache) instead of downloading them again.
-		opts.LocalWheels = v.storedWheels(ctx, baseline, &cand)
+		// cache) instead of downloading them again: the baseline's, the
+		// candidate's, and those of the group members installed beside it.
+		opts.LocalWheels = v.storedWheels(ctx, append([]*sources.Release{baseline, &cand}, v.besides(ctx, planned, with)...)...)
 	}
 	rep, err := probe.Run(ctx, opts)
 	var ie *probe.InstallError

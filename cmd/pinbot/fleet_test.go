@@ -478,6 +478,99 @@ func TestFleetSharedCacheDynamic(t *testing.T) {
 	}
 }
 
+// TestFleetSharedCacheGroup: with numba and llvmlite a group in the fleet
+// defaults (llvmlite has no checks of its own), fleet plan --cache-dir also
+// stores the llvmlite wheel numba's dynamic probes install beside it, at
+// the group's target (0.50.1: numba 0.68.0 requires llvmlite<0.51, so not
+// the newest, 0.51.0); a check job restoring that cache installs it from
+// the store (real pip: the index gets no request for it) beside numba
+// 0.68.0, which still blocks. A job whose stored llvmlite wheel was
+// tampered with downloads the index's file, and still takes numba's from
+// the store.
+func TestFleetSharedCacheGroup(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	py := dynamicOnly(t)
+	e := newRunEnv(t, probedConfig)
+	e.pypi.Add("numba", numbaWithLLVM("0.66.0", "llvmlite>=0.49", false), numbaWithLLVM("0.67.0", "llvmlite>=0.49", false),
+		numbaWithLLVM("0.68.0", "llvmlite<0.51,>=0.50", true))
+	e.pypi.Add("llvmlite", llvmliteWheel("0.49.0"), llvmliteWheel("0.50.1"), llvmliteWheel("0.51.0"))
+	addFleet(e, 3)
+	defaults := filepath.Join(t.TempDir(), "fleet.yml")
+	os.WriteFile(defaults, []byte("packages:\n  numba:\n    probes:\n      - preset: numba-unique-ids\n  llvmlite: {}\n"+
+		"groups:\n  numba-stack: [numba, llvmlite]\n"), 0o644)
+	os.Remove(filepath.Join(e.dir, ".pinbot.yml"))
+	const numbaFile, llvmFile = "numba-0.68.0-py3-none-any.whl", "llvmlite-0.50.1-py3-none-any.whl"
+	fetched := func(from int, file string) int {
+		n := 0
+		for _, r := range e.pypi.Requests()[from:] {
+			if strings.HasSuffix(r, "/"+file) {
+				n++
+			}
+		}
+		return n
+	}
+	shared := t.TempDir()
+	code, _, stderr := e.pinbot(t.Context(), "fleet", "plan", "--owner", "lab", "--defaults", defaults, "--cache-dir", shared)
+	if code != 0 || fetched(0, numbaFile) != 1 || fetched(0, llvmFile) != 1 || fetched(0, "llvmlite-0.51.0-py3-none-any.whl") != 0 {
+		t.Fatalf("plan: exit %d, fetched numba 0.68.0's wheel %d times, llvmlite 0.50.1's %d times and 0.51.0's %d times, want once, once, never\n%s",
+			code, fetched(0, numbaFile), fetched(0, llvmFile), fetched(0, "llvmlite-0.51.0-py3-none-any.whl"), stderr)
+	}
+	check := func(cache string) (numba, llvmlite int) {
+		t.Helper()
+		from := len(e.pypi.Requests())
+		e.vars["PINBOT_CACHE_DIR"] = cache
+		code, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--python", py, "--defaults", defaults)
+		var rep struct {
+			Packages []struct {
+				Name   string
+				Checks []struct {
+					Verdict     string
+					Environment *struct {
+						Candidate []struct{ Name, Version string }
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitCheck {
+			t.Fatalf("check: exit %d, want 3: %v\n%s\n%s", code, err, out, stderr)
+		}
+		// numba 0.68.0 drops _unique_ids: blocked, in a dynamic
+		// environment holding it and llvmlite 0.50.1.
+		together := false
+		for _, p := range rep.Packages {
+			for _, c := range p.Checks {
+				if p.Name == "numba" && c.Verdict == "blocked" && c.Environment != nil &&
+					distVersion(c.Environment.Candidate, "numba") == "0.68.0" && distVersion(c.Environment.Candidate, "llvmlite") == "0.50.1" {
+					together = true
+				}
+			}
+		}
+		if !together {
+			t.Errorf("no dynamic probe blocked numba 0.68.0 with llvmlite 0.50.1 beside it:\n%s", out)
+		}
+		return fetched(from, numbaFile), fetched(from, llvmFile)
+	}
+	if numba, llvmlite := check(shared); numba != 0 || llvmlite != 0 {
+		t.Errorf("the job with the plan's cache fetched numba 0.68.0's wheel %d times and llvmlite 0.50.1's %d times, want neither", numba, llvmlite)
+	}
+	// A stored member wheel that was changed is checked, not trusted (a
+	// fresh environment cache, so that pip installs again).
+	tampered := t.TempDir()
+	if out, err := exec.Command("cp", "-a", filepath.Join(shared, "artifacts"), tampered).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	copied, _ := filepath.Glob(filepath.Join(tampered, "artifacts", "sha256", "*", "*", llvmFile))
+	if len(copied) != 1 {
+		t.Fatalf("copied %q", copied)
+	}
+	f, _ := os.OpenFile(copied[0], os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte("tampered"))
+	f.Close()
+	if numba, llvmlite := check(tampered); numba != 0 || llvmlite != 1 {
+		t.Errorf("the job with a tampered llvmlite wheel fetched numba 0.68.0's wheel %d times and llvmlite 0.50.1's %d times, want 0 and 1", numba, llvmlite)
+	}
+}
+
 // TestRunReportsRepositoryAndRequests: pinbot run's JSON report names its
 // repository and counts the GitHub requests made for it.
 func TestRunReportsRepositoryAndRequests(t *testing.T) {
