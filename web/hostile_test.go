@@ -207,6 +207,62 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// TestWithBudget: requests in sequence under WithBudget end when its bound
+// passes, however long each request alone may take: a server that answers
+// the first request and hangs on the second, or drips it, or answers 503
+// (the bound passes during a backoff), fails the second with a *BudgetError
+// naming the task, long before a request's own budget (a minute) ends it.
+func TestWithBudget(t *testing.T) {
+	hang := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	drip := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		for range 1000 {
+			if _, err := w.Write([]byte("x")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	for name, second := range map[string]http.HandlerFunc{"hang": hang, "drip": drip, "503": status(503)} {
+		t.Run(name, func(t *testing.T) {
+			s, n := server(t, status(200), second)
+			p := web.DefaultPolicy
+			p.Timeout, p.Budget, p.BaseDelay, p.MaxDelay = time.Minute, time.Minute, 30*time.Second, 30*time.Second
+			hc := &http.Client{Transport: web.NewTransport(nil, p, "test", nil)}
+			ctx, cancel := web.WithBudget(context.Background(), 300*time.Millisecond, "the lookup of numba")
+			defer cancel()
+			start := time.Now()
+			if _, _, err := web.Get(ctx, hc, s.URL+"/index", nil); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := web.Get(ctx, hc, s.URL+"/shard", nil)
+			took := time.Since(start)
+			var be *web.BudgetError
+			if !errors.As(err, &be) || !errors.Is(err, context.DeadlineExceeded) ||
+				err.Error() != "the lookup of numba timed out: no result within 300ms, the time one request may take" {
+				t.Fatalf("err = %v, want the lookup's *BudgetError", err)
+			}
+			if took > 20*time.Second { // a bound, not a speed target: a request alone may take a minute
+				t.Errorf("took %s for a bound of 300ms", took)
+			}
+			if n.Load() != 2 {
+				t.Errorf("%d requests, want 2", n.Load())
+			}
+		})
+	}
+	// No bound: the context is the caller's.
+	ctx, cancel := web.WithBudget(context.Background(), 0, "x")
+	defer cancel()
+	if _, ok := ctx.Deadline(); ok {
+		t.Error("WithBudget(0) set a deadline")
+	}
+}
+
 // TestRetryAfterBeyondMax: a wait longer than the policy allows ends the
 // request at once, and the error says why.
 func TestRetryAfterBeyondMax(t *testing.T) {

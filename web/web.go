@@ -109,6 +109,37 @@ func (p Policy) WorstCase() time.Duration {
 	return total
 }
 
+// WithBudget bounds a task of several requests in sequence (one package's
+// lookup on a conda channel: an index, then shards) by d, the time one
+// request may take (Policy.WorstCase): each request has its own budget, so
+// without this a hung or dripping server would hold the task for a budget
+// per request. When d passes, the requests in flight end with a
+// *BudgetError (ContextError) saying what took too long; no bound when d <= 0.
+// Work shared with other tasks must not run in the returned context: one
+// task's bound would end it for all.
+func WithBudget(ctx context.Context, d time.Duration, what string) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, d, &BudgetError{What: what, Budget: d})
+}
+
+// A BudgetError is why a context from WithBudget ended: its task took longer
+// than its budget. It is a context.DeadlineExceeded.
+type BudgetError struct {
+	// What is the task ("the lookup of numba on the conda channel conda-forge").
+	What string
+	// Budget is the bound that passed.
+	Budget time.Duration
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("%s timed out: no result within %s, the time one request may take", e.What, e.Budget)
+}
+
+// Unwrap makes a BudgetError a context.DeadlineExceeded.
+func (e *BudgetError) Unwrap() error { return context.DeadlineExceeded }
+
 // ContextError says why ctx ended: the cause its deadline was given
 // (context.WithTimeoutCause: a run's --timeout, which says so), else
 // ctx.Err().
@@ -248,6 +279,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		t.Log.Warn("retrying request", "method", req.Method, "url", ShownURL(req), "reason", RedactText(why), "attempt", attempt, "wait", wait.Round(time.Millisecond))
 		if err := t.Sleep(req.Context(), wait); err != nil {
+			if req.Context().Err() != nil {
+				err = ContextError(req.Context()) // the cause (a --timeout, a WithBudget), as after an attempt
+			}
 			return nil, err
 		}
 	}

@@ -131,7 +131,7 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 // the cache directory, or in tmp when caching is off.
 func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) *bot.Checker {
 	hc := f.HTTPClient()
-	srcs := newSources(cfg, hc, f.Getenv)
+	srcs := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
 	store := f.cacheDir()
 	if store == "" {
 		store = tmp

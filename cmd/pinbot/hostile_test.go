@@ -22,6 +22,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/pinbot-dev/pinbot/internal/fakes"
+	"github.com/pinbot-dev/pinbot/web"
 )
 
 // The hostile-index scenarios run `pinbot check` against a fake PyPI reached
@@ -527,34 +528,7 @@ func TestHostileCondaShard(t *testing.T) {
 	e.file(".pinbot.yml", []byte("sources:\n  conda:\n    repodata-url: "+c.URL+"\npackages:\n  numba:\n    platforms: [linux-64]\n  llvmlite:\n    platforms: [linux-64]\n"))
 	e.file("environment.yml", []byte("channels: [conda-forge]\ndependencies:\n  - numba >=0.60,<=0.66.0\n  - llvmlite <=0.48.0\n"))
 
-	// The shards' paths come from the index: a sound run reads them, and
-	// numba's is the one that lists numba's files.
-	if code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json"); code != exitOK {
-		t.Fatalf("sound shards: exit %d\n%s\n%s", code, out, stderr)
-	}
-	dec, err := zstd.NewReader(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dec.Close()
-	var numbaShard string
-	for _, p := range c.Requests() {
-		if !strings.Contains(p, "/shards/") {
-			continue
-		}
-		resp, err := http.Get(c.URL + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if raw, err := dec.DecodeAll(b, nil); err == nil && bytes.Contains(raw, []byte("numba-0.67.0-")) {
-			numbaShard = p
-		}
-	}
-	if numbaShard == "" {
-		t.Fatalf("no shard of numba read: %q", c.Requests())
-	}
+	numbaShard := soundShard(t, e, c, "numba-0.67.0-")
 
 	for _, format := range []string{"json", "text", "markdown"} {
 		c.Fail(numbaShard, fakes.Fault{Body: shard})
@@ -582,6 +556,90 @@ func TestHostileCondaShard(t *testing.T) {
 		if p := pkgs["llvmlite"]; p.Status != "bump" || p.Newest != "0.49.0" {
 			t.Errorf("llvmlite = %+v, want it planned at 0.49.0", p)
 		}
+	}
+}
+
+// soundShard runs a sound `pinbot check` and returns the path of the shard
+// it read that lists file (the shards' paths come from the index).
+func soundShard(t *testing.T, e *env, c *fakes.Conda, file string) string {
+	t.Helper()
+	if code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json"); code != exitOK {
+		t.Fatalf("sound shards: exit %d\n%s\n%s", code, out, stderr)
+	}
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	for _, p := range c.Requests() {
+		if !strings.Contains(p, "/shards/") {
+			continue
+		}
+		resp, err := http.Get(c.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if raw, err := dec.DecodeAll(b, nil); err == nil && bytes.Contains(raw, []byte(file)) {
+			return p
+		}
+	}
+	t.Fatalf("no shard listing %s read: %q", file, c.Requests())
+	return ""
+}
+
+// TestHostileCondaLookupBudget: a conda channel that answers a lookup's
+// first request (its shard index, slowly but within a request's time) and
+// hangs on, or drips, the second (numba's shard) costs numba's lookup no
+// more than one request's time (network.request-timeout, 1s here) in all:
+// numba is an error naming the channel and the timeout, and the shard left
+// unanswered, while llvmlite on the same channel (sharing its index) and
+// pysam on a healthy channel are planned.
+func TestHostileCondaLookupBudget(t *testing.T) {
+	c := fakes.NewConda(t)
+	c.Add("conda-forge", "numba", fakes.CondaFile{Version: "0.66.0"}, fakes.CondaFile{Version: "0.67.0"})
+	py := []string{"python >=3.12"}
+	c.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.48.0", Depends: py}, fakes.CondaFile{Version: "0.49.0", Depends: py})
+	c.Add("bioconda", "pysam", fakes.CondaFile{Version: "0.22.0", Depends: py}, fakes.CondaFile{Version: "0.23.0", Depends: py})
+	e := newEnv(t)
+	e.vars["PINBOT_CONDA_URL"] = c.URL
+	e.file(".pinbot.yml", []byte("sources:\n  conda:\n    channels: [conda-forge, bioconda]\n    repodata-url: "+c.URL+
+		"\nnetwork:\n  attempt-timeout: 1s\n  request-timeout: 1s\n"+
+		"packages:\n  numba:\n    platforms: [linux-64]\n  llvmlite:\n    platforms: [linux-64]\n  pysam:\n    platforms: [linux-64]\n"))
+	e.file("environment.yml", []byte("channels: [conda-forge]\ndependencies:\n  - numba >=0.60,<=0.66.0\n  - llvmlite <=0.48.0\n  - bioconda::pysam <=0.22.0\n"))
+	// The factory's own client: its policy is the configuration's.
+	e.setup = func(f *Factory) {
+		f.HTTPClient = func() *http.Client {
+			return &http.Client{Transport: web.NewTransport(nil, f.policy(), web.UserAgent("test"), f.Log)}
+		}
+	}
+	shard := soundShard(t, e, c, "numba-0.67.0-")
+	const index = "/conda-forge/linux-64/repodata_shards.msgpack.zst"
+	for name, fault := range map[string]fakes.Fault{"hang": {Hang: time.Hour}, "drip": {Drip: time.Second}} {
+		t.Run(name, func(t *testing.T) {
+			c.Fail(index, fakes.Fault{Hang: 300 * time.Millisecond})
+			c.Fail(shard, fault)
+			start := time.Now()
+			code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json")
+			if took := time.Since(start); took > 20*time.Second { // a bound, not a speed target
+				t.Errorf("took %s with a lookup budget of 1s", took)
+			}
+			if code != exitFailure {
+				t.Errorf("exit %d, want 1\n%s\n%s", code, out, stderr)
+			}
+			pkgs := decodeReport(t, out)
+			want := "conda-forge: the lookup of numba on the conda channel conda-forge timed out: no result within 1s, the time one request may take: no complete answer from " + c.URL + shard
+			if p := pkgs["numba"]; p.Status != "error" || !strings.HasPrefix(p.Error, want) {
+				t.Errorf("numba = %s: %s\nwant %s", p.Status, p.Error, want)
+			}
+			if p := pkgs["llvmlite"]; p.Status != "bump" || p.Newest != "0.49.0" {
+				t.Errorf("llvmlite = %+v, want it planned at 0.49.0", p)
+			}
+			if p := pkgs["pysam"]; p.Status != "bump" || p.Newest != "0.23.0" {
+				t.Errorf("pysam = %+v, want it planned at 0.23.0", p)
+			}
+		})
 	}
 }
 

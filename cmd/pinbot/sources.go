@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -21,8 +22,9 @@ const condaAlias = conda.Alias
 // per conda channel named by the channel (default conda-forge) plus the
 // "conda" alias for the first, and "goproxy", which follows GOPROXY,
 // GONOPROXY and GOPRIVATE from getenv unless sources.goproxy.url names the one
-// proxy to use.
-func newSources(cfg *config.Config, hc *http.Client, getenv func(string) string) map[string]sources.Source {
+// proxy to use. A conda lookup, several requests, takes at most lookup, the
+// time one request of hc may take (web.Policy.WorstCase).
+func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, getenv func(string) string) map[string]sources.Source {
 	out := map[string]sources.Source{}
 	if cfg.Sources.PyPI.API == pypi.SimpleAPI {
 		out[pypi.Name] = pypi.NewSimple(cfg.Sources.PyPI.URL, hc)
@@ -51,7 +53,8 @@ func newSources(cfg *config.Config, hc *http.Client, getenv func(string) string)
 	}
 	slices.Sort(subdirs)
 	for i, ch := range channels {
-		src := conda.New(conda.Options{Channel: ch, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs}, hc)
+		src := conda.New(conda.Options{Channel: ch, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
+			Budget: lookup}, hc)
 		out[ch] = src
 		if i == 0 {
 			out[condaAlias] = src

@@ -388,7 +388,7 @@ func TestNewSources(t *testing.T) {
 	cfg := config.Default()
 	cfg.Sources.Conda.Channels = []string{"conda-forge", "bioconda"}
 	env := map[string]string{"GOPROXY": "ftp://nope", "PINBOT_CONDA_URL": "http://conda.test", "PINBOT_GOPROXY_URL": ""}
-	srcs := newSources(cfg, http.DefaultClient, func(k string) string { return env[k] })
+	srcs := newSources(cfg, http.DefaultClient, 0, func(k string) string { return env[k] })
 	for name, want := range map[string]string{"pypi": "pypi", "conda-forge": "conda-forge", "bioconda": "bioconda", "conda": "conda-forge", "goproxy": "goproxy"} {
 		if s, ok := srcs[name]; !ok || s.Name() != want {
 			t.Errorf("source %q = %v, want one named %q", name, s, want)

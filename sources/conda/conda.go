@@ -15,6 +15,8 @@ package conda
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"path"
@@ -23,6 +25,7 @@ import (
 	"time"
 
 	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/web"
 )
 
 // Scheme is the version scheme of conda packages.
@@ -65,6 +68,12 @@ type Options struct {
 	// Subdirs are the subdirs read from sharded repodata (default
 	// DefaultSubdirs); noarch is always read.
 	Subdirs []string
+	// Budget bounds one package's lookup, all its requests together (no
+	// bound when zero). Set it to the HTTP client's web.Policy.WorstCase:
+	// each request has a budget of its own, and a lookup of several (shard
+	// indexes, then shards) would otherwise take a budget per request when
+	// the channel hangs.
+	Budget time.Duration
 }
 
 // A Source lists the releases of packages in one conda channel. It is safe for
@@ -74,7 +83,7 @@ type Source struct {
 	hc   *http.Client
 
 	mu      sync.Mutex
-	indexes map[string]*indexCell
+	indexes map[string]*indexFetch // by subdir
 }
 
 var (
@@ -108,7 +117,7 @@ func New(o Options, hc *http.Client) *Source {
 		}
 	}
 	o.Subdirs = subdirs
-	return &Source{opts: o, hc: hc, indexes: map[string]*indexCell{}}
+	return &Source{opts: o, hc: hc, indexes: map[string]*indexFetch{}}
 }
 
 // Name returns the channel.
@@ -118,15 +127,26 @@ func (s *Source) Name() string { return s.opts.Channel }
 func (*Source) Scheme() string { return Scheme }
 
 // Releases returns every release of pkg in the channel. A package the channel
-// does not have gives an error wrapping sources.ErrNotFound.
+// does not have gives an error wrapping sources.ErrNotFound. The lookup takes
+// at most Options.Budget, all its requests included; past it, the error is a
+// *web.BudgetError naming the package and the channel.
 func (s *Source) Releases(ctx context.Context, pkg string) ([]sources.Release, error) {
 	pkg = strings.ToLower(pkg)
+	lookup, cancel := web.WithBudget(ctx, s.opts.Budget, fmt.Sprintf("the lookup of %s on the conda channel %s", pkg, s.opts.Channel))
+	defer cancel()
 	var rs []sources.Release
 	var err error
 	if s.opts.RepodataURL != "" {
-		rs, err = s.fromShards(ctx, pkg)
+		rs, err = s.fromShards(lookup, ctx, pkg)
 	} else {
-		rs, err = s.fromAPI(ctx, pkg)
+		rs, err = s.fromAPI(lookup, pkg)
+	}
+	if err != nil && lookup.Err() != nil && ctx.Err() == nil {
+		// The bound ended the lookup: say so, whatever the request in
+		// flight made of it.
+		if cause := context.Cause(lookup); !errors.Is(err, cause) {
+			err = fmt.Errorf("%w: %w", cause, err)
+		}
 	}
 	for i := range rs {
 		for j := range rs[i].Files {

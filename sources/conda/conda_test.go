@@ -350,3 +350,119 @@ func TestFileRecords(t *testing.T) {
 		}
 	}
 }
+
+// slowClient's requests each get a minute, attempts and backoffs included:
+// only a lookup's Budget ends them sooner.
+func slowClient() *http.Client {
+	p := web.DefaultPolicy
+	p.Timeout, p.Budget, p.BaseDelay, p.MaxDelay = time.Minute, time.Minute, 30*time.Second, 30*time.Second
+	return &http.Client{Transport: web.NewTransport(nil, p, "test", nil)}
+}
+
+// shardPath returns the path of pkg's shard in a channel's linux-64 subdir,
+// as its index names it.
+func shardPath(t *testing.T, fake *fakes.Conda, channel, pkg string) string {
+	t.Helper()
+	fake.ResetLog()
+	if _, err := conda.New(conda.Options{Channel: channel, RepodataURL: fake.URL, Subdirs: []string{"linux-64"}}, client()).Releases(context.Background(), pkg); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range fake.Requests() {
+		if strings.HasPrefix(p, "/"+channel+"/linux-64/shards/") {
+			fake.ResetLog()
+			return p
+		}
+	}
+	t.Fatalf("no linux-64 shard of %s requested: %q", pkg, fake.Requests())
+	return ""
+}
+
+// TestLookupBudget: a channel that answers a lookup's first request (the
+// shard index) and hangs on, or drips, the second (the package's shard)
+// fails that package's lookup at Options.Budget, though each request alone
+// may take a minute; the error is a *web.BudgetError naming the package, the
+// channel and the shard left unanswered. Another package of the same channel,
+// whose shard answers, and a package of a healthy channel fetched with the
+// same client, keep their results.
+func TestLookupBudget(t *testing.T) {
+	for name, fault := range map[string]fakes.Fault{"hang": {Hang: time.Hour}, "drip": {Drip: time.Second}} {
+		t.Run(name, func(t *testing.T) {
+			fake := fakes.NewConda(t)
+			fake.Add("conda-forge", "numba", numbaFiles()...)
+			fake.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.50.0"})
+			fake.Add("bioconda", "pysam", fakes.CondaFile{Version: "0.23.0"})
+			shard := shardPath(t, fake, "conda-forge", "numba")
+			fake.Fail(shard, fault)
+
+			hc := slowClient()
+			o := conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64"}, Budget: 300 * time.Millisecond}
+			forge := conda.New(o, hc)
+			o.Channel = "bioconda"
+			bio := conda.New(o, hc)
+			var wg sync.WaitGroup
+			var numbaErr, llvmErr, bioErr error
+			var took time.Duration
+			start := time.Now()
+			wg.Go(func() {
+				_, numbaErr = forge.Releases(context.Background(), "numba")
+				took = time.Since(start)
+			})
+			wg.Go(func() { _, llvmErr = forge.Releases(context.Background(), "llvmlite") })
+			wg.Go(func() { _, bioErr = bio.Releases(context.Background(), "pysam") })
+			wg.Wait()
+
+			var be *web.BudgetError
+			want := "the lookup of numba on the conda channel conda-forge timed out: no result within 300ms, the time one request may take: no complete answer from " + fake.URL + shard
+			if !errors.As(numbaErr, &be) || !errors.Is(numbaErr, context.DeadlineExceeded) || numbaErr.Error() != want {
+				t.Errorf("numba: err = %v\nwant %s", numbaErr, want)
+			}
+			if took > 20*time.Second { // a bound, not a speed target: the shard's request alone may take a minute
+				t.Errorf("numba's lookup took %s for a budget of 300ms", took)
+			}
+			if llvmErr != nil || bioErr != nil {
+				t.Errorf("llvmlite: %v; pysam on bioconda: %v; want both found", llvmErr, bioErr)
+			}
+		})
+	}
+}
+
+// TestSharedIndexOutlivesLookup: a shard index that is slow to answer ends
+// the lookup that waits for it at its budget, with an error naming the
+// index, but not the fetch itself, which other packages share: once it
+// answers, the next lookup uses it without fetching it again.
+func TestSharedIndexOutlivesLookup(t *testing.T) {
+	fake := fakes.NewConda(t)
+	fake.Add("conda-forge", "numba", numbaFiles()...)
+	fake.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.50.0"})
+	const index = "/conda-forge/linux-64/repodata_shards.msgpack.zst"
+	fake.Fail(index, fakes.Fault{Hang: 600 * time.Millisecond})
+	src := conda.New(conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64"}, Budget: 200 * time.Millisecond}, slowClient())
+
+	_, err := src.Releases(context.Background(), "numba")
+	var be *web.BudgetError
+	if !errors.As(err, &be) || !strings.HasSuffix(err.Error(), ": no complete answer from "+fake.URL+index) {
+		t.Fatalf("numba: err = %v, want a *web.BudgetError naming the index", err)
+	}
+	// The fetch goes on after the lookup gave up: wait for its answer.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		log := fake.Log()
+		if i := slices.IndexFunc(log, func(r fakes.Request) bool { return r.Path == index }); i >= 0 && log[i].Status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the index fetch did not complete after numba's lookup gave up: %+v", log)
+		}
+	}
+	if _, err := src.Releases(context.Background(), "llvmlite"); err != nil {
+		t.Fatalf("llvmlite: %v", err)
+	}
+	n := 0
+	for _, p := range fake.Requests() {
+		if p == index {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the index was requested %d times, want once: %q", n, fake.Requests())
+	}
+}

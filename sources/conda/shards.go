@@ -62,52 +62,77 @@ type record struct {
 	Depends     []string
 }
 
-// indexCell holds one subdir's index for the life of a Source.
-type indexCell struct {
-	mu     chan struct{} // a lock that waiting callers can abandon on cancel
-	idx    *shardIndex
-	absent bool // the channel has no such subdir (404)
+// An indexFetch is one fetch of a subdir's shard index, shared by every
+// lookup that needs it: the fetch in flight, or its result once it
+// succeeded (a failed one is forgotten, so the next lookup tries again).
+type indexFetch struct {
+	ctx  context.Context // the fetch's: its starter's, without the lookup's bound
+	done chan struct{}   // closed when the fetch ended, idx and err set
+	idx  *shardIndex     // nil when the channel has no such subdir (404)
+	err  error
 }
 
-func (s *Source) cell(subdir string) *indexCell {
+// startIndex returns the fetch of a subdir's index: the one in flight or
+// done, else a new one in ctx. ctx must not carry a lookup's bound
+// (Options.Budget): the index is shared, and one package's lookup running
+// out of time must not end the fetch the other packages wait for. The
+// Transport's request budget and the run's deadline bound it.
+func (s *Source) startIndex(ctx context.Context, subdir string) *indexFetch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.indexes[subdir]
-	if c == nil {
-		c = &indexCell{mu: make(chan struct{}, 1)}
-		s.indexes[subdir] = c
+	if f := s.indexes[subdir]; f != nil {
+		return f
 	}
-	return c
+	f := &indexFetch{ctx: ctx, done: make(chan struct{})}
+	s.indexes[subdir] = f
+	go func() {
+		defer close(f.done)
+		f.idx, f.err = s.fetchIndex(ctx, subdir)
+		if f.err != nil {
+			s.mu.Lock()
+			if s.indexes[subdir] == f {
+				delete(s.indexes, subdir)
+			}
+			s.mu.Unlock()
+		}
+	}()
+	return f
 }
 
-// index returns a subdir's shard index, fetching it once per Source; nil when
-// the channel has no such subdir. Errors are not remembered.
-func (s *Source) index(ctx context.Context, subdir string) (*shardIndex, error) {
-	c := s.cell(subdir)
-	select {
-	case c.mu <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// index waits for f, a fetch of a subdir's shard index (startIndex in run),
+// and returns the index; nil when the channel has no such subdir. The
+// lookup's ctx bounds only the wait: when it ends, the fetch goes on for the
+// others.
+func (s *Source) index(ctx, run context.Context, subdir string, f *indexFetch) (*shardIndex, error) {
+	for ; ; f = s.startIndex(run, subdir) {
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: no complete answer from %s", web.ContextError(ctx), web.Redact(s.indexURL(subdir)))
+		}
+		if f.err != nil && f.ctx.Err() != nil && run.Err() == nil {
+			continue // the context of the lookup that started it ended, not ours: fetch again
+		}
+		return f.idx, f.err
 	}
-	defer func() { <-c.mu }()
-	if c.idx != nil || c.absent {
-		return c.idx, nil
-	}
-	u := s.opts.RepodataURL + "/" + s.channelPath() + "/" + subdir + "/repodata_shards.msgpack.zst"
+}
+
+func (s *Source) indexURL(subdir string) string {
+	return s.opts.RepodataURL + "/" + s.channelPath() + "/" + subdir + "/repodata_shards.msgpack.zst"
+}
+
+// fetchIndex fetches and decodes a subdir's shard index; nil when the
+// channel has no such subdir.
+func (s *Source) fetchIndex(ctx context.Context, subdir string) (*shardIndex, error) {
+	u := s.indexURL(subdir)
 	_, body, err := web.Get(ctx, s.hc, u, nil)
 	if errors.Is(err, sources.ErrNotFound) {
-		c.absent = true
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	idx, err := decodeIndex(u, body)
-	if err != nil {
-		return nil, err
-	}
-	c.idx = idx
-	return idx, nil
+	return decodeIndex(u, body)
 }
 
 func unzstd(u string, body []byte) ([]byte, error) {
@@ -249,12 +274,21 @@ func digest(h []byte) (sum [32]byte, ok bool) {
 	return sum, false
 }
 
-func (s *Source) fromShards(ctx context.Context, pkg string) ([]sources.Release, error) {
+// fromShards reads pkg's shards in every subdir, within the lookup's ctx; run
+// is the context without the lookup's bound, for the shared index fetches.
+func (s *Source) fromShards(ctx, run context.Context, pkg string) ([]sources.Release, error) {
+	// Every lookup reads every subdir's index: fetch them all at once, so
+	// that a cold run waits for the slowest, not for their sum, within the
+	// first lookup's budget.
+	fetches := make([]*indexFetch, len(s.opts.Subdirs))
+	for i, subdir := range s.opts.Subdirs {
+		fetches[i] = s.startIndex(run, subdir)
+	}
 	var files []sources.File
 	var vers []string
 	found := false
-	for _, subdir := range s.opts.Subdirs {
-		idx, err := s.index(ctx, subdir)
+	for i, subdir := range s.opts.Subdirs {
+		idx, err := s.index(ctx, run, subdir, fetches[i])
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +304,7 @@ func (s *Source) fromShards(ctx context.Context, pkg string) ([]sources.Release,
 		if err != nil {
 			return nil, err
 		}
-		_, body, err := web.Get(ctx, s.hc, su.String(), nil)
+		body, err := get(ctx, s.hc, su.String(), nil)
 		if err != nil {
 			return nil, err
 		}
