@@ -126,6 +126,7 @@ func TestShards(t *testing.T) {
 	}
 	src := conda.New(conda.Options{RepodataURL: fake.URL}, client())
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	var shards []sources.Release
 	for _, pkg := range []string{"numba", "llvmlite", "numba"} {
 		wg.Go(func() {
@@ -134,7 +135,9 @@ func TestShards(t *testing.T) {
 				t.Error(err)
 			}
 			if pkg == "numba" {
+				mu.Lock()
 				shards = rs
+				mu.Unlock()
 			}
 		})
 	}
