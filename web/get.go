@@ -41,6 +41,18 @@ func Get(ctx context.Context, hc *http.Client, url string, header http.Header) (
 	return resp, body, nil
 }
 
+// GetWithin is Get for one request of a task under WithBudget, returning the
+// body: when the task's budget ends the request, the error (the task's
+// *BudgetError) also names the request left without an answer, which the
+// BudgetError, naming only the task, does not.
+func GetWithin(ctx context.Context, hc *http.Client, url string, header http.Header) ([]byte, error) {
+	_, body, err := Get(ctx, hc, url, header)
+	if be := (*BudgetError)(nil); errors.As(err, &be) {
+		err = fmt.Errorf("%w: no complete answer from %s", err, Redact(url))
+	}
+	return body, err
+}
+
 // DecodeJSON decodes body, fetched from url, into v, with errors that say what
 // came instead of JSON (an HTML error page served with status 200, a
 // truncated document) and name the URL redacted. A document with more objects,

@@ -110,7 +110,8 @@ func (p Policy) WorstCase() time.Duration {
 }
 
 // WithBudget bounds a task of several requests in sequence (one package's
-// lookup on a conda channel: an index, then shards) by d, the time one
+// lookup on a conda channel: an index, then shards; one module's on a Go
+// module proxy: its list, .info files and a go.mod) by d, the time one
 // request may take (Policy.WorstCase): each request has its own budget, so
 // without this a hung or dripping server would hold the task for a budget
 // per request. When d passes, the requests in flight end with a
@@ -122,6 +123,20 @@ func WithBudget(ctx context.Context, d time.Duration, what string) (context.Cont
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeoutCause(ctx, d, &BudgetError{What: what, Budget: d})
+}
+
+// BudgetEnded returns err, the result of a task run in the context task from
+// WithBudget on parent, saying the budget ended it when it did (the task's
+// *BudgetError first), whatever the request in flight made of the end. An
+// error of parent's own (a run's --timeout) is left as it is.
+func BudgetEnded(task, parent context.Context, err error) error {
+	if err == nil || task.Err() == nil || parent.Err() != nil {
+		return err
+	}
+	if cause := context.Cause(task); !errors.Is(err, cause) {
+		err = fmt.Errorf("%w: %w", cause, err)
+	}
+	return err
 }
 
 // A BudgetError is why a context from WithBudget ended: its task took longer

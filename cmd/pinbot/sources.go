@@ -22,8 +22,9 @@ const condaAlias = conda.Alias
 // per conda channel named by the channel (default conda-forge) plus the
 // "conda" alias for the first, and "goproxy", which follows GOPROXY,
 // GONOPROXY and GOPRIVATE from getenv unless sources.goproxy.url names the one
-// proxy to use. A conda lookup, several requests, takes at most lookup, the
-// time one request of hc may take (web.Policy.WorstCase).
+// proxy to use. A conda lookup on a channel and a Go module's lookup on a
+// proxy, several requests each, take at most lookup, the time one request of
+// hc may take (web.Policy.WorstCase).
 func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, getenv func(string) string) map[string]sources.Source {
 	out := map[string]sources.Source{}
 	if cfg.Sources.PyPI.API == pypi.SimpleAPI {
@@ -65,7 +66,8 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 	if noProxy == "" {
 		noProxy = getenv("GOPRIVATE")
 	}
-	gp, err := goproxy.New(goproxy.Options{GOPROXY: getenv("GOPROXY"), NoProxy: noProxy, URL: cfg.Sources.GoProxy.URL}, hc)
+	gp, err := goproxy.New(goproxy.Options{GOPROXY: getenv("GOPROXY"), NoProxy: noProxy, URL: cfg.Sources.GoProxy.URL,
+		Budget: lookup}, hc)
 	if err != nil {
 		out[goproxy.Name] = failing{name: goproxy.Name, scheme: goproxy.Scheme, err: err}
 	} else {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -62,21 +61,11 @@ func (n *flexNumber) UnmarshalJSON(b []byte) error {
 
 func (s *Source) fromAPI(ctx context.Context, pkg string) ([]sources.Release, error) {
 	u := s.opts.APIURL + "/package/" + url.PathEscape(s.owner()) + "/" + url.PathEscape(pkg)
-	body, err := get(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
+	body, err := web.GetWithin(ctx, s.hc, u, http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return nil, err
 	}
 	return decodeAPI(u, body, s.opts.Labels)
-}
-
-// get fetches u for a lookup (Releases). When the lookup's budget ends the
-// request, the error says which request was left without an answer.
-func get(ctx context.Context, hc *http.Client, u string, header http.Header) ([]byte, error) {
-	_, body, err := web.Get(ctx, hc, u, header)
-	if be := (*web.BudgetError)(nil); errors.As(err, &be) {
-		err = fmt.Errorf("%w: no complete answer from %s", err, web.Redact(u))
-	}
-	return body, err
 }
 
 // decodeAPI reads an anaconda.org package document fetched from u, counting

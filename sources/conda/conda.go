@@ -15,7 +15,6 @@ package conda
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -141,13 +140,7 @@ func (s *Source) Releases(ctx context.Context, pkg string) ([]sources.Release, e
 	} else {
 		rs, err = s.fromAPI(lookup, pkg)
 	}
-	if err != nil && lookup.Err() != nil && ctx.Err() == nil {
-		// The bound ended the lookup: say so, whatever the request in
-		// flight made of it.
-		if cause := context.Cause(lookup); !errors.Is(err, cause) {
-			err = fmt.Errorf("%w: %w", cause, err)
-		}
-	}
+	err = web.BudgetEnded(lookup, ctx, err)
 	for i := range rs {
 		for j := range rs[i].Files {
 			rs[i].Files[j].Channel = s.opts.Channel

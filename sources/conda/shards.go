@@ -304,7 +304,7 @@ func (s *Source) fromShards(ctx, run context.Context, pkg string) ([]sources.Rel
 		if err != nil {
 			return nil, err
 		}
-		body, err := get(ctx, s.hc, su.String(), nil)
+		body, err := web.GetWithin(ctx, s.hc, su.String(), nil)
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,10 @@
 // version control, which pinbot does not reach: both end the walk with an error
 // that says so. Modules matching GONOPROXY (or GOPRIVATE) never go to the
 // GOPROXY list; they are read from Options.URL when set, else refused as
-// private. Versions are semantic versions with a "v" (compare them with
+// private. A module's lookup on one proxy, all its requests together, takes at
+// most Options.Budget; a proxy that runs out of it is an error, so the walk
+// goes on only after a "|", and a timeout is never reported as not found.
+// Versions are semantic versions with a "v" (compare them with
 // versions/semver); pseudo-versions are skipped, and retracted versions are
 // yanked with the retraction's rationale.
 package goproxy
@@ -61,6 +64,14 @@ type Options struct {
 	// InfoLimit is how many of the newest versions get their .info fetched for
 	// a release time (default 20); older releases have no time.
 	InfoLimit int
+	// Budget bounds one module's lookup on one proxy, all its requests
+	// together (no bound when zero). Set it to the HTTP client's
+	// web.Policy.WorstCase: each request has a budget of its own, and a
+	// lookup of several (@v/list, then .info files, then a go.mod) would
+	// otherwise take a budget per request when the proxy hangs. Each proxy
+	// the GOPROXY list moves on to gets a Budget of its own, as the go
+	// command gives each its own try.
+	Budget time.Duration
 }
 
 // A proxy is one entry of the list.
@@ -77,6 +88,7 @@ type Source struct {
 	private string // patterns; "" for none
 	direct  string // Options.URL, for private modules
 	limit   int
+	budget  time.Duration
 	hc      *http.Client
 }
 
@@ -87,7 +99,7 @@ var (
 
 // New returns a source for o, or an error if GOPROXY does not parse.
 func New(o Options, hc *http.Client) (*Source, error) {
-	s := &Source{private: o.NoProxy, limit: o.InfoLimit, hc: hc}
+	s := &Source{private: o.NoProxy, limit: o.InfoLimit, budget: o.Budget, hc: hc}
 	if s.limit <= 0 {
 		s.limit = 20
 	}
@@ -147,7 +159,10 @@ func (*Source) Scheme() string { return Scheme }
 
 // Releases returns the tagged versions of the module at path, newest times
 // first filled in. A module no proxy has gives an error wrapping
-// sources.ErrNotFound.
+// sources.ErrNotFound; one that a proxy failed to answer for (an error, a
+// timeout) does not, whatever the proxies after it say. The lookup on each
+// proxy takes at most Options.Budget; past it, the error is a
+// *web.BudgetError naming the module and the proxy.
 func (s *Source) Releases(ctx context.Context, path string) ([]sources.Release, error) {
 	esc, err := module.EscapePath(path)
 	if err != nil {
@@ -160,24 +175,45 @@ func (s *Source) Releases(ctx context.Context, path string) ([]sources.Release, 
 		}
 		proxies = []proxy{{url: s.direct}}
 	}
-	var last error
+	var failed error // what the proxies tried so far said
 	for _, p := range proxies {
 		switch p.url {
 		case "off":
-			return nil, join(fmt.Errorf("%s: GOPROXY=off forbids module downloads", path), last)
+			return nil, join(fmt.Errorf("%s: GOPROXY=off forbids module downloads", path), failed)
 		case "direct":
-			return nil, join(fmt.Errorf("%s: GOPROXY continues with direct, which pinbot does not support (it reads modules through a proxy, never from version control)", path), last)
+			return nil, join(fmt.Errorf("%s: GOPROXY continues with direct, which pinbot does not support (it reads modules through a proxy, never from version control)", path), failed)
 		}
 		rs, err := s.fromProxy(ctx, p.url, path, esc)
 		if err == nil {
 			return rs, nil
 		}
+		failed = then(failed, err)
 		if ctx.Err() != nil || !(p.fallBackOnError || errors.Is(err, fs.ErrNotExist)) {
-			return nil, err
+			return nil, failed
 		}
-		last = err
 	}
-	return nil, last
+	return nil, failed
+}
+
+// then returns what a walk reports after a proxy failed with err, the proxies
+// before it with prev. As in the go command, a proxy's failure to answer (an
+// error, a timeout) outranks a not-found: the module may well be on that
+// proxy, so the result wraps sources.ErrNotFound only when every proxy said
+// not found (a "|" list moving on from a hung proxy to one that does not
+// have the module is an error, not a module that does not exist, which
+// dependency checks would skip). The later proxies' answers are kept in the
+// text.
+func then(prev, err error) error {
+	switch {
+	case prev == nil, errors.Is(prev, fs.ErrNotExist) && errors.Is(err, fs.ErrNotExist):
+		return err // the last not-found says it
+	case errors.Is(prev, fs.ErrNotExist):
+		return err // the failure, which a "," walk ends with
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w; then %s", prev, err.Error()) // not wrapped: not a not-found
+	default:
+		return join(err, prev)
+	}
 }
 
 // join puts the error that led to the end of the list after err.
@@ -188,9 +224,18 @@ func join(err, prev error) error {
 	return fmt.Errorf("%w; before that: %w", err, prev)
 }
 
+// fromProxy looks path up on the proxy at base, within the lookup's budget.
 func (s *Source) fromProxy(ctx context.Context, base, path, esc string) ([]sources.Release, error) {
+	lookup, cancel := web.WithBudget(ctx, s.budget, fmt.Sprintf("the lookup of %s on the Go module proxy %s", path, web.Redact(base)))
+	defer cancel()
+	rs, err := s.read(lookup, base, path, esc)
+	return rs, web.BudgetEnded(lookup, ctx, err)
+}
+
+// read fetches path's list, times and retractions from the proxy at base.
+func (s *Source) read(ctx context.Context, base, path, esc string) ([]sources.Release, error) {
 	u := base + "/" + esc + "/@v/list"
-	_, body, err := web.Get(ctx, s.hc, u, nil)
+	body, err := web.GetWithin(ctx, s.hc, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +285,7 @@ func (s *Source) times(ctx context.Context, base, esc string, rs []sources.Relea
 			defer func() { <-sem }()
 			ev, _ := module.EscapeVersion(r.Version)
 			u := base + "/" + esc + "/@v/" + ev + ".info"
-			_, body, err := web.Get(ctx, s.hc, u, nil)
+			body, err := web.GetWithin(ctx, s.hc, u, nil)
 			if err == nil {
 				var t time.Time
 				if t, err = decodeInfo(u, r.Version, body); err == nil {
@@ -263,7 +308,7 @@ func (s *Source) times(ctx context.Context, base, esc string, rs []sources.Relea
 	if firstErr != nil {
 		return firstErr
 	}
-	return outer.Err()
+	return web.ContextError(outer) // the cause: a lookup's budget, a run's --timeout
 }
 
 // retractions reads the retract directives of the latest version's go.mod (the
@@ -279,9 +324,12 @@ func (s *Source) retractions(ctx context.Context, base, path, esc string, rs []s
 	}
 	ev, _ := module.EscapeVersion(latest)
 	u := base + "/" + esc + "/@v/" + ev + ".mod"
-	_, body, err := web.Get(ctx, s.hc, u, nil)
+	body, err := web.GetWithin(ctx, s.hc, u, nil)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
+	}
+	if be := (*web.BudgetError)(nil); errors.As(err, &be) {
+		return err // names the lookup and the go.mod left unanswered
 	}
 	if err != nil {
 		return fmt.Errorf("reading retractions: %w", err)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -204,5 +205,115 @@ func TestBadGOPROXY(t *testing.T) {
 	}
 	if _, err := goproxy.New(goproxy.Options{GOPROXY: "proxy.example.com|direct"}, client()); err != nil {
 		t.Errorf("a proxy without scheme: %v", err)
+	}
+}
+
+// slowClient retries slowly and gives a request a minute: only a lookup's
+// budget ends a hung request in the tests' time.
+func slowClient() *http.Client {
+	p := web.DefaultPolicy
+	p.Timeout, p.Budget, p.BaseDelay, p.MaxDelay = time.Minute, time.Minute, 30*time.Second, 30*time.Second
+	return &http.Client{Transport: web.NewTransport(nil, p, "test", nil)}
+}
+
+// withCredentials puts a user and password in a proxy's URL, as a GOPROXY
+// entry may.
+func withCredentials(u string) string { return strings.Replace(u, "://", "://user:hunter2@", 1) }
+
+// TestLookupBudget: a proxy that answers a module's @v/list and then hangs
+// on, or drips, the newest version's .info or the latest go.mod costs the
+// module's lookup its budget (300ms here) in all, not a minute per request:
+// the error is the lookup's *web.BudgetError naming the module, the proxy
+// (its credentials redacted) and the request left unanswered. Another module,
+// which that proxy does not have, is read from the next proxy in the same
+// run.
+func TestLookupBudget(t *testing.T) {
+	const esc = "/github.com/!masterminds/semver/v3/@v/"
+	for _, file := range []string{"v3.4.0.info", "v3.4.0.mod"} {
+		for name, fault := range map[string]fakes.Fault{"hang": {Hang: time.Hour}, "drip": {Drip: time.Second}} {
+			t.Run(file+" "+name, func(t *testing.T) {
+				hung, healthy := fakes.NewGoProxy(t), fakes.NewGoProxy(t)
+				hung.Add(semverPath, semverModule()...)
+				healthy.Add("golang.org/x/mod", fakes.GoVersion{Version: "v0.29.0"}, fakes.GoVersion{Version: "v0.30.0"})
+				hung.Fail(esc+file, fault)
+				src, err := goproxy.New(goproxy.Options{GOPROXY: withCredentials(hung.URL) + "," + healthy.URL, Budget: 300 * time.Millisecond}, slowClient())
+				if err != nil {
+					t.Fatal(err)
+				}
+				var wg sync.WaitGroup
+				var semverErr, modErr error
+				var mod []sources.Release
+				var took time.Duration
+				start := time.Now()
+				wg.Go(func() {
+					_, semverErr = src.Releases(context.Background(), semverPath)
+					took = time.Since(start)
+				})
+				wg.Go(func() { mod, modErr = src.Releases(context.Background(), "golang.org/x/mod") })
+				wg.Wait()
+
+				var be *web.BudgetError
+				want := "the lookup of " + semverPath + " on the Go module proxy " + hung.URL +
+					" timed out: no result within 300ms, the time one request may take: no complete answer from " + hung.URL + esc + file
+				if !errors.As(semverErr, &be) || !errors.Is(semverErr, context.DeadlineExceeded) || errors.Is(semverErr, sources.ErrNotFound) || semverErr.Error() != want {
+					t.Errorf("semver: err = %v\nwant %s", semverErr, want)
+				}
+				if took > 20*time.Second { // a bound, not a speed target: the request alone may take a minute
+					t.Errorf("the lookup took %s for a budget of 300ms", took)
+				}
+				if modErr != nil || len(mod) != 2 {
+					t.Errorf("golang.org/x/mod = %v, %v; want its 2 versions from the healthy proxy", mod, modErr)
+				}
+				if slices.Contains(healthy.Requests(), esc+"list") {
+					t.Errorf("a timeout fell through to the next proxy after \",\": %q", healthy.Requests())
+				}
+			})
+		}
+	}
+}
+
+// TestBudgetFallback: a proxy whose lookup runs out of its budget is an
+// error, never a not-found: after "," the walk ends with it; after "|" the
+// next proxy is tried with a budget of its own, and when that one does not
+// have the module the result is still the timeout (with the 404 after it),
+// not sources.ErrNotFound, which dependency checks would skip.
+func TestBudgetFallback(t *testing.T) {
+	const info = "/github.com/!masterminds/semver/v3/@v/v3.4.0.info"
+	tests := []struct {
+		name    string
+		goproxy func(hung, other string) string
+		has     bool   // the other proxy has the module
+		wantErr string // "" for an answer from the other proxy
+	}{
+		{name: "pipe moves on to a proxy that has it", goproxy: func(h, o string) string { return h + "|" + o }, has: true},
+		{name: "pipe moves on to a proxy that does not", goproxy: func(h, o string) string { return h + "|" + o }, wantErr: "; then "},
+		{name: "comma stops", goproxy: func(h, o string) string { return h + "," + o }, has: true, wantErr: "no complete answer from "},
+		{name: "pipe then direct", goproxy: func(h, o string) string { return h + "|direct" }, wantErr: "direct, which pinbot does not support"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hung, other := fakes.NewGoProxy(t), fakes.NewGoProxy(t)
+			hung.Add(semverPath, semverModule()...)
+			if tt.has {
+				other.Add(semverPath, semverModule()...)
+			}
+			hung.Fail(info, fakes.Fault{Hang: time.Hour})
+			src, err := goproxy.New(goproxy.Options{GOPROXY: tt.goproxy(hung.URL, other.URL), Budget: 300 * time.Millisecond}, slowClient())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := src.Releases(context.Background(), semverPath)
+			if tt.wantErr == "" {
+				if err != nil || len(rs) != 6 || rs[5].Time.IsZero() {
+					t.Fatalf("Releases = %v, %v; want the other proxy's answer", rs, err)
+				}
+				return
+			}
+			var be *web.BudgetError
+			if !errors.As(err, &be) || errors.Is(err, sources.ErrNotFound) || !strings.Contains(err.Error(), tt.wantErr) ||
+				!strings.Contains(err.Error(), "the lookup of "+semverPath+" on the Go module proxy "+hung.URL+" timed out") {
+				t.Fatalf("err = %v; want the timeout, %q, and no not-found", err, tt.wantErr)
+			}
+		})
 	}
 }
