@@ -643,6 +643,65 @@ func TestHostileCondaLookupBudget(t *testing.T) {
 	}
 }
 
+// TestHostileGoProxyLookupBudget: a Go module proxy (reached through a URL
+// with credentials) that answers a module's @v/list (slowly, within a
+// request's time) and hangs on, or drips, its newest version's .info costs
+// the module's lookup no more than one request's time
+// (network.request-timeout, 1s here) in all: the module is an error naming
+// the proxy, the timeout and the .info left unanswered, never a "not found",
+// while another module, which that proxy does not have, is planned from the
+// next proxy in GOPROXY. No output shows the credentials.
+func TestHostileGoProxyLookupBudget(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	hung, healthy := fakes.NewGoProxy(t), fakes.NewGoProxy(t)
+	hung.Add("github.com/Masterminds/semver/v3",
+		fakes.GoVersion{Version: "v3.4.0", Time: day("2025-06-01")},
+		fakes.GoVersion{Version: "v3.5.0", Time: day("2026-09-01")})
+	healthy.Add("golang.org/x/mod",
+		fakes.GoVersion{Version: "v0.29.0", Time: day("2025-10-01")},
+		fakes.GoVersion{Version: "v0.30.0", Time: day("2026-09-01")})
+	e := newEnv(t)
+	e.vars["GOPROXY"] = strings.Replace(hung.URL, "http://", "http://"+indexUser+":"+indexPass+"@", 1) + "," + healthy.URL
+	e.file("go.mod", []byte("module example.com/app\n\ngo 1.26\n\nrequire (\n\tgithub.com/Masterminds/semver/v3 v3.4.0\n\tgolang.org/x/mod v0.29.0\n)\n"))
+	e.file(".pinbot.yml", []byte("packages:\n  github.com/Masterminds/semver/v3: {}\n  golang.org/x/mod: {}\n"+
+		"network:\n  attempt-timeout: 1s\n  request-timeout: 1s\n"))
+	// The factory's own client: its policy is the configuration's.
+	e.setup = func(f *Factory) {
+		f.HTTPClient = func() *http.Client {
+			return &http.Client{Transport: web.NewTransport(nil, f.policy(), web.UserAgent("test"), f.Log)}
+		}
+	}
+	const mod = "/github.com/!masterminds/semver/v3/@v/"
+	for name, fault := range map[string]fakes.Fault{"hang": {Hang: time.Hour}, "drip": {Drip: time.Second}} {
+		t.Run(name, func(t *testing.T) {
+			hung.Fail(mod+"list", fakes.Fault{Hang: 300 * time.Millisecond})
+			hung.Fail(mod+"v3.5.0.info", fault)
+			start := time.Now()
+			code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json")
+			if took := time.Since(start); took > 20*time.Second { // a bound, not a speed target
+				t.Errorf("took %s with a lookup budget of 1s", took)
+			}
+			if code != exitFailure {
+				t.Errorf("exit %d, want 1\n%s\n%s", code, out, stderr)
+			}
+			pkgs := decodeReport(t, out)
+			want := "goproxy: the lookup of github.com/Masterminds/semver/v3 on the Go module proxy " + hung.URL +
+				" timed out: no result within 1s, the time one request may take: no complete answer from " + hung.URL + mod + "v3.5.0.info"
+			if p := pkgs["github.com/Masterminds/semver/v3"]; p.Status != "error" || p.Error != want {
+				t.Errorf("semver = %s: %s\nwant %s", p.Status, p.Error, want)
+			}
+			if p := pkgs["golang.org/x/mod"]; p.Status != "bump" || p.Newest != "v0.30.0" {
+				t.Errorf("golang.org/x/mod = %+v, want it planned at v0.30.0", p)
+			}
+			for _, sec := range secrets {
+				if strings.Contains(out, sec) || strings.Contains(stderr, sec) {
+					t.Errorf("output shows %q", sec)
+				}
+			}
+		})
+	}
+}
+
 // fuzzSeed reads the one []byte value of a Go fuzz corpus file.
 func fuzzSeed(t *testing.T, path string) []byte {
 	t.Helper()
