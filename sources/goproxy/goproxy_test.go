@@ -118,6 +118,7 @@ func TestProxyList(t *testing.T) {
 		{name: "direct is refused", goproxy: first.URL + ",direct", wantErr: "direct, which pinbot does not support", notFound: true},
 		{name: "off is refused", goproxy: "off", wantErr: "GOPROXY=off"},
 		{name: "not found anywhere", goproxy: first.URL + "," + first.URL, wantErr: "404", notFound: true},
+		{name: "pipe 500 then 404 is an error, not a not-found", goproxy: first.URL + "|" + first.URL, fault: &fakes.Fault{Status: 500}, wantErr: "500 Internal Server Error; then "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
