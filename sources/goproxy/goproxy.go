@@ -205,10 +205,8 @@ func (s *Source) Releases(ctx context.Context, path string) ([]sources.Release, 
 // text.
 func then(prev, err error) error {
 	switch {
-	case prev == nil, errors.Is(prev, fs.ErrNotExist) && errors.Is(err, fs.ErrNotExist):
-		return err // the last not-found says it
-	case errors.Is(prev, fs.ErrNotExist):
-		return err // the failure, which a "," walk ends with
+	case prev == nil, errors.Is(prev, fs.ErrNotExist):
+		return err // the last not-found, or the failure a "," walk ends with
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w; then %s", prev, err.Error()) // not wrapped: not a not-found
 	default:
