@@ -223,7 +223,7 @@ func withCredentials(u string) string { return strings.Replace(u, "://", "://use
 
 // TestLookupBudget: a proxy that answers a module's @v/list and then hangs
 // on, or drips, the newest version's .info or the latest go.mod costs the
-// module's lookup its budget (300ms here) in all, not a minute per request:
+// module's lookup its budget (1s here) in all, not a minute per request:
 // the error is the lookup's *web.BudgetError naming the module, the proxy
 // (its credentials redacted) and the request left unanswered. Another module,
 // which that proxy does not have, is read from the next proxy in the same
@@ -237,7 +237,7 @@ func TestLookupBudget(t *testing.T) {
 				hung.Add(semverPath, semverModule()...)
 				healthy.Add("golang.org/x/mod", fakes.GoVersion{Version: "v0.29.0"}, fakes.GoVersion{Version: "v0.30.0"})
 				hung.Fail(esc+file, fault)
-				src, err := goproxy.New(goproxy.Options{GOPROXY: withCredentials(hung.URL) + "," + healthy.URL, Budget: 300 * time.Millisecond}, slowClient())
+				src, err := goproxy.New(goproxy.Options{GOPROXY: withCredentials(hung.URL) + "," + healthy.URL, Budget: time.Second}, slowClient())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -255,12 +255,12 @@ func TestLookupBudget(t *testing.T) {
 
 				var be *web.BudgetError
 				want := "the lookup of " + semverPath + " on the Go module proxy " + hung.URL +
-					" timed out: no result within 300ms, the time one request may take: no complete answer from " + hung.URL + esc + file
+					" timed out: no result within 1s, the time one request may take: no complete answer from " + hung.URL + esc + file
 				if !errors.As(semverErr, &be) || !errors.Is(semverErr, context.DeadlineExceeded) || errors.Is(semverErr, sources.ErrNotFound) || semverErr.Error() != want {
 					t.Errorf("semver: err = %v\nwant %s", semverErr, want)
 				}
 				if took > 20*time.Second { // a bound, not a speed target: the request alone may take a minute
-					t.Errorf("the lookup took %s for a budget of 300ms", took)
+					t.Errorf("the lookup took %s for a budget of 1s", took)
 				}
 				if modErr != nil || len(mod) != 2 {
 					t.Errorf("golang.org/x/mod = %v, %v; want its 2 versions from the healthy proxy", mod, modErr)
@@ -299,7 +299,7 @@ func TestBudgetFallback(t *testing.T) {
 				other.Add(semverPath, semverModule()...)
 			}
 			hung.Fail(info, fakes.Fault{Hang: time.Hour})
-			src, err := goproxy.New(goproxy.Options{GOPROXY: tt.goproxy(hung.URL, other.URL), Budget: 300 * time.Millisecond}, slowClient())
+			src, err := goproxy.New(goproxy.Options{GOPROXY: tt.goproxy(hung.URL, other.URL), Budget: time.Second}, slowClient())
 			if err != nil {
 				t.Fatal(err)
 			}
