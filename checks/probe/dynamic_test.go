@@ -203,7 +203,8 @@ func alive(pid int) bool {
 }
 
 func TestDynamicOutputCapped(t *testing.T) {
-	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	// Not parallel: it measures the process's allocations, and tests
+	// running beside it would count too (it failed so under load).
 	opts := dynOpts(t, "loudpkg", "", "1.0", Spec{Path: "loudpkg.VALUE", Expect: "type:int"})
 	mustRun(t, opts) // make the environment outside the measurement
 	var before, after runtime.MemStats
