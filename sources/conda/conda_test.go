@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
@@ -468,4 +470,117 @@ func TestSharedIndexOutlivesLookup(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the index was requested %d times, want once: %q", n, fake.Requests())
 	}
+}
+
+// TestUnansweredIndexRemembered: a channel whose shard index does not
+// answer (it hangs past the request's time) fails the first lookup that
+// waits for it, and every later lookup of the same Source (one run) at once,
+// with an error naming the channel, saying the index did not answer earlier
+// in this run and carrying the first failure; the index is not asked again.
+// A package of a healthy channel fetched with the same client is found, and
+// a new Source (the next run) asks again. One hung answer is queued: a
+// Source that asked again would get the index, and find the packages.
+func TestUnansweredIndexRemembered(t *testing.T) {
+	fake := fakes.NewConda(t)
+	fake.Add("conda-forge", "numba", numbaFiles()...)
+	fake.Add("conda-forge", "llvmlite", fakes.CondaFile{Version: "0.50.0"})
+	fake.Add("conda-forge", "scipy", fakes.CondaFile{Version: "1.16.0"})
+	fake.Add("bioconda", "pysam", fakes.CondaFile{Version: "0.23.0"})
+	const index, noarch = "/conda-forge/linux-64/repodata_shards.msgpack.zst", "/conda-forge/noarch/repodata_shards.msgpack.zst"
+	fake.Fail(index, fakes.Fault{Hang: time.Hour})
+
+	// Each request gets a second, all attempts included; a lookup gets
+	// three, so that the index fetch's own failure, not the first lookup's
+	// bound, is what the first lookup reports.
+	p := web.DefaultPolicy
+	p.Timeout, p.Budget = time.Second, time.Second
+	hc := &http.Client{Transport: web.NewTransport(nil, p, "test", nil)}
+	o := conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64"}, Budget: 3 * time.Second}
+	forge := conda.New(o, hc)
+
+	start := time.Now()
+	_, err := forge.Releases(context.Background(), "numba")
+	if took := time.Since(start); took > 20*time.Second { // a bound, not a speed target
+		t.Errorf("numba's lookup took %s for a budget of 3s", took)
+	}
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), fake.URL+index) || strings.Contains(err.Error(), "earlier") {
+		t.Fatalf("numba: err = %v, want the index's timeout, naming it", err)
+	}
+	first := err.Error()
+	for _, pkg := range []string{"llvmlite", "scipy"} {
+		start := time.Now()
+		_, err := forge.Releases(context.Background(), pkg)
+		if took := time.Since(start); took > 500*time.Millisecond { // asking the index again would take a second
+			t.Errorf("%s: the lookup took %s; want it to fail at once", pkg, took)
+		}
+		want := "the conda channel conda-forge did not answer for its linux-64 shard index earlier in this run (not asked again until the next run): " + first
+		if err == nil || err.Error() != want || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, sources.ErrNotFound) {
+			t.Errorf("%s: err = %v\nwant %s", pkg, err, want)
+		}
+	}
+	o.Channel = "bioconda"
+	if _, err := conda.New(o, hc).Releases(context.Background(), "pysam"); err != nil {
+		t.Errorf("pysam on bioconda: %v", err)
+	}
+	count := func(path string) int {
+		n := 0
+		for _, p := range fake.Requests() {
+			if p == path {
+				n++
+			}
+		}
+		return n
+	}
+	if n, m := count(index), count(noarch); n != 1 || m != 1 {
+		t.Errorf("conda-forge's linux-64 index requested %d times, noarch %d; want once each: %q", n, m, fake.Requests())
+	}
+
+	// The next run asks again.
+	o.Channel = "conda-forge"
+	if _, err := conda.New(o, hc).Releases(context.Background(), "scipy"); err != nil || count(index) != 2 {
+		t.Errorf("scipy in a new Source: %v, index requested %d times; want it asked again and found", err, count(index))
+	}
+}
+
+// TestIndexFailureKinds: a channel that refuses connections is remembered
+// like one that hangs; one that answers, if only with an error status every
+// time, is asked again by the next lookup, and a subdir it does not have
+// (404) stays a normal answer.
+func TestIndexFailureKinds(t *testing.T) {
+	t.Run("refused", func(t *testing.T) {
+		srv := httptest.NewServer(http.NotFoundHandler())
+		url := srv.URL
+		srv.Close()
+		src := conda.New(conda.Options{RepodataURL: url, Subdirs: []string{"linux-64"}, Budget: time.Minute}, client())
+		_, first := src.Releases(context.Background(), "numba")
+		_, err := src.Releases(context.Background(), "llvmlite")
+		var oe *net.OpError
+		if first == nil || err == nil || !strings.Contains(err.Error(), "did not answer for its linux-64 shard index earlier in this run") ||
+			!strings.HasSuffix(err.Error(), first.Error()) || !errors.As(err, &oe) {
+			t.Errorf("numba: %v\nllvmlite: %v\nwant llvmlite's error to say the channel did not answer earlier, and numba's why", first, err)
+		}
+	})
+	t.Run("500 every time", func(t *testing.T) {
+		fake := fakes.NewConda(t)
+		fake.Add("conda-forge", "numba", numbaFiles()...)
+		const index = "/conda-forge/linux-64/repodata_shards.msgpack.zst"
+		fake.Fail(index, fakes.Fault{Status: 500}, fakes.Fault{Status: 500}, fakes.Fault{Status: 500}, fakes.Fault{Status: 500})
+		src := conda.New(conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64"}, Budget: time.Minute}, client())
+		if _, err := src.Releases(context.Background(), "numba"); err == nil || !strings.Contains(err.Error(), "500") {
+			t.Fatalf("numba: err = %v, want the 500", err)
+		}
+		if _, err := src.Releases(context.Background(), "numba"); err != nil {
+			t.Errorf("numba asked again: %v, want found", err)
+		}
+	})
+	t.Run("404", func(t *testing.T) {
+		fake := fakes.NewConda(t)
+		fake.Add("conda-forge", "numba", numbaFiles()...)
+		src := conda.New(conda.Options{RepodataURL: fake.URL, Subdirs: []string{"linux-64", "no-such-subdir"}, Budget: time.Minute}, client())
+		for range 2 {
+			if _, err := src.Releases(context.Background(), "numba"); err != nil {
+				t.Errorf("numba with a subdir the channel lacks: %v", err)
+			}
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"sync"
@@ -64,7 +65,11 @@ type record struct {
 
 // An indexFetch is one fetch of a subdir's shard index, shared by every
 // lookup that needs it: the fetch in flight, or its result once it
-// succeeded (a failed one is forgotten, so the next lookup tries again).
+// succeeded. A failed one is forgotten, so the next lookup tries again,
+// unless the channel did not answer at all (unanswered): then a memo of the
+// failure (noAnswer) takes its place for the rest of the Source's life (one
+// run), so that the lookups of a hung channel wait for it once, not once per
+// batch of concurrent lookups.
 type indexFetch struct {
 	ctx  context.Context // the fetch's: its starter's, without the lookup's bound
 	done chan struct{}   // closed when the fetch ended, idx and err set
@@ -86,17 +91,49 @@ func (s *Source) startIndex(ctx context.Context, subdir string) *indexFetch {
 	f := &indexFetch{ctx: ctx, done: make(chan struct{})}
 	s.indexes[subdir] = f
 	go func() {
-		defer close(f.done)
+		defer close(f.done) // after the map says what comes next
 		f.idx, f.err = s.fetchIndex(ctx, subdir)
-		if f.err != nil {
-			s.mu.Lock()
-			if s.indexes[subdir] == f {
-				delete(s.indexes, subdir)
-			}
-			s.mu.Unlock()
+		if f.err == nil {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch {
+		case s.indexes[subdir] != f:
+		case ctx.Err() == nil && unanswered(f.err):
+			s.indexes[subdir] = s.noAnswer(subdir, f.err)
+		default:
+			delete(s.indexes, subdir)
 		}
 	}()
 	return f
+}
+
+// unanswered reports whether err, a failed index fetch, says the channel
+// gave no answer at all once the Transport's retries were spent: every
+// attempt timed out (hung, dripping) or found no server (connection
+// refused or reset, no such host). An HTTP status is an answer (a 404 is
+// not even an error: the channel has no such subdir), and so is a document
+// that does not decode: those cost a lookup little, and the next one asks
+// again.
+func unanswered(err error) bool {
+	if he := (*web.HTTPError)(nil); errors.As(err, &he) {
+		return false
+	}
+	var oe *net.OpError
+	var de *net.DNSError
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &oe) || errors.As(err, &de)
+}
+
+// noAnswer is the memo of a subdir's index fetch that failed with err
+// because the channel did not answer: a fetch already done, whose error
+// names the channel and says so. Its context never ends, so index never
+// takes it for a fetch its starter's end cut short.
+func (s *Source) noAnswer(subdir string, err error) *indexFetch {
+	done := make(chan struct{})
+	close(done)
+	return &indexFetch{ctx: context.Background(), done: done,
+		err: fmt.Errorf("the conda channel %s did not answer for its %s shard index earlier in this run (not asked again until the next run): %w", s.opts.Channel, subdir, err)}
 }
 
 // index waits for f, a fetch of a subdir's shard index (startIndex in run),
