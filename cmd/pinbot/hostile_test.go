@@ -643,6 +643,81 @@ func TestHostileCondaLookupBudget(t *testing.T) {
 	}
 }
 
+// TestHostileCondaIndexUnanswered: a conda channel whose shard index hangs
+// costs a run one request's time (network.request-timeout, 1s here), not
+// one per batch of concurrent lookups: the index is asked once, the
+// lookups waiting for it fail with its timeout, and the later ones at once,
+// with an error naming the channel and saying the index did not answer
+// earlier in the run. pysam on a healthy channel is planned.
+func TestHostileCondaIndexUnanswered(t *testing.T) {
+	c := fakes.NewConda(t)
+	py := []string{"python >=3.12"}
+	names := []string{"numba", "llvmlite", "scipy", "numpy", "pandas", "pyarrow", "h5py", "netcdf4", "xarray", "dask"}
+	config := "sources:\n  conda:\n    channels: [conda-forge, bioconda]\n    repodata-url: " + c.URL +
+		"\nnetwork:\n  attempt-timeout: 1s\n  request-timeout: 1s\npackages:\n  pysam:\n    platforms: [linux-64]\n"
+	env := "channels: [conda-forge]\ndependencies:\n  - bioconda::pysam <=0.22.0\n"
+	for _, name := range names {
+		c.Add("conda-forge", name, fakes.CondaFile{Version: "1.0.0", Depends: py}, fakes.CondaFile{Version: "1.1.0", Depends: py})
+		config += "  " + name + ":\n    platforms: [linux-64]\n"
+		env += "  - " + name + " <=1.0.0\n"
+	}
+	c.Add("bioconda", "pysam", fakes.CondaFile{Version: "0.22.0", Depends: py}, fakes.CondaFile{Version: "0.23.0", Depends: py})
+	e := newEnv(t)
+	e.vars["PINBOT_CONDA_URL"] = c.URL
+	e.file(".pinbot.yml", []byte(config))
+	e.file("environment.yml", []byte(env))
+	// The factory's own client: its policy is the configuration's.
+	e.setup = func(f *Factory) {
+		f.HTTPClient = func() *http.Client {
+			return &http.Client{Transport: web.NewTransport(nil, f.policy(), web.UserAgent("test"), f.Log)}
+		}
+	}
+	const index = "/conda-forge/linux-64/repodata_shards.msgpack.zst"
+	for range len(names) { // hung for whoever asks
+		c.Fail(index, fakes.Fault{Hang: time.Hour})
+	}
+	start := time.Now()
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json")
+	if took := time.Since(start); took > 20*time.Second { // a bound, not a speed target: the request count below is the measure
+		t.Errorf("took %s with a lookup budget of 1s", took)
+	}
+	if code != exitFailure {
+		t.Errorf("exit %d, want 1\n%s\n%s", code, out, stderr)
+	}
+	n := 0
+	for _, p := range c.Requests() {
+		if p == index {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the hung index was requested %d times, want once: %q", n, c.Requests())
+	}
+	pkgs := decodeReport(t, out)
+	timedOut := "no complete answer from " + c.URL + index
+	memo := "conda-forge: the conda channel conda-forge did not answer for its linux-64 shard index earlier in this run (not asked again until the next run): GET " + c.URL + index + ": "
+	remembered := 0
+	for _, name := range names {
+		p := pkgs[name]
+		switch {
+		case p.Status != "error":
+			t.Errorf("%s = %s, want error", name, p.Status)
+		case strings.HasPrefix(p.Error, memo):
+			remembered++
+		case !strings.HasPrefix(p.Error, "conda-forge: ") || !strings.Contains(p.Error, index) || !strings.Contains(p.Error, "1s"):
+			t.Errorf("%s: %s\nwant the index's timeout (%s) or %s", name, p.Error, timedOut, memo)
+		}
+	}
+	// At most 4 lookups at a time: those of the third round start after the
+	// index failed.
+	if remembered == 0 {
+		t.Errorf("no lookup failed at once on the remembered index: %+v", pkgs)
+	}
+	if p := pkgs["pysam"]; p.Status != "bump" || p.Newest != "0.23.0" {
+		t.Errorf("pysam = %+v, want it planned at 0.23.0", p)
+	}
+}
+
 // TestHostileGoProxyLookupBudget: a Go module proxy (reached through a URL
 // with credentials) that answers a module's @v/list (slowly, within a
 // request's time) and hangs on, or drips, its newest version's .info costs
