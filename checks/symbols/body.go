@@ -144,8 +144,13 @@ func (b *libBodies) loadTables() {
 }
 
 // done drops the tables and releases the pages of an object whose bodies
-// are all compared.
+// are all compared. Tables loaded first (loadTables) may still be loading
+// on another worker, when the object's classes needed none of them: done
+// waits for that load to end, and lets none start after it.
 func (b *libBodies) done() {
+	b.addrsOnce.Do(func() {})
+	b.relocsOnce.Do(func() {})
+	b.ehOnce.Do(func() {})
 	b.relocs, b.runs, b.addrs, b.eh = nil, nil, nil, nil
 	b.release(0, b.size)
 }
