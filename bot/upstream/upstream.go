@@ -68,7 +68,7 @@ func Pick(urls map[string]string) Links {
 		keys = keys[:maxLabels]
 	}
 	for _, k := range keys {
-		n := Normalize(k)
+		n := normalize(k)
 		if _, seen := byLabel[n]; seen {
 			continue
 		}
@@ -96,9 +96,9 @@ func Pick(urls map[string]string) Links {
 	return l
 }
 
-// Normalize returns a project URL label as PEP 753 compares it: without
+// normalize returns a project URL label as PEP 753 compares it: without
 // punctuation or whitespace, lower case ("Release Notes" → "releasenotes").
-func Normalize(label string) string {
+func normalize(label string) string {
 	var b strings.Builder
 	for _, r := range label {
 		if unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r) || unicode.IsControl(r) {
