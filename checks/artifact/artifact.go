@@ -108,8 +108,10 @@ func (s *Store) Fetch(ctx context.Context, f sources.File) (string, error) {
 	if s.verify(dst, f) {
 		return dst, nil
 	}
-	if _, err := os.Lstat(dst); err == nil {
-		s.log().Warn("a stored artifact is not the file the index published; downloading it again", "file", f.Name, "path", dst)
+	if fi, err := os.Lstat(dst); err == nil {
+		if !fi.Mode().IsRegular() { // a file whose content differs, verify has said so
+			s.log().Warn("a stored artifact is not a regular file; downloading it again", "file", f.Name, "path", dst, "mode", fi.Mode().String())
+		}
 		if err := os.RemoveAll(dst); err != nil {
 			return "", err
 		}
