@@ -48,10 +48,13 @@ type Env struct {
 //   - a candidate with no scan, or whose scan yields no ELF shared object,
 //     is a warning (nothing was checked);
 //   - a baseline that was not scanned, or was read from a wheel pip would
-//     not install (its Warning), makes the candidate's problems a warning,
-//     since new cannot be told from old; a baseline that was read from the
-//     right wheel and ships no shared object had no exports at all, so the
-//     candidate's problems are new and block;
+//     not install (its Warning), makes the candidate's clashes and errors a
+//     warning, since new cannot be told from old; the candidate's forbidden
+//     exports still block, since a forbid pattern is the project saying
+//     "never" and only a baseline shown to export them too excuses them; a
+//     baseline that was read from the right wheel and ships no shared
+//     object had no exports at all, so the candidate's problems are new
+//     and block;
 //   - an against or host library that cannot be read as ELF, a side's
 //     Warning and env.Warnings make an otherwise passing check a warning;
 //   - problems both releases have are a warning; new ones block.
@@ -108,8 +111,21 @@ func Judge(name string, baseline *Side, candidate Side, env Env) Check {
 		c.Verdict = VerdictBlocked
 		parts = append(parts, "the baseline ships no shared object, so every problem is new: "+v.Detail())
 	case baseEmpty && !v.OK:
-		c.Verdict = VerdictWarning
-		parts = append(parts, "new cannot be told from old: "+v.Detail())
+		// Nothing shows what the baseline exported. A forbid pattern is
+		// the project saying "never": its matches block unless the
+		// baseline is shown to export them too. Any other problem may be
+		// one the project already lived with.
+		forbidden, other := splitForbidden(v.New)
+		if len(forbidden) > 0 {
+			c.Verdict = VerdictBlocked
+			parts = append(parts, fmt.Sprintf("a forbidden export blocks unless the baseline is shown to export it too, and the baseline %s %s: %s",
+				baseline.Version, unseen(baseline), Verdict{New: forbidden}.Detail()))
+		} else {
+			c.Verdict = VerdictWarning
+		}
+		if len(other) > 0 {
+			parts = append(parts, "new cannot be told from old: "+Verdict{New: other}.Detail())
+		}
 	case !v.OK:
 		c.Verdict = VerdictBlocked
 		parts = append(parts, v.Detail())
@@ -132,6 +148,26 @@ func Judge(name string, baseline *Side, candidate Side, env Env) Check {
 	parts = append(parts, env.Notes...)
 	c.Detail = strings.Join(parts, "; ")
 	return c
+}
+
+// splitForbidden separates the forbidden problems of ps from the others.
+func splitForbidden(ps []Problem) (forbidden, other []Problem) {
+	for _, p := range ps {
+		if p.Kind == "forbidden" {
+			forbidden = append(forbidden, p)
+		} else {
+			other = append(other, p)
+		}
+	}
+	return forbidden, other
+}
+
+// unseen says why an empty baseline shows nothing of what it exported.
+func unseen(baseline *Side) string {
+	if baseline.Result == nil {
+		return "was not scanned"
+	}
+	return "yields no shared object from a file that may not be what installs"
 }
 
 // uncompared says which of a scan's clashes could meet at run time but whose

@@ -22,11 +22,29 @@ func TestJudge(t *testing.T) {
 	garbage := filepath.Join(t.TempDir(), "libgarbage.so")
 	os.WriteFile(garbage, []byte("\x7fELF but not really"), 0o644)
 	withBadHost := scan(t, []string{p("tf219/libtensorflow_framework.so.2")}, symbols.Options{Forbid: opts.Forbid, Host: []string{garbage}})
+	// A clash with different bodies and no forbidden export; and both.
+	clashing := scan(t, []string{p("bodies/liba.so")}, symbols.Options{Forbid: opts.Forbid, Against: []string{p("bodies/libb.so")}})
+	both := scan(t, []string{p("tf220/libtensorflow_framework.so.2"), p("bodies/liba.so")}, symbols.Options{Forbid: opts.Forbid, Against: []string{p("bodies/libb.so")}})
+	kinds := func(r *symbols.Result) map[string]int {
+		out := map[string]int{}
+		for _, p := range symbols.Problems(r) {
+			out[p.Kind]++
+		}
+		return out
+	}
+	if k := kinds(clashing); len(k) != 1 || k["clash"] != 5 {
+		t.Fatalf("fixtures: %v problems, want 5 clashes", k)
+	}
+	if k := kinds(both); len(k) != 2 || k["clash"] != 5 || k["forbidden"] != 1 {
+		t.Fatalf("fixtures: %v problems, want 5 clashes and forbidden exports", k)
+	}
 
 	side := func(r *symbols.Result, file string) symbols.Side {
 		return symbols.Side{Version: "v", File: file, Result: r}
 	}
 	base := side(hidden, "tf-2.19.0.whl")
+	wrongWheel := symbols.Side{Version: "v", File: "pure.whl", Result: empty, Warning: "v has 2 binary wheels, none for manylinux_2_36_x86_64"}
+	noWheel := symbols.Side{Version: "v", Warning: "v has no wheel"}
 	tests := []struct {
 		name      string
 		baseline  *symbols.Side
@@ -43,10 +61,22 @@ func TestJudge(t *testing.T) {
 			[]string{"the candidate v yields no ELF shared object (tf-2.20.0-py3-none-any.whl): nothing to scan"}},
 		{"empty baseline: a release that starts exporting blocks", &symbols.Side{Version: "v", File: "pure.whl", Result: empty}, side(exported, "b.whl"), symbols.Env{}, "blocked",
 			[]string{"the baseline ships no shared object, so every problem is new: 1 new", "the baseline v yields no ELF shared object (pure.whl)"}},
-		{"baseline read from the wrong wheel: new cannot be told from old", &symbols.Side{Version: "v", File: "pure.whl", Result: empty, Warning: "v has 2 binary wheels, none for manylinux_2_36_x86_64"}, side(exported, "b.whl"), symbols.Env{}, "warning",
-			[]string{"new cannot be told from old: 1 new", "the baseline v yields no ELF shared object (pure.whl)"}},
-		{"baseline not scanned: new cannot be told from old", &symbols.Side{Version: "v", Warning: "v has no wheel"}, side(exported, "b.whl"), symbols.Env{}, "warning",
-			[]string{"new cannot be told from old: 1 new", "warning: baseline v has no wheel"}},
+		// A forbidden export blocks unless the baseline is shown to export
+		// it too: a baseline that shows nothing does not excuse it.
+		{"baseline read from the wrong wheel: a forbidden export still blocks", &wrongWheel, side(exported, "b.whl"), symbols.Env{}, "blocked",
+			[]string{"a forbidden export blocks unless the baseline is shown to export it too, and the baseline v yields no shared object from a file that may not be what installs: 1 new: libtensorflow_framework.so.2 exports",
+				"the baseline v yields no ELF shared object (pure.whl)"}},
+		{"baseline not scanned: a forbidden export still blocks", &noWheel, side(exported, "b.whl"), symbols.Env{}, "blocked",
+			[]string{"a forbidden export blocks unless the baseline is shown to export it too, and the baseline v was not scanned: 1 new: libtensorflow_framework.so.2 exports",
+				"warning: baseline v has no wheel"}},
+		// A clash may be one the project already lived with.
+		{"baseline read from the wrong wheel: new clashes cannot be told from old", &wrongWheel, side(clashing, "b.whl"), symbols.Env{}, "warning",
+			[]string{"new cannot be told from old: 5 new: clash_fn has different bodies", "the baseline v yields no ELF shared object (pure.whl)"}},
+		{"baseline not scanned: new clashes cannot be told from old", &noWheel, side(clashing, "b.whl"), symbols.Env{}, "warning",
+			[]string{"new cannot be told from old: 5 new: clash_fn has different bodies", "warning: baseline v has no wheel"}},
+		{"baseline not scanned: forbidden exports block, a clash is told apart", &noWheel, side(both, "b.whl"), symbols.Env{}, "blocked",
+			[]string{"and the baseline v was not scanned: 1 new: libtensorflow_framework.so.2 exports",
+				"; new cannot be told from old: 5 new: clash_fn has different bodies"}},
 		{"no candidate wheel", &base, symbols.Side{Version: "v", Warning: "tf 2.20.0 has 2 binary wheels, none for manylinux_2_36_x86_64, CPython 3.12"}, symbols.Env{}, "warning",
 			[]string{"warning: candidate tf 2.20.0 has 2 binary wheels, none for manylinux_2_36_x86_64, CPython 3.12", "read no wheel"}},
 		{"an environment warning", &base, side(hidden, "b.whl"), symbols.Env{Warnings: []string{"against protobuf: no wheel"}, Notes: []string{"against protobuf 5.29.3"}},
