@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pinbot-dev/pinbot/bot"
+	"github.com/pinbot-dev/pinbot/bot/planning"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
 	"github.com/pinbot-dev/pinbot/pins"
@@ -53,7 +53,7 @@ var releases = map[string][]string{
 
 // checker returns a checker over root watching the corpus's packages, with
 // releases from memory.
-func checker(root string) *bot.Checker {
+func checker(root string) *planning.Checker {
 	cfg := config.Default()
 	for n := range releases {
 		cfg.Packages[n] = &config.Package{}
@@ -62,7 +62,7 @@ func checker(root string) *bot.Checker {
 	for _, n := range []string{"pypi", "conda", "conda-forge", "numba/label/dev", "goproxy"} {
 		srcs[n] = literal{name: n, releases: releases}
 	}
-	return &bot.Checker{Root: root, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes()}
+	return &planning.Checker{Root: root, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes()}
 }
 
 // corpusRepo writes a repository of n pin files: copies of the whole corpus
@@ -124,7 +124,7 @@ func BenchmarkDiscoverAndPlan(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		rep, err := c.Check(ctx, bot.CheckOptions{})
+		rep, err := c.Check(ctx, planning.CheckOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestDiscoverAndPlanCorpus(t *testing.T) {
 	if found, err := pins.Discover(root, all.Formats()); err != nil || len(found) != 2*n {
 		t.Fatalf("discovered %d files (%v), want %d", len(found), err, 2*n)
 	}
-	rep, err := checker(root).Check(context.Background(), bot.CheckOptions{})
+	rep, err := checker(root).Check(context.Background(), planning.CheckOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

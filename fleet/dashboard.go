@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pinbot-dev/pinbot/bot/publishing/slack"
 	"github.com/pinbot-dev/pinbot/bot/report"
-	"github.com/pinbot-dev/pinbot/bot/slack"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/errw"
 	esc "github.com/pinbot-dev/pinbot/internal/escape"

@@ -6,8 +6,8 @@
 // repository's caps lag, and the summary Slack hears (dashboard.go).
 //
 // The per-repository work stays pinbot check and pinbot run; the fleet only
-// lists, batches and aggregates. GitHub access goes through bot/github (the
-// listing, the dashboard issue) and the message through bot/slack.
+// lists, batches and aggregates. GitHub access goes through bot/publishing/github (the
+// listing, the dashboard issue) and the message through bot/publishing/slack.
 package fleet
 
 import (
@@ -18,7 +18,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pinbot-dev/pinbot/bot/github"
+	"github.com/pinbot-dev/pinbot/bot/publishing/github"
 )
 
 // MaxJobs is the most jobs a GitHub Actions matrix may generate.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/pinbot-dev/pinbot/bot/github"
+	"github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/fleet"
 )
 

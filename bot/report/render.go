@@ -241,7 +241,7 @@ func envSummary(env *Environment, code, text func(string) string) string {
 // PackageMarkdown writes the Markdown of one package, everything under its
 // heading: the target, the error or the hold, the pins, the drift, the
 // checks and the early warning. Markdown writes it under "### NAME:
-// STATUS"; the dashboard (bot/dashboard) writes the same under its own
+// STATUS"; the dashboard (bot/publishing/dashboard) writes the same under its own
 // heading, so what a package shows is decided here once.
 func PackageMarkdown(w io.Writer, p Package) error {
 	ew := errw.New(w)

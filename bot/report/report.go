@@ -4,6 +4,9 @@
 //
 // The JSON keys are a contract that users' scripts read: add keys, never rename
 // or drop them.
+//
+// It is shared by the three rooms of bot (planning, verifying, publishing)
+// and by fleet, and imports none of them.
 package report
 
 import (
@@ -96,7 +99,7 @@ type Package struct {
 	PrereleaseSkipped []PrereleaseSkip `json:"prerelease_skipped,omitempty"`
 	// HoldsBack is what the caps cost: each other package the release they
 	// admit holds below its newest release, which the target would let go
-	// further (bot/holds). Empty when the caps admit the target; absent
+	// further (bot/planning/holds). Empty when the caps admit the target; absent
 	// when it could not be told (no target, no dependency metadata: a
 	// warning says why).
 	HoldsBack []HoldBack `json:"holds_back,omitzero"`

@@ -6,7 +6,7 @@ import (
 )
 
 // The shapes a package name and a version can have in a report that pinbot
-// reads back (bot/verdicts, the fleet's reports): package names as PEP 503,
+// reads back (bot/verifying/verdicts, the fleet's reports): package names as PEP 503,
 // conda and Go module paths spell them, versions as PEP 440, conda and
 // semver do. Anything else in a report did not come from pinbot. Compiled
 // when first used, not at start: their counted repetitions make large

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	gh "github.com/pinbot-dev/pinbot/bot/github"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 )
 
 // githubLogin is how a command authenticates to GitHub: a token read from a

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pinbot-dev/pinbot/bot"
-	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/planning"
+	"github.com/pinbot-dev/pinbot/bot/planning/plan"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
@@ -76,9 +76,9 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	}
 	defer cleanup()
 	defer f.pruneCache()
-	checker := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
-	rep, err := checker.Check(ctx, bot.CheckOptions{Packages: opts.Packages, Write: opts.Write})
-	var unknown *bot.UnknownPackageError
+	checker, _ := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
+	rep, err := checker.Check(ctx, planning.CheckOptions{Packages: opts.Packages, Write: opts.Write})
+	var unknown *planning.UnknownPackageError
 	switch {
 	case errors.As(err, &unknown):
 		return &usageError{fmt.Errorf("--package %w", err)}

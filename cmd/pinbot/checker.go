@@ -11,12 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pinbot-dev/pinbot/bot/planning"
+	"github.com/pinbot-dev/pinbot/bot/verifying"
 	"github.com/pinbot-dev/pinbot/checks/probe"
 	"github.com/pinbot-dev/pinbot/web"
 
 	"github.com/spf13/pflag"
 
-	"github.com/pinbot-dev/pinbot/bot"
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/progress"
@@ -129,7 +130,7 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 // every pin-file format and version scheme, and the verifier for the
 // packages' probes and symbol scans. Downloads and probe environments live in
 // the cache directory, or in tmp when caching is off.
-func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) *bot.Checker {
+func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) (*planning.Checker, *verifying.Verifier) {
 	hc := f.HTTPClient()
 	srcs := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
 	store := f.cacheDir()
@@ -140,7 +141,7 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 	if f.Terminal(f.Stderr) && f.LogFormat != "json" { // plain lines would break a JSON log stream
 		meter = progress.New(f.Stderr)
 	}
-	v := &bot.Verifier{
+	v := &verifying.Verifier{
 		Artifacts: &artifact.Store{Dir: filepath.Join(store, artifactsDir), HTTP: hc, Log: f.Log, MaxSize: int64(cfg.Network.MaxArtifactSize),
 			Progress: meter},
 		Progress: meter,
@@ -164,10 +165,10 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 			v.Channels[src.Name()] = src
 		}
 	}
-	return &bot.Checker{
+	return &planning.Checker{
 		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes(),
 		Verifier: v, Log: f.Log, Now: f.Now,
-	}
+	}, v
 }
 
 // Where the checks keep their files in the cache directory, beside the HTTP
@@ -175,7 +176,7 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 const (
 	artifactsDir = "artifacts"
 	probeEnvsDir = "probe-envs"
-	// stateFile is what pinbot run remembers between runs (bot/state).
+	// stateFile is what pinbot run remembers between runs (bot/publishing/state).
 	stateFile = "state.json"
 )
 

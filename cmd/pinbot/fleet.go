@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/oauth2"
 
-	gh "github.com/pinbot-dev/pinbot/bot/github"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 )
 
 // pinbot fleet: guard every repository of an organisation from one

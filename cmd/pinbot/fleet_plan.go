@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	gh "github.com/pinbot-dev/pinbot/bot/github"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/fleet"
 )
@@ -138,7 +138,7 @@ func fleetPlanRun(ctx context.Context, opts *FleetPlanOptions) error {
 // names what it holds. A failure is a warning: the jobs download what is
 // missing themselves.
 func prefetch(ctx context.Context, f *Factory, cfg *config.Config, tmp string) string {
-	checker := f.newChecker(tmp, cfg, probeFlags{}, tmp)
+	checker, _ := f.newChecker(tmp, cfg, probeFlags{}, tmp)
 	got, err := checker.Prefetch(ctx)
 	if err != nil {
 		msg := "prefetching the checks' artifacts failed; the jobs will download what is missing: " + err.Error()

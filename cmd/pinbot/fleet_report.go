@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	gh "github.com/pinbot-dev/pinbot/bot/github"
-	"github.com/pinbot-dev/pinbot/bot/slack"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
+	"github.com/pinbot-dev/pinbot/bot/publishing/slack"
 	"github.com/pinbot-dev/pinbot/fleet"
 )
 

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/pinbot-dev/pinbot/bot"
-	gh "github.com/pinbot-dev/pinbot/bot/github"
-	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/planning/plan"
+	"github.com/pinbot-dev/pinbot/bot/publishing"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
@@ -106,7 +106,7 @@ func checkMoves(rep *report.Report, written bool) string {
 
 // runMoves is run's next step for the caps that move: the pull requests to
 // look at (a draft's a check failed for), or, in a dry run, to make.
-func runMoves(opts *RunOptions, out *bot.Outcome) string {
+func runMoves(opts *RunOptions, out *publishing.Outcome) string {
 	if opts.DryRun {
 		if len(out.Planned) > 0 {
 			return "run without --dry-run to open or update the pull requests above"

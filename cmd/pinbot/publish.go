@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pinbot-dev/pinbot/bot"
-	gh "github.com/pinbot-dev/pinbot/bot/github"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/bot/report"
-	"github.com/pinbot-dev/pinbot/bot/verdicts"
+	"github.com/pinbot-dev/pinbot/bot/verifying"
+	"github.com/pinbot-dev/pinbot/bot/verifying/verdicts"
 	"github.com/pinbot-dev/pinbot/config"
 )
 
@@ -19,7 +19,7 @@ import (
 // secret; `pinbot run --verdicts REPORT` makes the pull requests and the
 // message in the job that holds them, planning again from the pin files and
 // the package sources and taking only the verdicts from the report
-// (bot/verdicts). This file holds the run command's side of it.
+// (bot/verifying/verdicts). This file holds the run command's side of it.
 
 // probeFlagNames are the flags that choose how probes run; with --verdicts
 // none runs.
@@ -50,7 +50,7 @@ func readVerdicts(path string) (*verdicts.Verdicts, error) {
 // warnReleaseCode says, once, that this run is about to run release code
 // beside secrets, and how to keep them apart: when a secret is in the
 // environment and some package of the run has probes that run Python.
-func warnReleaseCode(f *Factory, opts *RunOptions, cfg *config.Config, env runEnv, v *bot.Verifier) {
+func warnReleaseCode(f *Factory, opts *RunOptions, cfg *config.Config, env runEnv, v *verifying.Verifier) {
 	var secrets []string
 	for _, s := range []struct{ name, value string }{
 		{opts.TokenEnv, env.token}, {appKeyEnv(opts, cfg), env.appKey}, {"SLACK_WEBHOOK_URL", env.webhook},

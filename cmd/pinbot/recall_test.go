@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/pinbot-dev/pinbot/bot"
+	"github.com/pinbot-dev/pinbot/bot/publishing"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
 )
@@ -144,7 +144,7 @@ func TestCheckSkipsBadEntries(t *testing.T) {
 // at their file and line, which the failures count leaves out.
 func TestActionsWarnings(t *testing.T) {
 	var b strings.Builder
-	out := &bot.Outcome{Report: &report.Report{Warnings: []string{
+	out := &publishing.Outcome{Report: &report.Report{Warnings: []string{
 		`requirements.txt:2:1: requirements[1]: invalid requirement "numba[cuda>=1" at offset 5: unclosed '[' in extras (entry skipped; the file's other pins are read)`,
 	}}}
 	if err := actionsReport(&b, runEnv{}, out); err != nil {

@@ -20,7 +20,7 @@ import (
 
 // The redirect scenarios have a fake service answer one of pinbot run's
 // calls with a redirect to another host, and check through the CLI what the
-// packages (bot/github, bot/slack) document: the redirect is refused, the
+// packages (bot/publishing/github, bot/publishing/slack) document: the redirect is refused, the
 // other host receives nothing, neither a credential nor the request, and
 // the failure is reported without the secret.
 
@@ -54,7 +54,7 @@ func (o *otherHost) requests() []string {
 
 // TestRunGitHubRedirectRefused: the fake GitHub answers the pull request
 // listing, or the repository, with a 301, 302 or 307 to another host.
-// bot/github refuses a redirect that leaves the API's origin: the run fails
+// bot/publishing/github refuses a redirect that leaves the API's origin: the run fails
 // with an error naming both hosts, the other host receives nothing (no
 // token, no request), and nothing is written. The next run, without the
 // redirect, opens the pull request.
@@ -157,7 +157,7 @@ func TestRunAppRedirectRefused(t *testing.T) {
 }
 
 // TestRunSlackRedirectRefused: the webhook answers with a redirect to
-// another host. bot/slack never follows one: the other host receives
+// another host. bot/publishing/slack never follows one: the other host receives
 // nothing (neither the message nor a Referer with the webhook's secret
 // path), the run fails with an error naming only the other host, the JSON
 // report says nobody was notified, and no output shows the webhook URL. The

@@ -16,13 +16,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pinbot-dev/pinbot/bot"
-	gh "github.com/pinbot-dev/pinbot/bot/github"
-	"github.com/pinbot-dev/pinbot/bot/plan"
+	"github.com/pinbot-dev/pinbot/bot/planning"
+	"github.com/pinbot-dev/pinbot/bot/planning/plan"
+	"github.com/pinbot-dev/pinbot/bot/publishing"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
+	"github.com/pinbot-dev/pinbot/bot/publishing/slack"
+	"github.com/pinbot-dev/pinbot/bot/publishing/state"
 	"github.com/pinbot-dev/pinbot/bot/report"
-	"github.com/pinbot-dev/pinbot/bot/slack"
-	"github.com/pinbot-dev/pinbot/bot/state"
-	"github.com/pinbot-dev/pinbot/bot/verdicts"
+	"github.com/pinbot-dev/pinbot/bot/verifying/verdicts"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/errw"
 	"github.com/pinbot-dev/pinbot/internal/escape"
@@ -189,13 +190,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	defer cleanup()
 	defer f.pruneCache()
-	checker := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
+	checker, verifier := f.newChecker(opts.Dir, cfg, opts.Probes, tmp)
 	if recorded != nil {
-		checker.Verifier.Recorded = recorded
+		verifier.Recorded = recorded
 	} else {
-		warnReleaseCode(f, opts, cfg, env, checker.Verifier)
+		warnReleaseCode(f, opts, cfg, env, verifier)
 	}
-	runner := &bot.Runner{
+	runner := &publishing.Runner{
 		Checker: checker,
 		Repo:    env.repo, RunURL: env.runURL, DryRun: opts.DryRun, Log: f.Log, Adjust: runHooks.adjust,
 		WorkflowToken: workflowToken(opts.WorkflowToken, env, opts.TokenEnv, appID),
@@ -259,8 +260,8 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		}
 	}
 	runner.Base = base
-	out, err := runner.Run(ctx, bot.RunOptions{Packages: opts.Packages})
-	var unknown *bot.UnknownPackageError
+	out, err := runner.Run(ctx, publishing.RunOptions{Packages: opts.Packages})
+	var unknown *planning.UnknownPackageError
 	switch {
 	case errors.As(err, &unknown):
 		return &usageError{fmt.Errorf("--package %w", err)}
@@ -297,7 +298,7 @@ func workflowToken(flag string, env runEnv, tokenEnv string, appID int64) bool {
 
 // printRun writes the report and the pull requests (or, with --dry-run, what
 // would be sent) to w.
-func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
+func printRun(w io.Writer, opts *RunOptions, out *publishing.Outcome) error {
 	if opts.Format == "json" {
 		type pr struct {
 			Package string `json:"package"`
@@ -408,7 +409,7 @@ func printRun(w io.Writer, opts *RunOptions, out *bot.Outcome) error {
 // wouldDo says what a dry run would do with the i-th pull request it
 // planned: "open", "update #1", "leave #1 closed" (closed-respected),
 // "leave #1 alone" (conflict), or "open or update" when it read none.
-func wouldDo(out *bot.Outcome, i int) string {
+func wouldDo(out *publishing.Outcome, i int) string {
 	if i >= len(out.Pulls) {
 		return "open or update"
 	}
@@ -431,7 +432,7 @@ func wouldDo(out *bot.Outcome, i int) string {
 // dryRunMarkdown writes, after the report's Markdown, what a dry run would
 // send as Markdown too: each pull request (its body as GitHub would show
 // it), the dashboard and the Slack message in a fenced block.
-func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
+func dryRunMarkdown(w io.Writer, out *publishing.Outcome) error {
 	ew := errw.New(w)
 	md, code := escape.Markdown, escape.Code
 	for i, ch := range out.Planned {
@@ -474,7 +475,7 @@ func dryRunMarkdown(w io.Writer, out *bot.Outcome) error {
 var placeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `) })
 
 // actionsReport writes the step summary, the annotations and the outputs.
-func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
+func actionsReport(w io.Writer, env runEnv, out *publishing.Outcome) error {
 	annotate := func(level, title, text string) {
 		// The runner shows annotations in the log, where escapes would act.
 		a := gh.Annotation{Level: level, Title: escape.Text(title), Text: escape.TextLines(text)}
@@ -563,7 +564,7 @@ func actionsReport(w io.Writer, env runEnv, out *bot.Outcome) error {
 }
 
 // runFailures lists everything that makes the run fail (exit 1).
-func runFailures(out *bot.Outcome) []string {
+func runFailures(out *publishing.Outcome) []string {
 	failures := []string{}
 	failures = append(failures, out.Report.Errors...)
 	for _, p := range out.Report.Packages {
@@ -592,7 +593,7 @@ var failOnLevels = []string{failError, failBlocked, failNever}
 // runOutcome is the run's error: exit 1 for failures (a failed webhook
 // included), else exit 3 when a check blocked a bump, as far as failOn
 // lets them fail the run. What failOn forgives is said on stderr.
-func runOutcome(stderr io.Writer, out *bot.Outcome, failOn string) error {
+func runOutcome(stderr io.Writer, out *publishing.Outcome, failOn string) error {
 	err := outcome(out.Report)
 	if failures := runFailures(out); len(failures) > 0 {
 		for i, f := range failures {

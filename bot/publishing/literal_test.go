@@ -1,0 +1,62 @@
+package publishing_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/bot/planning"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/pins/all"
+	"github.com/pinbot-dev/pinbot/sources"
+	schemes "github.com/pinbot-dev/pinbot/versions/all"
+)
+
+// literal is a release source that answers from memory.
+type literal struct {
+	name     string
+	releases map[string][]string // package -> versions
+}
+
+func (l literal) Name() string { return l.name }
+
+func (l literal) Releases(_ context.Context, pkg string) ([]sources.Release, error) {
+	vs, ok := l.releases[pkg]
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", pkg, sources.ErrNotFound)
+	}
+	var rs []sources.Release
+	for _, v := range vs {
+		r := sources.Release{Version: v, Files: []sources.File{{Name: pkg + "-" + v + ".whl"}}}
+		if y, ok := strings.CutSuffix(v, "!yanked"); ok {
+			r.Version, r.Yanked = y, true
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+var pythonReleases = map[string][]string{
+	"numba":          {"0.56.4", "0.57.1", "0.58.1", "0.59.1", "0.60.0", "0.61.2", "0.62.1", "0.63.0b1", "0.63.1", "0.64.0", "0.65.1", "0.66.0", "0.67.0rc1", "0.67.0"},
+	"llvmlite":       {"0.41.1", "0.44.0", "0.48.0", "0.49.0"},
+	"tensorflow":     {"2.15.1", "2.16.1", "2.19.1", "2.20.0", "2.21.0rc0"},
+	"tensorflow-cpu": {"2.16.1", "2.20.0"},
+	"protobuf":       {"5.29.3", "6.33.0"},
+	"jax":            {"0.4.13", "0.8.1"},
+	"jaxlib":         {"0.4.22", "0.8.1"},
+	"libprotobuf":    {"5.29.3", "6.31.1"},
+}
+
+// newChecker returns a checker over root watching the corpus's packages, with
+// literal release sources.
+func newChecker(root string) *planning.Checker {
+	cfg := config.Default()
+	for n := range pythonReleases {
+		cfg.Packages[n] = &config.Package{}
+	}
+	srcs := map[string]sources.Source{}
+	for _, n := range []string{"pypi", "conda", "conda-forge", "goproxy"} {
+		srcs[n] = literal{name: n, releases: pythonReleases}
+	}
+	return &planning.Checker{Root: root, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes()}
+}
