@@ -322,8 +322,11 @@ func TestSchemaExamples(t *testing.T) {
 			}
 		}
 	}
-	if len(examples) < 5 {
+	if len(examples) < 6 {
 		t.Fatalf("only %d configurations in the README and docs/", len(examples))
+	}
+	if _, ok := examples[filepath.Join("..", "docs", "configuration.md")+" yaml block 1"]; !ok {
+		t.Fatal("the example of every key, docs/configuration.md's first yaml block, does not load")
 	}
 	for _, f := range []string{"../.github/pinbot-self.yml", "../cmd/pinbot/testdata/init.golden"} {
 		data, err := os.ReadFile(f)
