@@ -15,7 +15,7 @@ import (
 	"github.com/pinbot-dev/pinbot/versions"
 )
 
-// fleetDefaults is the README's example of a fleet's defaults.
+// fleetDefaults is an example of a fleet's defaults.
 const fleetDefaults = `sources:
   pypi: {url: "https://pypi.internal.example"}
 packages:
@@ -129,20 +129,20 @@ func FuzzMerge(f *testing.F) {
 	})
 }
 
-// TestReadmeFleetDefaults merges the README's example (Fleet defaults) and
-// checks what the README says of the result.
-func TestReadmeFleetDefaults(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// TestManualFleetDefaults merges the manual's example (docs/fleet.md, Fleet
+// defaults) and checks what the manual says of the result.
+func TestManualFleetDefaults(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "docs", "fleet.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n### Fleet defaults\n")
+	_, section, ok := strings.Cut(string(page), "\n## Fleet defaults\n")
 	if !ok {
-		t.Fatal("README: no Fleet defaults section")
+		t.Fatal("docs/fleet.md: no Fleet defaults section")
 	}
 	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(section, 2)
 	if len(blocks) != 2 {
-		t.Fatalf("README: %d yaml blocks in Fleet defaults, want the defaults and a repository's file", len(blocks))
+		t.Fatalf("docs/fleet.md: %d yaml blocks in Fleet defaults, want the defaults and a repository's file", len(blocks))
 	}
 	cfg, err := config.ParseWithDefaults("pinbot-fleet.yml", []byte(blocks[0][1]), ".pinbot.yml", []byte(blocks[1][1]))
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // Network bounds what pinbot's requests may cost; an unset value keeps the
-// default the README's "Network behaviour" section gives.
+// default the manual's docs/network.md gives.
 type Network struct {
 	// AttemptTimeout bounds one attempt of one request, body included
 	// (default 20s).

@@ -298,25 +298,35 @@ func validate(s *jsonschema.Schema, data []byte) error {
 
 var yamlBlockRE = regexp.MustCompile("(?s)```yaml\n(.*?)```")
 
-// TestSchemaExamples: the example configurations (the README's, the
-// repository's own, what pinbot init writes) validate against the schema,
-// and configurations the loader refuses for their keys or values do not.
+// TestSchemaExamples: the example configurations (the README's and the
+// manual's in docs/, the repository's own, what pinbot init writes)
+// validate against the schema, and configurations the loader refuses for
+// their keys or values do not.
 func TestSchemaExamples(t *testing.T) {
 	s := compileSchema(t)
 	examples := map[string][]byte{}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	pages, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range yamlBlockRE.FindAllSubmatch(readme, -1) {
-		// The blocks the loader takes are configurations; the others are
-		// workflows and excerpts.
-		if _, err := Parse("README.md", m[1]); err == nil {
-			examples[fmt.Sprintf("README.md yaml block %d", i+1)] = m[1]
+	for _, page := range append([]string{filepath.Join("..", "README.md")}, pages...) {
+		md, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range yamlBlockRE.FindAllSubmatch(md, -1) {
+			// The blocks the loader takes are configurations; the others are
+			// workflows and excerpts.
+			if _, err := Parse(page, m[1]); err == nil {
+				examples[fmt.Sprintf("%s yaml block %d", page, i+1)] = m[1]
+			}
 		}
 	}
-	if len(examples) < 3 {
-		t.Fatalf("only %d configurations in the README", len(examples))
+	if len(examples) < 6 {
+		t.Fatalf("only %d configurations in the README and docs/", len(examples))
+	}
+	if _, ok := examples[filepath.Join("..", "docs", "configuration.md")+" yaml block 1"]; !ok {
+		t.Fatal("the example of every key, docs/configuration.md's first yaml block, does not load")
 	}
 	for _, f := range []string{"../.github/pinbot-self.yml", "../cmd/pinbot/testdata/init.golden"} {
 		data, err := os.ReadFile(f)

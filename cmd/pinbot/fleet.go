@@ -12,7 +12,7 @@ import (
 )
 
 // pinbot fleet: guard every repository of an organisation from one
-// workflow (README, "Guarding an organisation"). fleet plan lists and
+// workflow (docs/fleet.md). fleet plan lists and
 // batches the repositories (fleet_plan.go); each batch's jobs run pinbot
 // check and pinbot run; fleet report aggregates their reports
 // (fleet_report.go). The logic lives in package fleet.

@@ -17,8 +17,8 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
-// The reusable workflow .github/workflows/fleet.yml and the README's caller
-// of it: the layout keeps the secrets away from the jobs that run release
+// The reusable workflow .github/workflows/fleet.yml and the manual's caller
+// of it (docs/fleet.md): the layout keeps the secrets away from the jobs that run release
 // code, the caller passes only what the workflow takes, and the workflow's
 // scripts do what they say, run with the real binary against the fakes.
 
@@ -142,21 +142,21 @@ func TestFleetWorkflowLayout(t *testing.T) {
 	}
 }
 
-// TestFleetWorkflowCaller: the README's caller uses the reusable workflow
-// with inputs and secrets it declares, and grants what its jobs ask for.
+// TestFleetWorkflowCaller: the manual's caller (docs/fleet.md) uses the
+// reusable workflow with inputs and secrets it declares, and grants what its
+// jobs ask for.
 func TestFleetWorkflowCaller(t *testing.T) {
 	wf, jobs := readFleetWorkflow(t)
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "fleet.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Guarding an organisation\n")
-	if !ok {
-		t.Fatal("README: no Guarding an organisation section")
+	if !strings.HasPrefix(string(page), "# Guarding an organisation\n") {
+		t.Fatal("docs/fleet.md does not begin with Guarding an organisation")
 	}
-	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(section)
+	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(string(page))
 	if m == nil {
-		t.Fatal("README: no yaml block in Guarding an organisation")
+		t.Fatal("docs/fleet.md: no yaml block")
 	}
 	var caller struct {
 		Permissions *map[string]any `yaml:"permissions"`

@@ -12,7 +12,7 @@ import "syscall"
 // Children are dumpable again after exec, which protects nothing of pinbot's
 // and leaves them debuggable. Root, or a user with passwordless sudo as on
 // GitHub-hosted runners, still reads everything: there the secret must not be
-// on the machine while release code runs (README, Security model).
+// on the machine while release code runs (docs/security.md).
 func harden() error {
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); errno != 0 {
 		return errno

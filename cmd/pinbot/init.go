@@ -222,7 +222,7 @@ func initFile(read pinsRead, names []string, found []pins.Found) []byte {
 	var b bytes.Buffer
 	b.WriteString(`# yaml-language-server: $schema=` + config.SchemaURL + `
 # pinbot configuration, written by "pinbot init".
-# Every key is optional; see the Configuration section of pinbot's README.
+# Every key is optional; see https://github.com/pinbot-dev/pinbot/blob/main/docs/configuration.md
 
 # sources:
 #   pypi:

@@ -22,7 +22,7 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/exit-codes.md.
 const (
 	exitOK      = 0
 	exitFailure = 1

@@ -166,6 +166,32 @@ func TestCheckFormats(t *testing.T) {
 	}
 }
 
+// TestReadmeTour: the README's five-minute tour shows the text report
+// TestCheckFormats checks, byte for byte, so that the tour stays the output
+// of a real run.
+func TestReadmeTour(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## A five-minute tour\n")
+	if !ok {
+		t.Fatal("README: no A five-minute tour section")
+	}
+	_, block, ok := strings.Cut(section, "\n```\n")
+	block, _, closed := strings.Cut(block, "```\n")
+	if !ok || !closed {
+		t.Fatal("README: no plain code block in the tour")
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "pytensor-main.text"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), block); diff != "" {
+		t.Errorf("the README's tour is not testdata/pytensor-main.text (-want +got):\n%s", diff)
+	}
+}
+
 func TestCheckBadInput(t *testing.T) {
 	t.Run("pyproject that is not TOML", func(t *testing.T) {
 		e := newEnv(t)

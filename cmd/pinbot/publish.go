@@ -14,7 +14,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 )
 
-// The two-job layout (README, Security model): `pinbot check --format json`
+// The two-job layout (docs/security.md): `pinbot check --format json`
 // runs the checks, and so each new release's code, in a job that holds no
 // secret; `pinbot run --verdicts REPORT` makes the pull requests and the
 // message in the job that holds them, planning again from the pin files and
@@ -67,7 +67,7 @@ func warnReleaseCode(f *Factory, opts *RunOptions, cfg *config.Config, env runEn
 		"while %s are in this process's environment. pinbot keeps its own environment from them on Linux, but where they can gain root "+
 		"(GitHub-hosted runners allow sudo) a hostile release can take the secrets. Split the job: run `pinbot check --format json > report.json` "+
 		"where no secret is, then `pinbot run --verdicts report.json` where the secrets are (the Action's mode: check and mode: publish; "+
-		"README, Security model)", strings.Join(probed, ", "), strings.Join(secrets, ", "))
+		"see https://github.com/pinbot-dev/pinbot/blob/main/docs/security.md)", strings.Join(probed, ", "), strings.Join(secrets, ", "))
 	f.Log.Warn(msg)
 	if env.actions {
 		gh.Annotate(f.Stdout, gh.Annotation{Level: "warning", Title: "pinbot: release code runs beside secrets", Text: msg})

@@ -76,7 +76,7 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 		// lives until the scan's end, so most collections find little to
 		// free: collecting a quarter as often as Go's default saves about
 		// 4 % of a scan's wall time for 2 MB more peak memory on Debian's
-		// 35 libraries (README, Performance). GOGC, when set, decides.
+		// 35 libraries (docs/performance.md). GOGC, when set, decides.
 		defer debug.SetGCPercent(debug.SetGCPercent(scanGCPercent))
 	}
 	r, err := symbols.Scan(ctx, opts.Paths, symbols.Options{

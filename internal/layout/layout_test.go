@@ -178,7 +178,7 @@ func below(r int) []string {
 var codeRE = regexp.MustCompile("`([a-z0-9_./]+)`")
 
 // TestCodeMap: every package of the module has an entry in ARCHITECTURE.md's
-// code map, and the map names no package that does not exist.
+// code map.
 func TestCodeMap(t *testing.T) {
 	root, all := packages(t)
 	b, err := os.ReadFile(filepath.Join(root, "ARCHITECTURE.md"))
@@ -198,14 +198,6 @@ func TestCodeMap(t *testing.T) {
 	for name := range all {
 		if !named[name] {
 			t.Errorf("package %s has no entry in ARCHITECTURE.md's code map: add a line saying what it owns and what it must not do", name)
-		}
-	}
-	for name := range named {
-		if _, ok := all[name]; ok {
-			continue
-		}
-		if info, err := os.Stat(filepath.Join(root, name)); err == nil && info.IsDir() && strings.Contains(name, "/") {
-			t.Errorf("ARCHITECTURE.md's code map names %s, which holds no Go package", name)
 		}
 	}
 }

@@ -67,8 +67,8 @@ func TestCorpusPins(t *testing.T) {
 }
 
 // notRead lists, per corpus file, lines that hold something like a pin that
-// pinbot deliberately does not read, and why (the README's "Not read" list
-// gives the same cases): TestNotRead checks that no pin comes from them.
+// pinbot deliberately does not read, and why (docs/pin-files.md's "Not read,
+// on purpose" list gives the same cases): TestNotRead checks that no pin comes from them.
 var notRead = map[string]map[int]string{
 	"pymc-devs__pytensor__pyproject.toml": {
 		204: "a comment that looks like a requirement list",

@@ -1,7 +1,7 @@
 // Package pep440 implements the version scheme of Python packages, PEP 440
 // (https://packaging.python.org/en/latest/specifications/version-specifiers/),
 // written from the specification and held to the test vectors of pypa/packaging,
-// the implementation pip uses (see the README's "Version semantics").
+// the implementation pip uses (see docs/versions.md).
 //
 // Parse reads a version in any spelling the specification normalises;
 // Version.Compare orders versions. A Specifier is one clause (">=0.58",

@@ -2,7 +2,7 @@
 // [tool.poetry.dependencies] tables
 // (https://python-poetry.org/docs/dependency-specification/#version-constraints)
 // as poetry-core reads them, over PEP 440 versions, held to poetry-core's own
-// test vectors (see the README's "Version semantics").
+// test vectors (see docs/versions.md).
 //
 // Versions are PEP 440 versions, ordered by versions/pep440. Constraints add to
 // the PEP 440 operators (==, !=, <, <=, >, >=, ~=) Poetry's own:

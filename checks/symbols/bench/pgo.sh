@@ -4,7 +4,7 @@
 # go build uses a main package's default.pgo by itself). The profile is of
 # BenchmarkScanDebian, the symbol scan over the Debian libraries that
 # compare.sh times: the scan is the part of pinbot whose speed is a target
-# (README, Performance); the rest waits on the network. Run it after changes
+# (docs/performance.md); the rest waits on the network. Run it after changes
 # to the scan, with the Debian packages installed (see compare.sh), and
 # commit the profile.
 set -eu
