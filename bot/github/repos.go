@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 
 	gh "github.com/google/go-github/v60/github"
@@ -39,6 +40,34 @@ var ownerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 
 // ValidOwner reports whether s can be a GitHub organisation or user name.
 func ValidOwner(s string) bool { return ownerRE().MatchString(s) }
+
+// ValidRepoName reports whether s can be a repository's name (without its
+// owner) on GitHub: 1 to 100 ASCII letters, digits, '.', '_' and '-', and
+// neither "." nor "..". A name that starts with '-' is refused too, so that
+// no command a name reaches reads it as a flag.
+func ValidRepoName(s string) bool {
+	if s == "" || len(s) > 100 || s == "." || s == ".." || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidRepository reports whether s is a repository's full name,
+// "owner/name", as GitHub allows them (ValidOwner, ValidRepoName).
+func ValidRepository(s string) bool {
+	owner, name, ok := strings.Cut(s, "/")
+	return ok && ValidOwner(owner) && ValidRepoName(name)
+}
+
+// SameRepository reports whether two full names name one repository:
+// GitHub's owner and repository names are case-insensitive.
+func SameRepository(a, b string) bool { return strings.EqualFold(a, b) }
 
 // Repositories lists the repositories of owner: for an organisation, every
 // one the token may see (GET /orgs/OWNER/repos); for a user, their public
