@@ -79,7 +79,8 @@ type Entry struct {
 type Problem struct{ Repository, Text string }
 
 // Summarize builds the dashboard from the reports. A repository reported
-// twice keeps its first report, with a warning.
+// twice (in any case: GitHub's names are case-insensitive) keeps its first
+// report, with a warning.
 func Summarize(reports []Report) (*Dashboard, []string) {
 	d := &Dashboard{}
 	var warnings []string
@@ -87,11 +88,12 @@ func Summarize(reports []Report) (*Dashboard, []string) {
 	owners := map[string]bool{}
 	pkgs := map[string]*Package{}
 	for _, r := range reports {
-		if first, dup := seen[r.Repository]; dup {
+		id := strings.ToLower(r.Repository)
+		if first, dup := seen[id]; dup {
 			warnings = append(warnings, fmt.Sprintf("%s: skipped: %s is reported in %s already", r.File, r.Repository, first))
 			continue
 		}
-		seen[r.Repository] = r.File
+		seen[id] = r.File
 		owner, _, _ := strings.Cut(r.Repository, "/")
 		owners[owner] = true
 		d.Repositories++

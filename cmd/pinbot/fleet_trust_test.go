@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/fleet"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
@@ -16,6 +20,114 @@ import (
 // and texts cannot reach beyond their cells, the dashboard's hidden records
 // survive any cut and any report, and the matrix holds only real
 // repository names.
+
+// runReport writes, at path, a report as the fleet's publishing jobs leave
+// it: pinbot run's document for repo with pkgs, pulls and api requests.
+func runReport(t testing.TB, path, repo string, requests int, pulls []fleet.Pull, pkgs ...report.Package) {
+	t.Helper()
+	var rb bytes.Buffer
+	report.JSON(&rb, &report.Report{Packages: pkgs, Repository: repo, APIRequests: requests})
+	if pulls == nil {
+		pulls = []fleet.Pull{}
+	}
+	doc := map[string]any{"schema": 1, "report": json.RawMessage(rb.Bytes()), "notified": false, "failures": []string{}, "pull_requests": pulls}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func numbaAt(status string) report.Package {
+	return report.Package{Name: "numba", Status: status, Newest: "0.67.0", Admits: "0.66.0", Behind: 1, Reason: "pypi has 0.67.0"}
+}
+
+// TestFleetReportBoundToRepository: a report is the report of the
+// repository its file is named for (OWNER__NAME.json, as the fleet
+// workflow names it). lab/a's job, which ran release code, wrote a report
+// claiming lab/b: it is refused with a warning naming both, and lab/b's
+// own report is shown, however the files sort. A file named for no
+// repository is skipped with a warning.
+func TestFleetReportBoundToRepository(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	dir := t.TempDir()
+	forged := numbaAt("blocked")
+	forged.Reason = "forged by lab/a's job"
+	runReport(t, filepath.Join(dir, "pinbot-fleet-report-1", "lab__a.json"), "lab/b", 1, nil, forged)
+	runReport(t, filepath.Join(dir, "pinbot-fleet-report-2", "lab__b.json"), "lab/b", 1, nil, numbaAt("bump"))
+	runReport(t, filepath.Join(dir, "pinbot-fleet-report-2", "LAB__C.json"), "lab/c", 1, nil, numbaAt("current"))
+	runReport(t, filepath.Join(dir, "report.json"), "lab/d", 1, nil, numbaAt("blocked"))
+	code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "| lab/b | bumped |") || strings.Contains(out, "forged") || strings.Contains(out, "lab/d") {
+		t.Errorf("lab/b's row is not its own report's:\n%s", out)
+	}
+	// GitHub's names are case-insensitive: LAB__C.json is lab/c's.
+	if !strings.Contains(out, "2 repositories") || !strings.Contains(out, "Current: lab/c.") {
+		t.Errorf("dashboard:\n%s", out)
+	}
+	for _, want := range []string{
+		filepath.Join("pinbot-fleet-report-1", "lab__a.json") + ": skipped: it claims to be the report of lab/b, but it is lab/a's",
+		"report.json: skipped: its name does not say whose report it is (OWNER__NAME.json, as the fleet workflow names them)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("no warning %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "is reported in") {
+		t.Errorf("lab/b's own report was skipped as a duplicate:\n%s", stderr)
+	}
+}
+
+// TestRunVerdictsOtherRepository: pinbot run --verdicts refuses a report
+// made for another repository (exit 2 naming both, before any request); a
+// report that names the repository in another case, or none, is taken.
+func TestRunVerdictsOtherRepository(t *testing.T) {
+	base := newPublishEnv(t).checkJob(t)
+	if base["repository"] != testRepo {
+		t.Fatalf("the check job's report names %v", base["repository"])
+	}
+	for _, tt := range []struct {
+		name string
+		repo any
+		code int
+		want string
+	}{
+		{"another repository", "pymc-devs/other", exitUsage, "is the report of pymc-devs/other, not of " + testRepo},
+		{"not a repository", "pymc-devs/..", exitUsage, `repository: "pymc-devs/..": not owner/name`},
+		{"another case", strings.ToUpper(testRepo), exitCheck, ""},
+		{"none", nil, exitCheck, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newPublishEnv(t)
+			rep := map[string]any{}
+			for k, v := range base {
+				rep[k] = v
+			}
+			if tt.repo == nil {
+				delete(rep, "repository")
+			} else {
+				rep["repository"] = tt.repo
+			}
+			code, out, stderr := e.run("--verdicts", writeReport(t, rep))
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, want %d and %q\n%s\n%s", code, tt.code, tt.want, out, stderr)
+			}
+			if tt.code == exitUsage {
+				if n := len(e.gh.Requests()) + e.slack.Calls() + len(e.pypi.Requests()); n != 0 {
+					t.Errorf("%d requests made after a report for another repository", n)
+				}
+			} else if len(e.gh.Pulls(testRepo)) != 1 {
+				t.Errorf("pull requests %+v", e.gh.Pulls(testRepo))
+			}
+		})
+	}
+}
 
 // TestFleetPlanNames: the matrix holds only names GitHub allows for a
 // repository of the owner asked for; a listing's other names are skipped
