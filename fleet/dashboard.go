@@ -7,14 +7,15 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/slack"
+	"github.com/pinbot-dev/pinbot/bot/upstream"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/errw"
 	esc "github.com/pinbot-dev/pinbot/internal/escape"
@@ -49,6 +50,10 @@ type Dashboard struct {
 	// Problems are the repositories' errors tied to no package.
 	Problems    []Problem
 	APIRequests int
+	// Server is the GitHub web origin whose pull requests the dashboard
+	// links: https://github.com when empty, https://HOST for GitHub
+	// Enterprise Server.
+	Server string
 }
 
 // A Package is one package across the fleet.
@@ -290,7 +295,7 @@ func (d *Dashboard) Markdown(w io.Writer) error {
 		if len(rows) > 0 {
 			ew.Printf("\n| repository | status | caps admit | behind | pull request | why |\n|---|---|---|---|---|---|\n")
 			for i, e := range rows {
-				ew.Printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, pullCell(e.Pull), codeCell(e.Why))
+				ew.Printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, d.pullCell(e), codeCell(e.Why))
 			}
 		}
 		if cur := p.ByStatus["current"]; len(cur) > 0 {
@@ -355,8 +360,12 @@ func chart(ew *errw.Writer, p Package, short bool) {
 	}
 }
 
-// pullCell links a pull request, when its URL is a plain http(s) URL.
-func pullCell(p *Pull) string {
+// pullCell shows an entry's pull request: its number, linked only when the
+// report's URL is the repository's own pull request of that number on the
+// dashboard's GitHub host. The URL is the report's word: a link to another
+// repository, another host or a script would be the dashboard's.
+func (d *Dashboard) pullCell(e Entry) string {
+	p := e.Pull
 	if p == nil || p.Number <= 0 {
 		return ""
 	}
@@ -367,13 +376,11 @@ func pullCell(p *Pull) string {
 	if p.Action == "conflict" || p.Action == "closed-respected" {
 		text += " " + p.Action
 	}
-	u, err := url.Parse(p.URL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(p.URL, " ()<>[]\"'`|\\") {
-		// Not a link, and not a reference to an issue of the dashboard's
-		// own repository either.
-		return esc.Markdown(text)
+	own := strings.TrimRight(cmp.Or(d.Server, "https://github.com"), "/") + "/" + e.Repository + "/pull/" + strconv.Itoa(p.Number)
+	if u, ok := upstream.SafeURL(own); ok && strings.EqualFold(p.URL, own) {
+		return "[" + text + "](" + u + ")"
 	}
-	return "[" + text + "](" + p.URL + ")"
+	return esc.Markdown(text)
 }
 
 // codeCell puts free text in a table cell as a code span (escape.Code): no

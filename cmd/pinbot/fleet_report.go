@@ -77,6 +77,7 @@ func fleetReportRun(ctx context.Context, opts *FleetReportOptions) error {
 		return &usageError{fmt.Errorf("--reports: %w", err)}
 	}
 	d, dups := fleet.Summarize(reports)
+	d.Server = f.Getenv("GITHUB_SERVER_URL")
 	for _, w := range append(warnings, dups...) {
 		f.Log.Warn(w)
 		if actions {

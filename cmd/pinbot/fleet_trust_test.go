@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,6 +82,61 @@ func TestFleetReportBoundToRepository(t *testing.T) {
 	}
 	if strings.Contains(stderr, "is reported in") {
 		t.Errorf("lab/b's own report was skipped as a duplicate:\n%s", stderr)
+	}
+}
+
+// TestFleetReportPullLinks: a pull request is linked only when its URL is
+// the repository's own pull request of that number on the configured
+// GitHub host (GITHUB_SERVER_URL, else https://github.com); otherwise the
+// dashboard shows the number, unlinked.
+func TestFleetReportPullLinks(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	dir := t.TempDir()
+	reports := []struct {
+		repo, url string
+	}{
+		{"lab/a", "https://github.com/lab/a/pull/3"},
+		{"lab/b", "https://github.com/lab/other/pull/3"},        // another repository's
+		{"lab/c", "https://evil.example/lab/c/pull/3"},          // another host
+		{"lab/d", "https://github.com/lab/d/pull/4"},            // another number
+		{"lab/e", "https://github.com/lab/e/issues/3"},          // not a pull request
+		{"lab/f", "https://github.com/lab/f/pull/3?x=)[y](z)"},  // more than the pull request
+		{"lab/g", "https://ghe.example.com/lab/g/pull/3"},       // GitHub Enterprise Server's
+		{"lab/h", "https://github.com/lab/h/pull/3/../../../x"}, // climbing out
+	}
+	for _, r := range reports {
+		runReport(t, filepath.Join(dir, strings.Replace(r.repo, "/", "__", 1)+".json"), r.repo, 1,
+			[]fleet.Pull{{Package: "numba", Action: "opened", Number: 3, URL: r.url}}, numbaAt("bump"))
+	}
+	links := func() map[string]string {
+		t.Helper()
+		code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+		cells := map[string]string{}
+		for _, m := range regexp.MustCompile(`(?m)^\| (lab/\w) \| bumped \| 0\.66\.0 \| 1 \| ([^|]*) \|`).FindAllStringSubmatch(out, -1) {
+			cells[m[1]] = m[2]
+		}
+		if len(cells) != len(reports) {
+			t.Fatalf("%d rows, want %d:\n%s", len(cells), len(reports), out)
+		}
+		return cells
+	}
+	got := links()
+	for _, r := range reports {
+		want := "#&#8203;3"
+		if r.repo == "lab/a" {
+			want = "[#3](https://github.com/lab/a/pull/3)"
+		}
+		if got[r.repo] != want {
+			t.Errorf("%s (%s): %q, want %q", r.repo, r.url, got[r.repo], want)
+		}
+	}
+	e.vars["GITHUB_SERVER_URL"] = "https://ghe.example.com"
+	got = links()
+	if got["lab/g"] != "[#3](https://ghe.example.com/lab/g/pull/3)" || got["lab/a"] != "#&#8203;3" {
+		t.Errorf("on GitHub Enterprise Server: lab/g %q, lab/a %q", got["lab/g"], got["lab/a"])
 	}
 }
 
