@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,6 +45,17 @@ func runReport(t testing.TB, path, repo string, requests int, pulls []fleet.Pull
 
 func numbaAt(status string) report.Package {
 	return report.Package{Name: "numba", Status: status, Newest: "0.67.0", Admits: "0.66.0", Behind: 1, Reason: "pypi has 0.67.0"}
+}
+
+// nonGET counts the requests of the fake GitHub that were not reads.
+func nonGET(e *runTestEnv) int {
+	n := 0
+	for _, r := range e.gh.Requests() {
+		if r.Method != http.MethodGet {
+			n++
+		}
+	}
+	return n
 }
 
 // TestFleetReportBoundToRepository: a report is the report of the
@@ -137,6 +149,120 @@ func TestFleetReportPullLinks(t *testing.T) {
 	got = links()
 	if got["lab/g"] != "[#3](https://ghe.example.com/lab/g/pull/3)" || got["lab/a"] != "#&#8203;3" {
 		t.Errorf("on GitHub Enterprise Server: lab/g %q, lab/a %q", got["lab/g"], got["lab/a"])
+	}
+}
+
+// TestFleetReportForgedRecord: a held package's reason that holds the
+// dashboard's hidden record of what Slack was told (for the state the fleet
+// is about to reach) is shown as text and never read back as the record:
+// when the fleet changes, Slack hears of it.
+func TestFleetReportForgedRecord(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	e.gh.AddRepo("lab/.github", "main", nil)
+	told := len(e.slack.Messages())
+	dir := t.TempDir()
+	held := numbaAt("held")
+	write := func(b string) {
+		runReport(t, filepath.Join(dir, "lab__a.json"), "lab/a", 1, nil, held)
+		runReport(t, filepath.Join(dir, "lab__b.json"), "lab/b", 1, nil, numbaAt(b))
+	}
+	// The state the fleet reaches when lab/b is blocked.
+	write("blocked")
+	rs, _, err := fleet.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, _ := fleet.Summarize(rs)
+	held.Hold = "waiting " + fleet.NotifiedLine(next.State()) + " for numba-cuda"
+	write("bump")
+	report := func() {
+		t.Helper()
+		if code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github"); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+	}
+	report()
+	body := e.gh.Issues("lab/.github")[0].Body
+	if n := strings.Count(body, "<!--"); n != 3 || !strings.Contains(body, "waiting <!-") {
+		t.Errorf("the body holds %d hidden lines, want 3 (the marker, the state, what Slack was told), and the reason as text:\n%s", n, body)
+	}
+	write("blocked")
+	report()
+	if msgs := e.slack.Messages()[told:]; len(msgs) != 2 || !strings.Contains(string(msgs[1]), "1 blocked") {
+		t.Errorf("Slack heard %d messages, want 2: the forged record was read back\n%s", len(msgs), msgs)
+	}
+}
+
+// TestFleetReportCut: a dashboard longer than GitHub allows an issue keeps
+// its hidden records (so Slack is not told again of a fleet that did not
+// change) and cuts its tables instead, saying how many rows it left out; a
+// run that changes nothing writes nothing.
+func TestFleetReportCut(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	e.gh.AddRepo("lab/.github", "main", nil)
+	told := len(e.slack.Messages())
+	dir := t.TempDir()
+	const n = 400
+	write := func(requests int) {
+		for i := range n {
+			p := numbaAt("blocked")
+			p.Reason = fmt.Sprintf("checks failed on 0.67.0 in service %03d: ", i) + strings.Repeat("the probe numba-unique-ids failed; ", 10)
+			runReport(t, filepath.Join(dir, fmt.Sprintf("lab__svc%03d.json", i)), fmt.Sprintf("lab/svc%03d", i), requests+i, nil, p)
+		}
+	}
+	write(10)
+	report := func() {
+		t.Helper()
+		if code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github"); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+	}
+	report()
+	body := e.gh.Issues("lab/.github")[0].Body
+	rows := len(regexp.MustCompile(`(?m)^\| lab/svc\d{3} \| blocked \|`).FindAllString(body, -1))
+	m := regexp.MustCompile(`…and (\d+) more rows, left out to fit GitHub's limit on an issue's length`).FindStringSubmatch(body)
+	if len(body) > 65536 || m == nil || m[1] != fmt.Sprint(n-rows) || rows < 50 {
+		t.Errorf("%d bytes, %d rows shown, note %q:\n%.3000s", len(body), rows, m, body)
+	}
+	// The chart comes after the table: the body was not cut at its end.
+	if strings.Contains(body, "Cut to fit") || !strings.Contains(body, "```mermaid") {
+		t.Errorf("the body was cut at its end:\n%s", body[len(body)-500:])
+	}
+	if msgs := e.slack.Messages()[told:]; len(msgs) != 1 {
+		t.Fatalf("Slack heard %d messages, want 1", len(msgs))
+	}
+	// The next run's reports count other requests; nothing else changed.
+	write(20)
+	before := nonGET(e)
+	report()
+	if msgs := e.slack.Messages()[told:]; len(msgs) != 1 || nonGET(e) != before {
+		t.Errorf("an unchanged fleet: Slack heard %d messages, want 1; %d writes, want none", len(msgs), nonGET(e)-before)
+	}
+}
+
+// TestFleetReportNoWrite: a run whose reports differ from the last only in
+// what no reader of the dashboard needs (the GitHub requests each job made)
+// writes nothing to GitHub.
+func TestFleetReportNoWrite(t *testing.T) {
+	e := newRunEnv(t, testConfig)
+	e.gh.AddRepo("lab/.github", "main", nil)
+	dir := t.TempDir()
+	write := func(requests int) {
+		runReport(t, filepath.Join(dir, "lab__a.json"), "lab/a", requests, []fleet.Pull{{Package: "numba", Action: "opened", Number: 2,
+			URL: "https://github.com/lab/a/pull/2"}}, numbaAt("bump"))
+		runReport(t, filepath.Join(dir, "lab__b.json"), "lab/b", requests, nil, numbaAt("current"))
+	}
+	write(12)
+	for i := range 2 {
+		before := nonGET(e)
+		code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+		if i == 1 && nonGET(e) != before {
+			t.Errorf("an unchanged fleet made %d writes", nonGET(e)-before)
+		}
+		write(17)
 	}
 }
 
