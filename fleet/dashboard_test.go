@@ -241,3 +241,23 @@ func TestDashboardNoRecordFromReports(t *testing.T) {
 		t.Errorf("body:\n%s", body)
 	}
 }
+
+// FuzzRecords: reading an issue body's hidden records (anyone who may edit
+// the issue writes it) never panics, and a record read is a state written
+// in one of the body's first lines.
+func FuzzRecords(f *testing.F) {
+	f.Add("<!-- pinbot:issue fleet-dashboard -->\n<!-- pinbot:fleet-notified 0123456789abcdef -->\n<!-- pinbot:fleet-state fedcba9876543210 -->\n# t\n")
+	f.Add("<!-- pinbot:fleet-state 0123456789abcdef -->\r\n# t\r\n")
+	f.Add("# t\n<!-- pinbot:fleet-notified 0123456789abcdef -->\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, got := range []string{fleet.NotifiedOf(body), fleet.StateOf(body)} {
+			if got == "" {
+				continue
+			}
+			head, _, _ := strings.Cut(body, "# ")
+			if len(got) != 16 || !strings.Contains(head, " "+got+" -->") {
+				t.Fatalf("read %q from %q", got, body)
+			}
+		}
+	})
+}
