@@ -58,6 +58,15 @@ func nonGET(e *runTestEnv) int {
 	return n
 }
 
+// reportToIssue runs fleet report over dir, keeping the dashboard in an
+// issue of lab/.github.
+func reportToIssue(t *testing.T, e *runTestEnv, dir string) {
+	t.Helper()
+	if code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github"); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
 // TestFleetReportBoundToRepository: a report is the report of the
 // repository its file is named for (OWNER__NAME.json, as the fleet
 // workflow names it). lab/a's job, which ran release code, wrote a report
@@ -175,19 +184,13 @@ func TestFleetReportForgedRecord(t *testing.T) {
 	next, _ := fleet.Summarize(rs)
 	held.Hold = "waiting " + fleet.NotifiedLine(next.State()) + " for numba-cuda"
 	write("bump")
-	report := func() {
-		t.Helper()
-		if code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github"); code != 0 {
-			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
-		}
-	}
-	report()
+	reportToIssue(t, e, dir)
 	body := e.gh.Issues("lab/.github")[0].Body
 	if n := strings.Count(body, "<!--"); n != 3 || !strings.Contains(body, "waiting <!-") {
 		t.Errorf("the body holds %d hidden lines, want 3 (the marker, the state, what Slack was told), and the reason as text:\n%s", n, body)
 	}
 	write("blocked")
-	report()
+	reportToIssue(t, e, dir)
 	if msgs := e.slack.Messages()[told:]; len(msgs) != 2 || !strings.Contains(string(msgs[1]), "1 blocked") {
 		t.Errorf("Slack heard %d messages, want 2: the forged record was read back\n%s", len(msgs), msgs)
 	}
@@ -211,13 +214,7 @@ func TestFleetReportCut(t *testing.T) {
 		}
 	}
 	write(10)
-	report := func() {
-		t.Helper()
-		if code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github"); code != 0 {
-			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
-		}
-	}
-	report()
+	reportToIssue(t, e, dir)
 	body := e.gh.Issues("lab/.github")[0].Body
 	rows := len(regexp.MustCompile(`(?m)^\| lab/svc\d{3} \| blocked \|`).FindAllString(body, -1))
 	m := regexp.MustCompile(`…and (\d+) more rows, left out to fit GitHub's limit on an issue's length`).FindStringSubmatch(body)
@@ -234,7 +231,7 @@ func TestFleetReportCut(t *testing.T) {
 	// The next run's reports count other requests; nothing else changed.
 	write(20)
 	before := nonGET(e)
-	report()
+	reportToIssue(t, e, dir)
 	if msgs := e.slack.Messages()[told:]; len(msgs) != 1 || nonGET(e) != before {
 		t.Errorf("an unchanged fleet: Slack heard %d messages, want 1; %d writes, want none", len(msgs), nonGET(e)-before)
 	}
@@ -255,10 +252,7 @@ func TestFleetReportNoWrite(t *testing.T) {
 	write(12)
 	for i := range 2 {
 		before := nonGET(e)
-		code, out, stderr := e.pinbot(t.Context(), "fleet", "report", "--reports", dir, "--issue-repo", "lab/.github")
-		if code != 0 {
-			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
-		}
+		reportToIssue(t, e, dir)
 		if i == 1 && nonGET(e) != before {
 			t.Errorf("an unchanged fleet made %d writes", nonGET(e)-before)
 		}
