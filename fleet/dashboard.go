@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/pinbot-dev/pinbot/bot/publishing/slack"
+	"github.com/pinbot-dev/pinbot/bot/publishing/upstream"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/errw"
@@ -49,6 +48,10 @@ type Dashboard struct {
 	// Problems are the repositories' errors tied to no package.
 	Problems    []Problem
 	APIRequests int
+	// Server is the GitHub web origin whose pull requests the dashboard
+	// links: https://github.com when empty, https://HOST for GitHub
+	// Enterprise Server.
+	Server string
 }
 
 // A Package is one package across the fleet.
@@ -79,7 +82,8 @@ type Entry struct {
 type Problem struct{ Repository, Text string }
 
 // Summarize builds the dashboard from the reports. A repository reported
-// twice keeps its first report, with a warning.
+// twice (in any case: GitHub's names are case-insensitive) keeps its first
+// report, with a warning.
 func Summarize(reports []Report) (*Dashboard, []string) {
 	d := &Dashboard{}
 	var warnings []string
@@ -87,11 +91,12 @@ func Summarize(reports []Report) (*Dashboard, []string) {
 	owners := map[string]bool{}
 	pkgs := map[string]*Package{}
 	for _, r := range reports {
-		if first, dup := seen[r.Repository]; dup {
+		id := strings.ToLower(r.Repository)
+		if first, dup := seen[id]; dup {
 			warnings = append(warnings, fmt.Sprintf("%s: skipped: %s is reported in %s already", r.File, r.Repository, first))
 			continue
 		}
-		seen[r.Repository] = r.File
+		seen[id] = r.File
 		owner, _, _ := strings.Cut(r.Repository, "/")
 		owners[owner] = true
 		d.Repositories++
@@ -221,33 +226,57 @@ func (d *Dashboard) State() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// The dashboard's hidden records are lines at the very start of the issue's
+// body, before its title: what Slack was last told (NotifiedLine), then the
+// fleet's state (the Markdown's first line). They are read from there only:
+// nothing from a report comes before the title, and no report text in the
+// body holds "<!--" (codeCell), so no report can forge one; and a body cut to
+// GitHub's limit loses its end, never its start.
+
 // stateLine is the hidden line of the dashboard that records its State.
 func stateLine(state string) string { return "<!-- pinbot:fleet-state " + state + " -->" }
 
-// stateRE and notifiedRE find the hidden lines in a body, compiled when
-// first used: only a fleet run needs them.
-var stateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!-- pinbot:fleet-state ([0-9a-f]{16}) -->`) })
-
-// StateOf returns the State a dashboard's Markdown records, or "".
-func StateOf(markdown string) string {
-	if m := stateRE().FindStringSubmatch(markdown); m != nil {
-		return m[1]
-	}
-	return ""
-}
+// StateOf returns the State a dashboard's Markdown (or issue body) records,
+// or "".
+func StateOf(markdown string) string { return record(markdown, "fleet-state") }
 
 // NotifiedLine is the hidden line by which the dashboard issue records the
 // state Slack was last told of.
 func NotifiedLine(state string) string { return "<!-- pinbot:fleet-notified " + state + " -->" }
 
-var notifiedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!-- pinbot:fleet-notified ([0-9a-f]{16}) -->`) })
-
 // NotifiedOf returns the state an issue body says Slack was told of, or "".
-func NotifiedOf(body string) string {
-	if m := notifiedRE().FindStringSubmatch(body); m != nil {
-		return m[1]
+func NotifiedOf(body string) string { return record(body, "fleet-notified") }
+
+// record returns the state the hidden record kind holds among the hidden
+// lines ("<!-- pinbot:... -->") body starts with, or "".
+func record(body, kind string) string {
+	for line := range strings.Lines(body) {
+		line = strings.TrimRight(line, "\r\n")
+		rest, ok := strings.CutPrefix(line, "<!-- pinbot:")
+		if !ok || !strings.HasSuffix(rest, " -->") {
+			return ""
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSuffix(rest, " -->"), kind+" "); ok {
+			if isState(v) {
+				return v
+			}
+			return ""
+		}
 	}
 	return ""
+}
+
+// isState reports whether s is a State: 16 lower-case hex digits.
+func isState(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Title is the dashboard's heading and the issue's title.
@@ -258,17 +287,108 @@ func (d *Dashboard) Title() string {
 	return "pinbot: the fleet"
 }
 
-// Markdown writes the dashboard: per package the newest release, the counts,
-// a table of the repositories that need a look (bumped, blocked, held, in
-// error) with their pull requests and why, the current ones named in a line,
-// and a Mermaid chart of how far each lagging repository's caps are behind.
-// Text from the reports is escaped (internal/escape), so it cannot form
-// links, mentions, HTML or Mermaid syntax; names are validated by Parse.
+// Markdown writes the dashboard: its hidden state line, then per package
+// the newest release, the counts, a table of the repositories that need a
+// look (bumped, blocked, held, in error) with their pull requests and why,
+// the current ones named in a line, and a Mermaid chart of how far each
+// lagging repository's caps are behind. Text from the reports is escaped
+// (internal/escape), so it cannot form links, mentions, HTML or Mermaid
+// syntax; names are validated by Parse.
 func (d *Dashboard) Markdown(w io.Writer) error {
+	return d.render(w, view{rows: -1, requests: true})
+}
+
+// Body returns the dashboard issue's body: the hidden record that Slack was
+// told of the state notified (none for ""), then the dashboard without the
+// run's count of GitHub requests, which changes from run to run when
+// nothing else does and would rewrite the issue for nothing. When that is
+// longer than max bytes, each table shows as many of its first rows as fit
+// (the same number for every table) and says how many it left out; the
+// records come first, where no cut reaches them.
+func (d *Dashboard) Body(notified string, max int) string {
+	head := ""
+	if notified != "" {
+		head = NotifiedLine(notified) + "\n"
+	}
+	body := func(rows int) string {
+		var b strings.Builder
+		b.WriteString(head)
+		d.render(&b, view{rows: rows}) // a strings.Builder does not fail
+		return b.String()
+	}
+	if full := body(-1); len(full) <= max {
+		return full
+	}
+	// The most rows that fit: a body grows with its rows. With none that
+	// fits, SyncIssue cuts the body's end.
+	lo, hi := 0, d.longest()-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if len(body(mid)) <= max {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return body(lo)
+}
+
+// longest returns the most rows of any of the dashboard's tables and lists
+// of current repositories.
+func (d *Dashboard) longest() int {
+	n := len(d.Problems)
+	for _, p := range d.Packages {
+		n = max(n, p.rows(), min(len(p.ByStatus["current"]), MaxCurrentNames))
+	}
+	return n
+}
+
+// rows returns how many rows the package's table has: a row for each
+// repository but the current ones.
+func (p Package) rows() int {
+	n := 0
+	for s, es := range p.ByStatus {
+		if s != "current" {
+			n += len(es)
+		}
+	}
+	return n
+}
+
+// A view is how much of the dashboard a rendering shows.
+type view struct {
+	// rows is the most rows each table shows and the most repositories
+	// each list of current ones names (at most MaxCurrentNames); < 0 for
+	// all of them.
+	rows int
+	// requests shows the reports' count of GitHub requests.
+	requests bool
+}
+
+// shown returns how many of n rows v shows.
+func (v view) shown(n int) int {
+	if v.rows >= 0 {
+		return min(n, v.rows)
+	}
+	return n
+}
+
+// leftOut says, after a table, how many of its rows a view left out.
+func leftOut(ew *errw.Writer, n int) {
+	if n > 0 {
+		ew.Printf("\n…and %s, left out to fit GitHub's limit on an issue's length (the workflow run's log and step summary show them all).\n",
+			count(n, "more row", "more rows"))
+	}
+}
+
+func (d *Dashboard) render(w io.Writer, v view) error {
 	ew := errw.New(w)
-	ew.Printf("# %s\n%s\n\n", d.Title(), stateLine(d.State()))
-	ew.Printf("%s, %s, %s.\n", count(d.Repositories, "repository", "repositories"), count(len(d.Packages), "package", "packages"),
-		count(d.APIRequests, "GitHub API request", "GitHub API requests"))
+	ew.Printf("%s\n# %s\n\n", stateLine(d.State()), d.Title())
+	ew.Printf("%s, %s", count(d.Repositories, "repository", "repositories"), count(len(d.Packages), "package", "packages"))
+	if v.requests {
+		ew.Printf(", %s", count(d.APIRequests, "GitHub API request", "GitHub API requests"))
+	}
+	ew.Printf(".\n")
 	if len(d.Packages) == 0 {
 		ew.Printf("\nNo report found pins of a watched package.\n")
 	}
@@ -286,29 +406,33 @@ func (d *Dashboard) Markdown(w io.Writer) error {
 			}
 		}
 		if len(rows) > 0 {
+			shown := v.shown(len(rows))
 			ew.Printf("\n| repository | status | caps admit | behind | pull request | why |\n|---|---|---|---|---|---|\n")
-			for i, e := range rows {
-				ew.Printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, pullCell(e.Pull), codeCell(e.Why))
+			for i, e := range rows[:shown] {
+				ew.Printf("| %s | %s | %s | %d | %s | %s |\n", mdName(e.Repository), word(rowStatus[i]), orDash(e.Admits), e.Behind, d.pullCell(e), codeCell(e.Why))
 			}
+			leftOut(ew, len(rows)-shown)
 		}
 		if cur := p.ByStatus["current"]; len(cur) > 0 {
+			shown := min(v.shown(len(cur)), MaxCurrentNames)
 			var names []string
-			for i, e := range cur {
-				if i == MaxCurrentNames {
-					names = append(names, fmt.Sprintf("…and %d more", len(cur)-i))
-					break
-				}
+			for _, e := range cur[:shown] {
 				names = append(names, mdName(e.Repository))
+			}
+			if shown < len(cur) {
+				names = append(names, fmt.Sprintf("…and %d more", len(cur)-shown))
 			}
 			ew.Printf("\nCurrent: %s.\n", strings.Join(names, ", "))
 		}
 		chart(ew, p, single)
 	}
 	if len(d.Problems) > 0 {
+		shown := v.shown(len(d.Problems))
 		ew.Printf("\n## Errors\n\n| repository | error |\n|---|---|\n")
-		for _, pr := range d.Problems {
+		for _, pr := range d.Problems[:shown] {
 			ew.Printf("| %s | %s |\n", mdName(pr.Repository), codeCell(pr.Text))
 		}
+		leftOut(ew, len(d.Problems)-shown)
 	}
 	return ew.Err
 }
@@ -353,8 +477,12 @@ func chart(ew *errw.Writer, p Package, short bool) {
 	}
 }
 
-// pullCell links a pull request, when its URL is a plain http(s) URL.
-func pullCell(p *Pull) string {
+// pullCell shows an entry's pull request: its number, linked only when the
+// report's URL is the repository's own pull request of that number on the
+// dashboard's GitHub host. The URL is the report's word: a link to another
+// repository, another host or a script would be the dashboard's.
+func (d *Dashboard) pullCell(e Entry) string {
+	p := e.Pull
 	if p == nil || p.Number <= 0 {
 		return ""
 	}
@@ -365,13 +493,11 @@ func pullCell(p *Pull) string {
 	if p.Action == "conflict" || p.Action == "closed-respected" {
 		text += " " + p.Action
 	}
-	u, err := url.Parse(p.URL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(p.URL, " ()<>[]\"'`|\\") {
-		// Not a link, and not a reference to an issue of the dashboard's
-		// own repository either.
-		return esc.Markdown(text)
+	own := strings.TrimRight(cmp.Or(d.Server, "https://github.com"), "/") + "/" + e.Repository + "/pull/" + strconv.Itoa(p.Number)
+	if u, ok := upstream.SafeURL(own); ok && strings.EqualFold(p.URL, own) {
+		return "[" + text + "](" + u + ")"
 	}
-	return "[" + text + "](" + p.URL + ")"
+	return esc.Markdown(text)
 }
 
 // codeCell puts free text in a table cell as a code span (escape.Code): no
@@ -385,7 +511,9 @@ func codeCell(s string) string {
 	if r := []rune(s); len(r) > 300 {
 		s = string(r[:299]) + "…"
 	}
-	return esc.Code(s)
+	// A zero-width space breaks every "<!--": hidden lines are pinbot's
+	// records, and no report's text may look like one.
+	return strings.ReplaceAll(esc.Code(s), "<!--", "<!-\u200b-")
 }
 
 func orDash(s string) string { return cmp.Or(s, "–") }

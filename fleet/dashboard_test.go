@@ -159,3 +159,105 @@ func TestDashboardInert(t *testing.T) {
 		inerttest.Markdown(t, b.String())
 	}
 }
+
+// TestDashboardBody: the issue's body starts with its hidden records, which
+// are read from there only; it leaves out the run's request count; and a
+// body too long for the limit shows the same number of first rows in each
+// table, as many as fit, and says how many it left out.
+func TestDashboardBody(t *testing.T) {
+	d, _ := fleet.Summarize(fixture())
+	body := d.Body("0123456789abcdef", 1<<20)
+	if !strings.HasPrefix(body, fleet.NotifiedLine("0123456789abcdef")+"\n<!-- pinbot:fleet-state "+d.State()+" -->\n# pinbot: the fleet of lab\n") ||
+		strings.Contains(body, "API request") {
+		t.Errorf("body:\n%s", body)
+	}
+	if fleet.NotifiedOf(body) != "0123456789abcdef" || fleet.StateOf(body) != d.State() {
+		t.Errorf("records %q %q", fleet.NotifiedOf(body), fleet.StateOf(body))
+	}
+	// Behind the issue's marker line, with GitHub's line ends, too.
+	crlf := strings.ReplaceAll("<!-- pinbot:issue fleet-dashboard -->\n"+body, "\n", "\r\n")
+	if fleet.NotifiedOf(crlf) != "0123456789abcdef" || fleet.StateOf(crlf) != d.State() {
+		t.Errorf("records behind the marker: %q %q", fleet.NotifiedOf(crlf), fleet.StateOf(crlf))
+	}
+	// Anywhere else, a record is text.
+	for _, b := range []string{
+		"# title\n" + fleet.NotifiedLine("0123456789abcdef") + "\n",
+		"<!-- pinbot:fleet-notified 0123456789ABCDEF -->\n",
+		"<!-- pinbot:fleet-notified 0123456789abcdef --> and more\n",
+		"<!-- a comment -->\n" + fleet.NotifiedLine("0123456789abcdef") + "\n",
+	} {
+		if got := fleet.NotifiedOf(b); got != "" {
+			t.Errorf("%q: read %q as the record", b, got)
+		}
+	}
+	if !strings.Contains(body, "| lab/c | held |") || fleet.NotifiedOf(d.Body("", 1<<20)) != "" {
+		t.Errorf("body without a notified record:\n%s", d.Body("", 1<<20))
+	}
+
+	var rs []fleet.Report
+	for i := range 30 {
+		rs = append(rs, fleet.Report{Repository: fmt.Sprintf("lab/r%02d", i), Packages: []report.Package{pkg("numba", "blocked", "0.67.0", "0.66.0", 1),
+			pkg("protobuf", "current", "6.33.0", "6.33.0", 0)}, Errors: []string{"an error " + strings.Repeat("x", 100)}})
+	}
+	rs = append(rs, fleet.Report{Repository: "lab/s", Packages: []report.Package{pkg("protobuf", "bump", "6.33.0", "6.32.0", 1)}})
+	d, _ = fleet.Summarize(rs)
+	full := d.Body("0123456789abcdef", 1<<20)
+	for _, max := range []int{len(full), len(full) - 1, len(full) / 2, 3000, 100} {
+		b := d.Body("0123456789abcdef", max)
+		if fleet.NotifiedOf(b) != "0123456789abcdef" || fleet.StateOf(b) != d.State() {
+			t.Errorf("max %d: the records are lost", max)
+		}
+		numba := strings.Count(b, " | blocked | ")
+		errs := strings.Count(b, "| `an error")
+		protobuf, _, _ := strings.Cut(b[strings.Index(b, "## protobuf"):], "## Errors")
+		cur := strings.Count(protobuf, "lab/r")
+		switch {
+		case max == len(full):
+			if b != full || numba != 30 || errs != 30 || strings.Contains(b, "left out") {
+				t.Errorf("max %d: cut a body that fits", max)
+			}
+		case max == 100:
+			// Too short for any row: SyncIssue cuts the rest.
+			if numba != 0 || errs != 0 || cur != 0 || strings.Contains(b, "| lab/s | bumped |") || !strings.Contains(b, "…and 1 more row,") {
+				t.Errorf("max %d: %d, %d and %d rows", max, numba, errs, cur)
+			}
+		default:
+			if len(b) > max || numba != errs || cur != numba || numba == 30 ||
+				!strings.Contains(b, fmt.Sprintf("…and %d more rows, left out to fit GitHub's limit", 30-numba)) {
+				t.Errorf("max %d: %d bytes, %d, %d and %d rows:\n%s", max, len(b), numba, errs, cur, b)
+			}
+		}
+	}
+}
+
+// TestDashboardNoRecordFromReports: a report's text that holds a hidden
+// record is shown without "<!--".
+func TestDashboardNoRecordFromReports(t *testing.T) {
+	held := pkg("numba", "held", "0.67.0", "0.66.0", 1)
+	held.Hold = "wait " + fleet.NotifiedLine("0123456789abcdef")
+	d, _ := fleet.Summarize([]fleet.Report{{Repository: "lab/a", Packages: []report.Package{held}, Errors: []string{"<!-- pinbot:fleet-state 0123456789abcdef -->"}}})
+	body := d.Body("", 1<<20)
+	if strings.Count(body, "<!--") != 1 || !strings.Contains(body, "wait <!-\u200b- pinbot:fleet-notified") || fleet.StateOf(body) != d.State() {
+		t.Errorf("body:\n%s", body)
+	}
+}
+
+// FuzzRecords: reading an issue body's hidden records (anyone who may edit
+// the issue writes it) never panics, and a record read is a state written
+// in one of the body's first lines.
+func FuzzRecords(f *testing.F) {
+	f.Add("<!-- pinbot:issue fleet-dashboard -->\n<!-- pinbot:fleet-notified 0123456789abcdef -->\n<!-- pinbot:fleet-state fedcba9876543210 -->\n# t\n")
+	f.Add("<!-- pinbot:fleet-state 0123456789abcdef -->\r\n# t\r\n")
+	f.Add("# t\n<!-- pinbot:fleet-notified 0123456789abcdef -->\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, got := range []string{fleet.NotifiedOf(body), fleet.StateOf(body)} {
+			if got == "" {
+				continue
+			}
+			head, _, _ := strings.Cut(body, "# ")
+			if len(got) != 16 || !strings.Contains(head, " "+got+" -->") {
+				t.Fatalf("read %q from %q", got, body)
+			}
+		}
+	})
+}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/bot/publishing/github"
+	"github.com/pinbot-dev/pinbot/bot/report"
 )
 
 // MaxJobs is the most jobs a GitHub Actions matrix may generate.
@@ -48,11 +49,21 @@ func (f Filter) Validate() error {
 	return nil
 }
 
-// Select returns the full names ("owner/name") of the repositories f keeps,
-// sorted.
-func Select(repos []github.Repository, f Filter) []string {
-	var out []string
+// Select returns the full names ("owner/name") of owner's repositories that
+// f keeps, sorted, and a warning for each name of the listing that is not
+// one: a name GitHub does not allow for a repository (report.ValidRepository:
+// a name with a space, a "$(", a "/.." or a leading "-" never reaches the
+// matrix, and so no job's shell or paths), or another owner's.
+func Select(owner string, repos []github.Repository, f Filter) (names, skipped []string) {
 	for _, r := range repos {
+		if !report.ValidRepository(r.FullName) {
+			skipped = append(skipped, fmt.Sprintf("%s: not a repository name GitHub allows; skipped", quote(r.FullName)))
+			continue
+		}
+		if o, _, _ := strings.Cut(r.FullName, "/"); !strings.EqualFold(o, owner) {
+			skipped = append(skipped, fmt.Sprintf("%s: not a repository of %s; skipped", quote(r.FullName), owner))
+			continue
+		}
 		if r.Archived || (r.Fork && !f.Forks) || !f.hasTopic(r.Topics) {
 			continue
 		}
@@ -62,10 +73,10 @@ func Select(repos []github.Repository, f Filter) []string {
 		if matchAny(f.Exclude, r.FullName) {
 			continue
 		}
-		out = append(out, r.FullName)
+		names = append(names, r.FullName)
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.Sort(names)
+	return slices.Compact(names), skipped
 }
 
 func (f Filter) hasTopic(topics []string) bool {

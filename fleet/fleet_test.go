@@ -34,10 +34,21 @@ func TestSelect(t *testing.T) {
 		{"nothing", fleet.Filter{Topics: []string{"rust"}}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, fleet.Select(repos, tt.f)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
+			got, skipped := fleet.Select("lab", repos, tt.f)
+			if diff := cmp.Diff(tt.want, got); diff != "" || len(skipped) != 0 {
+				t.Errorf("(-want +got):\n%s\nskipped %q", diff, skipped)
 			}
 		})
+	}
+	// Names GitHub does not allow, and another owner's, are skipped and
+	// named, whatever the filter.
+	hostile := append(slices.Clone(repos), github.Repository{FullName: "lab/$(touch${IFS}pwned)"}, github.Repository{FullName: "lab/../x"},
+		github.Repository{FullName: "other/ml-a", Topics: []string{"ml"}}, github.Repository{FullName: "LAB/Tools2"})
+	got, skipped := fleet.Select("lab", hostile, fleet.Filter{Include: []string{"*"}})
+	want := []string{`"lab/$(touch${IFS}pwned)": not a repository name GitHub allows; skipped`, `"lab/../x": not a repository name GitHub allows; skipped`,
+		`"other/ml-a": not a repository of lab; skipped`}
+	if diff := cmp.Diff(want, skipped); diff != "" || !slices.Equal(got, []string{"LAB/Tools2", "lab/ml-a", "lab/ml-sandbox", "lab/tools", "lab/web"}) {
+		t.Errorf("kept %q; skipped (-want +got):\n%s", got, diff)
 	}
 	if err := (fleet.Filter{Include: []string{"[a-"}}).Validate(); err == nil {
 		t.Error("a bad glob was accepted")

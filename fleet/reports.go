@@ -35,10 +35,6 @@ const (
 // their counted repetitions make large programs (about 0.7 ms of every
 // pinbot command's start).
 var (
-	// repoRE is a GitHub repository's full name.
-	repoRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$`)
-	})
 	statusRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z-]{0,31}$`) })
 )
 
@@ -80,9 +76,15 @@ type doc struct {
 	Failures []string `json:"failures"`
 }
 
-// Read reads every regular file under dir as a report, in path order. Files
-// that are not pinbot reports come back as warnings naming them; the error is
-// for a directory that cannot be read.
+// Read reads every regular file under dir as a report, in path order. A
+// report is bound to the repository its file is named for, OWNER__NAME.json
+// (as the fleet workflow names the report of OWNER/NAME, in any directory):
+// a job that ran release code for one repository can write a report that
+// claims another, and that report is refused, so that it never displaces
+// the other repository's own. Files that are not pinbot reports, whose name
+// binds them to no repository, or that claim another repository than their
+// name's come back as warnings naming them; the error is for a directory
+// that cannot be read.
 func Read(dir string) ([]Report, []string, error) {
 	var out []Report
 	var warnings []string
@@ -102,9 +104,18 @@ func Read(dir string) ([]Report, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%s: skipped: not a regular file", rel))
 			return nil
 		}
+		repo, ok := boundTo(d.Name())
+		if !ok {
+			warnings = append(warnings, fmt.Sprintf("%s: skipped: its name does not say whose report it is (OWNER__NAME.json, as the fleet workflow names them)", rel))
+			return nil
+		}
 		r, err := readFile(p)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: skipped: %v", rel, err))
+			return nil
+		}
+		if !report.SameRepository(r.Repository, repo) {
+			warnings = append(warnings, fmt.Sprintf("%s: skipped: it claims to be the report of %s, but it is %s's", rel, r.Repository, repo))
 			return nil
 		}
 		r.File = rel
@@ -115,6 +126,16 @@ func Read(dir string) ([]Report, []string, error) {
 		return nil, nil, err
 	}
 	return out, warnings, nil
+}
+
+// boundTo returns the repository a report's file name binds it to:
+// OWNER/NAME for OWNER__NAME.json. An owner holds no '_', so the first "__"
+// ends it.
+func boundTo(file string) (string, bool) {
+	stem, ok := strings.CutSuffix(file, ".json")
+	owner, name, cut := strings.Cut(stem, "__")
+	repo := owner + "/" + name
+	return repo, ok && cut && report.ValidRepository(repo)
 }
 
 func readFile(path string) (Report, error) {
@@ -161,7 +182,7 @@ func Parse(data []byte) (Report, error) {
 		return Report{}, fmt.Errorf("schema %d: this pinbot reads schema %d", *d.Schema, report.SchemaVersion)
 	case d.Repository == "":
 		return Report{}, errors.New("the report names no repository (run pinbot with --repository OWNER/NAME or GITHUB_REPOSITORY)")
-	case !repoRE().MatchString(d.Repository):
+	case !report.ValidRepository(d.Repository):
 		return Report{}, fmt.Errorf("repository %s: not owner/name", quote(d.Repository))
 	case len(*d.Packages) > maxPackages:
 		return Report{}, fmt.Errorf("%d packages, more than %d", len(*d.Packages), maxPackages)

@@ -51,24 +51,42 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
-// TestRead: every file under the directory is read; one that is not a report
-// (or a link) is named in a warning and the others are still read.
+// TestRead: every file under the directory is read as the report of the
+// repository its name binds it to (OWNER__NAME.json); one that is not a
+// report (or a link), is named for no repository, or claims another
+// repository than its name's is named in a warning and the others are
+// still read.
 func TestRead(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "batch-2"), 0o755)
+	os.WriteFile(filepath.Join(dir, "lab__a.json"), []byte(checkReport), 0o644)
+	os.WriteFile(filepath.Join(dir, "batch-2", "LAB__B.json"), []byte(runReport), 0o644)
+	os.WriteFile(filepath.Join(dir, "batch-2", "lab__c.json"), []byte(runReport), 0o644) // lab/b's, claimed by lab/c's job
+	os.WriteFile(filepath.Join(dir, "lab__notes.json"), []byte("hello"), 0o644)
 	os.WriteFile(filepath.Join(dir, "a.json"), []byte(checkReport), 0o644)
-	os.WriteFile(filepath.Join(dir, "batch-2", "b.json"), []byte(runReport), 0o644)
-	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lab__...json"), []byte(checkReport), 0o644)
 	os.Symlink("/etc/passwd", filepath.Join(dir, "link.json"))
 	rs, warnings, err := fleet.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 2 || rs[0].File != "a.json" || rs[1].File != filepath.Join("batch-2", "b.json") {
+	if len(rs) != 2 || rs[0].File != filepath.Join("batch-2", "LAB__B.json") || rs[0].Repository != "lab/b" || rs[1].File != "lab__a.json" {
 		t.Errorf("reports %+v", rs)
 	}
-	if len(warnings) != 2 || !strings.HasPrefix(warnings[0], "link.json: skipped: not a regular file") || !strings.HasPrefix(warnings[1], "notes.txt: skipped: not a pinbot report") {
-		t.Errorf("warnings %q", warnings)
+	want := []string{
+		"a.json: skipped: its name does not say whose report it is",
+		filepath.Join("batch-2", "lab__c.json") + ": skipped: it claims to be the report of lab/b, but it is lab/c's",
+		"lab__...json: skipped: its name does not say whose report it is",
+		"lab__notes.json: skipped: not a pinbot report",
+		"link.json: skipped: not a regular file",
+	}
+	if len(warnings) != len(want) {
+		t.Fatalf("warnings %q", warnings)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(warnings[i], w) {
+			t.Errorf("warning %q, want %q", warnings[i], w)
+		}
 	}
 	if _, _, err := fleet.Read(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing directory was read")

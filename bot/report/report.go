@@ -11,8 +11,9 @@ package report
 
 import (
 	"encoding/json"
-	"github.com/pinbot-dev/pinbot/internal/envdiff"
 	"io"
+
+	"github.com/pinbot-dev/pinbot/internal/envdiff"
 )
 
 // SchemaVersion is the version of the JSON layout.

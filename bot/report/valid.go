@@ -2,6 +2,7 @@ package report
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -21,3 +22,38 @@ func ValidName(s string) bool { return nameRE().MatchString(s) }
 
 // ValidVersion reports whether s has the shape of a version in a report.
 func ValidVersion(s string) bool { return versionRE().MatchString(s) }
+
+// ownerRE is what GitHub allows in an owner name, compiled when first used
+// (a counted repetition costs every command's start).
+var ownerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
+
+// ValidOwner reports whether s can be a GitHub organisation or user name.
+func ValidOwner(s string) bool { return ownerRE().MatchString(s) }
+
+// ValidRepoName reports whether s can be a repository's name (without its
+// owner) on GitHub: 1 to 100 ASCII letters, digits, '.', '_' and '-', and
+// neither "." nor "..". A name that starts with '-' is refused too, so that
+// no command a name reaches reads it as a flag.
+func ValidRepoName(s string) bool {
+	if s == "" || len(s) > 100 || s == "." || s == ".." || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidRepository reports whether s is a repository's full name,
+// "owner/name", as GitHub allows them (ValidOwner, ValidRepoName).
+func ValidRepository(s string) bool {
+	owner, name, ok := strings.Cut(s, "/")
+	return ok && ValidOwner(owner) && ValidRepoName(name)
+}
+
+// SameRepository reports whether two full names name one repository:
+// GitHub's owner and repository names are case-insensitive.
+func SameRepository(a, b string) bool { return strings.EqualFold(a, b) }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
+	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/fleet"
 )
@@ -46,7 +47,7 @@ again.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
-			case !gh.ValidOwner(opts.Owner):
+			case !report.ValidOwner(opts.Owner):
 				return &usageError{fmt.Errorf("--owner: expected an organisation or user name, found %q", opts.Owner)}
 			case opts.MaxJobs < 1 || opts.MaxJobs > fleet.MaxJobs:
 				return &usageError{fmt.Errorf("--max-jobs: expected 1 to %d (a matrix's limit), found %d", fleet.MaxJobs, opts.MaxJobs)}
@@ -101,36 +102,51 @@ func fleetPlanRun(ctx context.Context, opts *FleetPlanOptions) error {
 	}
 	var repos []gh.Repository
 	if opts.Auth.AppID != 0 {
-		all, err := client.InstallationRepositories(ctx)
-		if err != nil {
+		// An installation is one account's; Select skips any other's.
+		if repos, err = client.InstallationRepositories(ctx); err != nil {
 			return err
-		}
-		for _, r := range all {
-			if owner, _, _ := strings.Cut(r.FullName, "/"); strings.EqualFold(owner, opts.Owner) {
-				repos = append(repos, r)
-			}
 		}
 	} else if repos, err = client.Repositories(ctx, opts.Owner); errors.Is(err, gh.ErrNoOwner) {
 		return &usageError{fmt.Errorf("--owner: %w", err)}
 	} else if err != nil {
 		return err
 	}
-	names := fleet.Select(repos, opts.Filter)
+	names, skipped := fleet.Select(opts.Owner, repos, opts.Filter)
+	for _, w := range skipped {
+		f.Log.Warn(w)
+	}
 	matrix := fleet.NewMatrix(fleet.Batch(names, opts.MaxJobs))
 	f.Log.Info("planned the fleet", "owner", opts.Owner, "listed", len(repos), "guarded", len(names), "batches", len(matrix.Include),
 		"github_requests", counter.N())
-
-	key := "pinbot-fleet-none"
-	if f.CacheDir != "" {
-		key = prefetch(ctx, f, cfg, tmp)
+	// Checked before the prefetch, with a cache key as long as any.
+	outputs := [][2]string{{"matrix", matrix.JSON()}, {"count", strconv.Itoa(len(names))}, {"cache-key", cacheKey([]string{""})}}
+	if n := gh.OutputsSize(outputs); n > gh.MaxJobOutputs {
+		return fmt.Errorf("the matrix of %d repositories is %d bytes as GitHub counts a job's outputs (UTF-16), more than the 1 MB GitHub allows a job's outputs: "+
+			"guard fewer repositories per workflow (--topic, --include or --exclude), and split the fleet over several workflows", len(names), n)
 	}
-	if _, err := fmt.Fprintln(f.Stdout, matrix.JSON()); err != nil {
+	if f.CacheDir != "" {
+		outputs[2][1] = prefetch(ctx, f, cfg, tmp)
+	} else {
+		outputs[2][1] = cacheKey(nil)
+	}
+	if _, err := fmt.Fprintln(f.Stdout, outputs[0][1]); err != nil {
 		return err
 	}
 	if out := f.Getenv("GITHUB_OUTPUT"); out != "" {
-		return gh.SetOutputs(out, [][2]string{{"matrix", matrix.JSON()}, {"count", strconv.Itoa(len(names))}, {"cache-key", key}})
+		return gh.SetOutputs(out, outputs)
 	}
 	return nil
+}
+
+// cacheKey names the prefetched files at paths: pinbot-fleet-none for
+// none, else pinbot-fleet- and 16 hex digits of their hash.
+func cacheKey(paths []string) string {
+	if len(paths) == 0 {
+		return "pinbot-fleet-none"
+	}
+	paths = slices.Sorted(slices.Values(paths))
+	sum := sha256.Sum256([]byte(strings.Join(paths, "\n")))
+	return "pinbot-fleet-" + hex.EncodeToString(sum[:])[:16]
 }
 
 // prefetch downloads into the cache directory what the checks of the
@@ -152,10 +168,5 @@ func prefetch(ctx context.Context, f *Factory, cfg *config.Config, tmp string) s
 		f.Log.Info("prefetched", "package", p.Package, "version", p.Version, "file", p.File)
 		paths = append(paths, p.Path)
 	}
-	if len(paths) == 0 {
-		return "pinbot-fleet-none"
-	}
-	slices.Sort(paths)
-	sum := sha256.Sum256([]byte(strings.Join(paths, "\n")))
-	return "pinbot-fleet-" + hex.EncodeToString(sum[:])[:16]
+	return cacheKey(paths)
 }

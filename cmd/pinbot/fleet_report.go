@@ -77,6 +77,7 @@ func fleetReportRun(ctx context.Context, opts *FleetReportOptions) error {
 		return &usageError{fmt.Errorf("--reports: %w", err)}
 	}
 	d, dups := fleet.Summarize(reports)
+	d.Server = f.Getenv("GITHUB_SERVER_URL")
 	for _, w := range append(warnings, dups...) {
 		f.Log.Warn(w)
 		if actions {
@@ -137,11 +138,7 @@ func fleetReportRun(ctx context.Context, opts *FleetReportOptions) error {
 	res, err := client.SyncIssueWith(ctx, gh.Issue{Marker: fleetMarker, Title: d.Title(), Labels: []string{fleetLabel}}, func(found gh.IssueResult) string {
 		// A first message, sent before the issue exists, links the run
 		// alone.
-		body := md.String()
-		if told := notify(fleet.NotifiedOf(found.Previous), found.URL); told != "" {
-			body += "\n" + fleet.NotifiedLine(told) + "\n"
-		}
-		return body
+		return d.Body(notify(fleet.NotifiedOf(found.Previous), found.URL), gh.IssueRoom(fleetMarker))
 	})
 	if err != nil {
 		errs = append(errs, err)

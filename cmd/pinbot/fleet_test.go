@@ -593,9 +593,10 @@ func TestRunReportsRepositoryAndRequests(t *testing.T) {
 	}
 }
 
-// fleetReports writes a fleet's reports: pinbot run's for the test
-// repository (a pull request for numba), pinbot check's for lab/other
-// (numba current), and a file that is not a report.
+// fleetReports writes a fleet's reports, each named for its repository as
+// the fleet workflow names them: pinbot run's for the test repository (a
+// pull request for numba), pinbot check's for lab/other (numba current),
+// and a file that is not a report.
 func fleetReports(t *testing.T, e *runTestEnv) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -603,7 +604,7 @@ func fleetReports(t *testing.T, e *runTestEnv) string {
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, stderr)
 	}
-	os.WriteFile(filepath.Join(dir, "pytensor.json"), []byte(out), 0o644)
+	os.WriteFile(filepath.Join(dir, "pymc-devs__pytensor.json"), []byte(out), 0o644)
 	other := newEnv(t)
 	other.pypi = e.pypi
 	other.vars["PINBOT_PYPI_URL"] = e.pypi.URL
@@ -613,8 +614,8 @@ func fleetReports(t *testing.T, e *runTestEnv) string {
 		t.Fatalf("check: exit %d\n%s", code, stderr)
 	}
 	os.MkdirAll(filepath.Join(dir, "batch-2"), 0o755)
-	os.WriteFile(filepath.Join(dir, "batch-2", "other.json"), []byte(out), 0o644)
-	os.WriteFile(filepath.Join(dir, "batch-2", "junk.json"), []byte(`{"not": "a report"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "batch-2", "lab__other.json"), []byte(out), 0o644)
+	os.WriteFile(filepath.Join(dir, "batch-2", "lab__junk.json"), []byte(`{"not": "a report"}`), 0o644)
 	return dir
 }
 
@@ -648,7 +649,7 @@ func TestFleetReport(t *testing.T) {
 			t.Errorf("dashboard lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(stderr, filepath.Join("batch-2", "junk.json")+": skipped: not a pinbot report") {
+	if !strings.Contains(stderr, filepath.Join("batch-2", "lab__junk.json")+": skipped: not a pinbot report") {
 		t.Errorf("no warning for the junk file:\n%s", stderr)
 	}
 	if s, _ := os.ReadFile(summary); !strings.Contains(string(s), "## numba 0.67.0") {
@@ -681,8 +682,8 @@ func TestFleetReport(t *testing.T) {
 	}
 
 	// lab/other falls behind: the issue is updated in place, Slack hears once.
-	data, _ := os.ReadFile(filepath.Join(dir, "batch-2", "other.json"))
-	os.WriteFile(filepath.Join(dir, "batch-2", "other.json"), []byte(strings.Replace(string(data), `"status": "current"`, `"status": "blocked"`, 1)), 0o644)
+	data, _ := os.ReadFile(filepath.Join(dir, "batch-2", "lab__other.json"))
+	os.WriteFile(filepath.Join(dir, "batch-2", "lab__other.json"), []byte(strings.Replace(string(data), `"status": "current"`, `"status": "blocked"`, 1)), 0o644)
 	report()
 	issues = e.gh.Issues("lab/.github")
 	if len(issues) != 1 || !strings.Contains(issues[0].Body, "| lab/other | blocked |") {

@@ -178,6 +178,11 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if _, _, err := gh.SplitRepo(env.repo); err != nil {
 			return &usageError{fmt.Errorf("--repo: %w", err)}
 		}
+		if recorded != nil {
+			if err := recorded.For(env.repo); err != nil {
+				return &usageError{fmt.Errorf("--verdicts: %w", err)}
+			}
+		}
 	}
 	base := opts.Base
 	if base == "" {

@@ -811,7 +811,11 @@ func (r *ghRepo) json() map[string]any {
 	if topics == nil {
 		topics = []string{}
 	}
-	return map[string]any{"id": 1296268 + r.id, "name": r.name, "full_name": r.owner + "/" + r.name, "owner": user(r.owner),
+	full := r.owner + "/" + r.name
+	if r.meta.FullName != "" {
+		full = r.meta.FullName
+	}
+	return map[string]any{"id": 1296268 + r.id, "name": r.name, "full_name": full, "owner": user(r.owner),
 		"private": r.meta.Private, "archived": r.meta.Archived, "fork": r.meta.Fork, "topics": topics,
 		"default_branch": r.defaultBranch, "html_url": "https://github.com/" + r.owner + "/" + r.name}
 }

@@ -19,6 +19,10 @@ import (
 type RepoMeta struct {
 	Topics                  []string
 	Archived, Fork, Private bool
+	// FullName, when set, is the full_name listings give instead of the
+	// name the repository was added under: a broken or hostile listing
+	// (another owner's name, a name GitHub would not allow).
+	FullName string
 }
 
 // SetRepoMeta sets what listings say about repo ("owner/name"), which must

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf16"
 )
 
 // GitHub Actions workflow commands and files
@@ -90,6 +91,25 @@ func SetOutputs(path string, kv [][2]string) error {
 		fmt.Fprintf(&b, "%s=%s\n", p[0], p[1])
 	}
 	return appendFile(path, b.String())
+}
+
+// MaxJobOutputs is the most a job's outputs may hold together: GitHub
+// allows 1 MB, and counts it in UTF-16.
+const MaxJobOutputs = 1_000_000
+
+// OutputsSize returns what outputs (name and value pairs, as SetOutputs
+// takes them) count against MaxJobOutputs: their names and values in
+// UTF-16, two bytes a code unit.
+func OutputsSize(kv [][2]string) int {
+	n := 0
+	for _, p := range kv {
+		for _, s := range p {
+			for _, r := range s {
+				n += 2 * utf16.RuneLen(r)
+			}
+		}
+	}
+	return n
 }
 
 func appendFile(path, text string) error {

@@ -48,6 +48,12 @@ var issueMarkerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // marker.
 func IssueMarker(marker string) string { return "<!-- pinbot:issue " + marker + " -->" }
 
+// IssueRoom is how many bytes of an issue's body (Issue.Body, or what
+// SyncIssueWith's body returns) SyncIssue keeps whole beside the marker
+// line: a longer body is cut to it, at its end. A caller whose body may be
+// longer fits it to IssueRoom itself, to choose what is left out.
+func IssueRoom(marker string) int { return MaxBody - len(marker) - 40 }
+
 // maxIssuePages bounds the pages of one label's issues read to find the
 // marker.
 const maxIssuePages = 50
@@ -82,7 +88,7 @@ func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found Is
 	if body != nil {
 		text = body(IssueResult{Number: found.GetNumber(), URL: found.GetHTMLURL(), Previous: found.GetBody()})
 	}
-	full := IssueMarker(is.Marker) + "\n" + Truncate(text, MaxBody-len(is.Marker)-40,
+	full := IssueMarker(is.Marker) + "\n" + Truncate(text, IssueRoom(is.Marker),
 		"\n\n_Cut to fit GitHub's limit on an issue's length._\n")
 	if found == nil {
 		created, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, &gh.IssueRequest{Title: &is.Title, Body: &full, Labels: &is.Labels})

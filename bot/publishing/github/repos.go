@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
-	"sync"
 
 	gh "github.com/google/go-github/v60/github"
+	"github.com/pinbot-dev/pinbot/bot/report"
 )
 
 // Listing an owner's repositories, for the fleet (fleet/): one request per
@@ -33,19 +32,12 @@ var ErrNoOwner = errors.New("no such organisation or user")
 // takes, and an end to a server that always says "next".
 const maxPages = 1000
 
-// ownerRE is what GitHub allows in an owner name, compiled when first used
-// (a counted repetition costs every command's start).
-var ownerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
-
-// ValidOwner reports whether s can be a GitHub organisation or user name.
-func ValidOwner(s string) bool { return ownerRE().MatchString(s) }
-
 // Repositories lists the repositories of owner: for an organisation, every
 // one the token may see (GET /orgs/OWNER/repos); for a user, their public
 // ones (GET /users/OWNER/repos). One request first asks which owner is
 // (GET /users/OWNER); an owner that does not exist is ErrNoOwner.
 func (c *Client) Repositories(ctx context.Context, owner string) ([]Repository, error) {
-	if !ValidOwner(owner) {
+	if !report.ValidOwner(owner) {
 		return nil, fmt.Errorf("github: %q is not an organisation or user name", owner)
 	}
 	u, _, err := c.gh.Users.Get(ctx, owner)

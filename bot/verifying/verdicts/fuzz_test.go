@@ -15,6 +15,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"schema": 1, "packages": [{"name": "numba", "verdicts": [{"version": "1", "blocked": true}, {"version": "0"}]}]}`))
 	f.Add([]byte(`{"schema": 1, "packages": [`))
 	f.Add([]byte(withPrerelease))
+	f.Add([]byte(`{"schema": 1, "packages": [], "repository": "lab/a"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := verdicts.Parse("r.json", data)
 		if err != nil {
@@ -23,6 +24,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		v.For("lab/a")
 		for _, name := range v.Packages() {
 			v.Verdict(name, "", "0")
 			v.PrereleaseVerdict(name, "", "0rc1")

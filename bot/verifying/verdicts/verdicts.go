@@ -48,6 +48,8 @@ const (
 // verifying.Recorded.
 type Verdicts struct {
 	file string
+	// repo is the repository the report names ("" for none).
+	repo string
 	pkgs map[string]*entry // by config.Key
 }
 
@@ -80,8 +82,9 @@ func ReadFile(path string) (*Verdicts, error) {
 
 // doc is the part of a report that Parse reads; other keys are ignored.
 type doc struct {
-	Schema   *int   `json:"schema"`
-	Packages *[]pkg `json:"packages"`
+	Schema     *int   `json:"schema"`
+	Packages   *[]pkg `json:"packages"`
+	Repository string `json:"repository"`
 }
 
 type pkg struct {
@@ -113,7 +116,10 @@ func Parse(file string, data []byte) (*Verdicts, error) {
 	case *d.Schema != report.SchemaVersion:
 		return nil, diag.Errorf(file, 0, 0, "schema", "%d: this pinbot reads schema %d (run the same pinbot in both jobs)", *d.Schema, report.SchemaVersion)
 	}
-	v := &Verdicts{file: file, pkgs: map[string]*entry{}}
+	if d.Repository != "" && !report.ValidRepository(d.Repository) {
+		return nil, diag.Errorf(file, 0, 0, "repository", "%s: not owner/name", quote(d.Repository))
+	}
+	v := &Verdicts{file: file, repo: d.Repository, pkgs: map[string]*entry{}}
 	for i, p := range *d.Packages {
 		key := fmt.Sprintf("packages[%d]", i)
 		if err := p.validate(); err != nil {
@@ -298,6 +304,18 @@ func (v *Verdicts) PrereleaseVerdict(pkg, baseline, version string) ([]report.Ch
 		return nil, false, fmt.Errorf("the check job's report says %s", quote(firstLine(e.pre.Reason)))
 	}
 	return e.pre.Checks, e.pre.Verdict == "blocked", nil
+}
+
+// For returns nil when the report may be published to repo ("owner/name"):
+// it names repo, in any case, or names no repository (pinbot check run
+// without --repository or GITHUB_REPOSITORY). A report made for another
+// repository is an error naming both: the job of one repository, where
+// release code ran, must not publish another's verdicts.
+func (v *Verdicts) For(repo string) error {
+	if v.repo == "" || report.SameRepository(v.repo, repo) {
+		return nil
+	}
+	return fmt.Errorf("%s is the report of %s, not of %s, the repository this run publishes to: refused", v.file, v.repo, repo)
 }
 
 // Packages returns the names of the report's packages, sorted.

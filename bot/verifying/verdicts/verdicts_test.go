@@ -106,6 +106,7 @@ func TestParseRejects(t *testing.T) {
 		{"held then more", pkg(`{"name": "numba", "verdicts": [{"version": "2", "held": "numpy<2"}, {"version": "1", "blocked": true}]}`), "verdicts[0]: 2 passed, yet later candidates follow"},
 		{"held fallback", pkg(`{"name": "numba", "verdicts": [{"version": "2", "blocked": true}, {"version": "1", "held": "numpy<2"}]}`), "verdicts[1]: 1 held, but only the target can be"},
 		{"long held", pkg(`{"name": "numba", "verdicts": [{"version": "1", "held": "` + strings.Repeat("x", 1<<16+1) + `"}]}`), "verdicts[0].held: longer than 65536 bytes"},
+		{"repository", `{"schema": 1, "packages": [], "repository": "lab/../x"}`, `r.json: repository: "lab/../x": not owner/name`},
 		{"long environment", pkg(`{"name": "numba", "checks": [{"environment": {"python": "` + strings.Repeat("x", 1<<16+1) + `"}}]}`), "checks[0].environment: a text longer than 65536 bytes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +115,25 @@ func TestParseRejects(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestFor: a report publishes only to the repository it names (in any
+// case), or to any when it names none.
+func TestFor(t *testing.T) {
+	named, err := verdicts.Parse("r.json", []byte(`{"schema": 1, "packages": [], "repository": "lab/a"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := named.For("Lab/A"); err != nil {
+		t.Errorf("its own repository: %v", err)
+	}
+	if err := named.For("lab/b"); err == nil || err.Error() != "r.json is the report of lab/a, not of lab/b, the repository this run publishes to: refused" {
+		t.Errorf("another repository: %v", err)
+	}
+	unnamed, err := verdicts.Parse("r.json", []byte(good))
+	if err != nil || unnamed.For("lab/b") != nil {
+		t.Errorf("a report naming no repository: %v", err)
 	}
 }
 
