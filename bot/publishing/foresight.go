@@ -21,10 +21,11 @@ type IssueKeeper interface {
 // dashboardIssue describes the run's dashboard issue, and reports whether
 // the run keeps one: the dashboard is on, there is somewhere to keep it,
 // the run writes (no DryRun), and it checked every package (a dashboard of
-// some packages would drop the others).
+// some packages would drop the others). The issue is left as it is when it
+// says what this run would but for the clock (dashboard.Same).
 func (r *Runner) dashboardIssue(partial bool) (github.Issue, bool) {
 	cfg, on := r.Checker.Config.DashboardIssue()
-	is := github.Issue{Marker: dashboard.Marker(r.Base), Title: cfg.Title, Labels: cfg.Labels}
+	is := github.Issue{Marker: dashboard.Marker(r.Base), Title: cfg.Title, Labels: cfg.Labels, Same: dashboard.Same}
 	return is, on && r.Issues != nil && !r.DryRun && !partial
 }
 
@@ -67,7 +68,12 @@ type news struct {
 // package looked like (when every package was checked), and, unless the
 // message that announced them failed, which packages are held, which
 // pre-releases' failures were announced and which lasting conditions were
-// alerted, so that the next run announces only news.
+// alerted, so that the next run announces only news. An issue that says
+// all of it already, but for what changes with the clock alone, is left as
+// it is (dashboard.Same): its record keeps the times of the run that wrote
+// it, which say only which record is newer and since when nothing changed
+// (the state file takes this run's); an alert's time, from which a
+// reminder is due, is compared, so a reminder sent is recorded.
 func (r *Runner) keepDashboard(ctx context.Context, log *slog.Logger, out *Outcome, key string, last state.Scope, n news, partial bool) {
 	now := r.now()
 	d := &dashboard.Dashboard{Repo: r.Repo, Base: r.Base, RunURL: r.RunURL, Time: now, Report: out.Report, Pulls: map[string]dashboard.Pull{}, Last: last}

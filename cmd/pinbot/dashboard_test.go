@@ -8,7 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pinbot-dev/pinbot/bot/publishing/dashboard"
+	"github.com/pinbot-dev/pinbot/bot/publishing/state"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/escape/inerttest"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
@@ -60,12 +63,12 @@ func (e *runTestEnv) issueWrites(from int) []string {
 }
 
 // TestRunDashboard drives the pin dashboard through pinbot run: one issue,
-// opened on the first run and updated in place on every later one (closed
-// by a person or stripped of its label, it is still found, never
-// duplicated), listing each package's pins, target per source, status,
-// checks with their evidence, pull request, early warning and what changed
-// since the last run; the same content goes to the step summary. A
-// pre-release whose checks fail is announced on Slack once.
+// opened on the first run and updated in place by every later one that
+// finds something new (closed by a person or stripped of its label, it is
+// still found, never duplicated), listing each package's pins, target per
+// source, status, checks with their evidence, pull request, early warning
+// and what changed since the run before; the same content goes to the step
+// summary. A pre-release whose checks fail is announced on Slack once.
 func TestRunDashboard(t *testing.T) {
 	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	e := newDashEnv(t, dashConfig)
@@ -96,12 +99,12 @@ func TestRunDashboard(t *testing.T) {
 		t.Errorf("issue %d %q %v %s:\n%.200s", is.Number, is.Title, is.Labels, is.State, is.Body)
 	}
 	for _, want := range []string{
-		"pinbot keeps this issue up to date on every `pinbot run` of `pymc-devs/pytensor` (base branch `main`)",
+		"pinbot keeps this issue up to date from `pinbot run` of `pymc-devs/pytensor` (base branch `main`): a run that finds something new rewrites it",
 		"| numba | ⬆️ bump | 0.66.0 (1 behind) | 0.67.0 | [#1](https://github.com/pymc-devs/pytensor/pull/1) | ❌ 0.68.0rc1 blocked |",
 		"| protobuf | ⏸️ held | 5.29.3 (1 behind) | 6.33.0 |  |  |",
 		"No earlier run is recorded",
 		"### numba: bump",
-		"Pull request: [#1](https://github.com/pymc-devs/pytensor/pull/1) (opened)",
+		"Pull request: [#1](https://github.com/pymc-devs/pytensor/pull/1)\n",
 		"Target: **0.67.0** (newest: pypi 0.67.0)",
 		"| `pyproject.toml:53` | `numba>=0.58,<=0.66.0` | `numba>=0.58,<=0.67.0` |", // pins: file:line and constraint
 		"| `sub/pyproject.toml:3` | `numba>=0.57` | `numba>=0.57,<=0.67.0` |",
@@ -137,17 +140,17 @@ func TestRunDashboard(t *testing.T) {
 		}
 	}
 
-	// Second run, nothing new: the same issue is updated, the early warning
-	// is not repeated.
+	// Second run, nothing new: the issue is left as it is, the early
+	// warning is not repeated.
 	before := len(e.gh.Requests())
-	if code, out, stderr := e.run("--static"); code != 0 || !strings.Contains(out, "dashboard: updated #2") {
+	if code, out, stderr := e.run("--static"); code != 0 || !strings.Contains(out, "dashboard: unchanged #2") {
 		t.Fatalf("second run: exit %d\n%s\n%s", code, out, stderr)
 	}
-	if w := e.issueWrites(before); !slices.Equal(w, []string{"PATCH /repos/" + testRepo + "/issues/2"}) {
+	if w := e.issueWrites(before); len(w) != 0 {
 		t.Errorf("second run's issue writes %q", w)
 	}
-	if is := e.dashboard(t); !strings.Contains(is.Body, "Nothing changed since the last run") || !strings.Contains(is.Body, "Early warning") {
-		t.Errorf("second dashboard:\n%s", is.Body)
+	if e.dashboard(t).Body != is.Body {
+		t.Errorf("second dashboard:\n%s", e.dashboard(t).Body)
 	}
 	if n := len(e.slack.Messages()); n != 1 {
 		t.Errorf("second run sent %d messages", n-1)
@@ -171,12 +174,13 @@ func TestRunDashboard(t *testing.T) {
 	}
 
 	// A person closes the dashboard: it stays closed, and is still the one
-	// pinbot updates.
+	// pinbot updates when protobuf 6.35.0 is out.
 	e.gh.EditIssue(testRepo, 2, "closed", nil)
+	e.pypi.Add("protobuf", fakes.Release{Version: "5.29.3"}, fakes.Release{Version: "6.33.0"}, fakes.Release{Version: "6.34.0"}, fakes.Release{Version: "6.35.0"})
 	if code, _, stderr := e.run("--static"); code != 0 {
 		t.Fatalf("after a close: exit %d\n%s", code, stderr)
 	}
-	if is := e.dashboard(t); is.State != "closed" || !strings.Contains(is.Body, "Nothing changed since the last run") {
+	if is := e.dashboard(t); is.State != "closed" || !strings.Contains(is.Body, "- protobuf: target 6.34.0 → 6.35.0") {
 		t.Errorf("closed dashboard: %s\n%s", is.State, is.Body)
 	}
 	// ... and strips its labels: found by search, the labels come back.
@@ -189,16 +193,18 @@ func TestRunDashboard(t *testing.T) {
 	}
 
 	// The cache is lost (as in a job that keeps none): the issue's hidden
-	// line still says what was announced and what the last run saw.
+	// line still says what was announced and what the last run saw, so
+	// nothing is said or written again.
 	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	before = len(e.gh.Requests())
 	if code, _, stderr := e.run("--static"); code != 0 {
 		t.Fatalf("without the cache: exit %d\n%s", code, stderr)
 	}
-	if n := len(e.slack.Messages()); n != 2 {
-		t.Errorf("without the cache, %d new messages: %s", n-2, e.slack.Messages()[n-1])
+	if n := len(e.slack.Messages()); n != 3 {
+		t.Errorf("without the cache, %d new messages: %s", n-3, e.slack.Messages()[n-1])
 	}
-	if is := e.dashboard(t); !strings.Contains(is.Body, "Nothing changed since the last run") {
-		t.Errorf("without the cache:\n%s", is.Body)
+	if w := e.writesSince(before); len(w) != 0 {
+		t.Errorf("without the cache, writes %q", w)
 	}
 	e.checkSecrets(t)
 }
@@ -256,4 +262,123 @@ func TestRunDashboardRefused(t *testing.T) {
 		t.Errorf("pull requests %+v", p)
 	}
 	e.checkSecrets(t)
+}
+
+// recorded returns the state the dashboard issue's hidden line carries.
+func (e *runTestEnv) recorded(t *testing.T) state.Scope {
+	t.Helper()
+	sc, ok := dashboard.Recorded(e.dashboard(t).Body)
+	if !ok {
+		t.Fatalf("the dashboard carries no state:\n%.300s", e.dashboard(t).Body)
+	}
+	return sc
+}
+
+// step runs pinbot run with args, wanting exit code want, and returns its
+// stdout, its GitHub writes and how many Slack messages it sent.
+func (e *runTestEnv) step(t *testing.T, want int, args ...string) (out string, writes []string, messages int) {
+	t.Helper()
+	from, sent := len(e.gh.Requests()), len(e.slack.Messages())
+	code, out, stderr := e.run(args...)
+	if code != want {
+		t.Fatalf("run %q: exit %d, want %d\n%s\n%s", args, code, want, out, stderr)
+	}
+	return out, e.writesSince(from), len(e.slack.Messages()) - sent
+}
+
+// TestRunWritesOnlyNews: a run that finds what the last one found makes no
+// GitHub write at all: the dashboard issue is left as it is though its
+// hidden state carries the last run's time, and the open pull request is
+// neither edited nor pushed to. A run that finds something new writes
+// just that (the dashboard, whose state's times then advance), and a
+// notify.remind reminder that falls due is recorded in the issue. Without
+// the cache, the issue's record still says it all.
+func TestRunWritesOnlyNews(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e := newDashEnv(t, dashConfig+"notify:\n  remind: weekly\n")
+	now := time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC)
+	e.now = func() time.Time { return now }
+	issue := "PATCH /repos/" + testRepo + "/issues/2"
+
+	if _, w, n := e.step(t, 0, "--static"); !slices.Contains(w, "POST /repos/"+testRepo+"/issues") || !slices.Contains(w, "POST /repos/"+testRepo+"/pulls") || n != 1 {
+		t.Fatalf("first run: writes %q, %d messages", w, n)
+	}
+	first := e.dashboard(t).Body
+
+	now = now.Add(time.Hour)
+	out, w, n := e.step(t, 0, "--static")
+	if len(w) != 0 || n != 0 || !strings.Contains(out, "dashboard: unchanged #2") {
+		t.Errorf("an identical run: writes %q, %d messages\n%s", w, n, out)
+	}
+	if e.dashboard(t).Body != first {
+		t.Errorf("the dashboard changed")
+	}
+
+	// protobuf 6.34.0 is out: the dashboard says so, and only it is
+	// written; its record is this run's.
+	now = now.Add(time.Hour)
+	e.pypi.Add("protobuf", fakes.Release{Version: "5.29.3"}, fakes.Release{Version: "6.33.0"}, fakes.Release{Version: "6.34.0"})
+	if _, w, n := e.step(t, 0, "--static"); !slices.Equal(w, []string{issue}) || n != 1 {
+		t.Errorf("a new protobuf: writes %q, %d messages", w, n)
+	}
+	body := e.dashboard(t).Body
+	for _, want := range []string{"As of the run of 2026-09-01 10:00 UTC.", "Since the run of 2026-09-01 09:00 UTC:\n\n- protobuf: target 6.33.0 → 6.34.0\n",
+		"| protobuf | ⏸️ held | 5.29.3 (2 behind) | 6.34.0 |", "Pull request: [#1](https://github.com/pymc-devs/pytensor/pull/1)\n"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("dashboard lacks %q:\n%s", want, body)
+		}
+	}
+	sc := e.recorded(t)
+	if !sc.Updated.Equal(now) || !sc.SeenAt.Equal(now) || sc.Seen["protobuf"].Target != "6.34.0" || !sc.Alerted["held:protobuf"].At.Equal(now) {
+		t.Errorf("recorded %+v", sc)
+	}
+	now = now.Add(time.Hour)
+	if _, w, n := e.step(t, 0, "--static"); len(w) != 0 || n != 0 {
+		t.Errorf("the next identical run: writes %q, %d messages", w, n)
+	}
+
+	// A week on, the hold is reminded; the issue records when.
+	alerted := now.Add(-time.Hour)
+	now = now.Add(7 * 24 * time.Hour)
+	if _, w, n := e.step(t, 0, "--static"); !slices.Equal(w, []string{issue}) || n != 1 ||
+		!strings.Contains(string(e.slack.Messages()[len(e.slack.Messages())-1]), "Reminder: unchanged since it was alerted on 2026-09-01.") {
+		t.Errorf("a reminder: writes %q, %d messages", w, n)
+	}
+	if sc := e.recorded(t); !sc.Alerted["held:protobuf"].At.Equal(now) || sc.Alerted["held:protobuf"].At.Equal(alerted) || !sc.Updated.Equal(now) {
+		t.Errorf("after the reminder, recorded %+v", sc)
+	}
+	now = now.Add(time.Hour)
+	if _, w, n := e.step(t, 0, "--static"); len(w) != 0 || n != 0 {
+		t.Errorf("after the reminder: writes %q, %d messages", w, n)
+	}
+
+	// The cache is lost: the issue's record says what was seen and alerted.
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	now = now.Add(time.Hour)
+	if _, w, n := e.step(t, 0, "--static"); len(w) != 0 || n != 0 {
+		t.Errorf("without the cache: writes %q, %d messages", w, n)
+	}
+	e.checkSecrets(t)
+}
+
+// TestRunVerdictsWritesOnlyNews: the two-job layout publishing the same
+// check report twice writes nothing the second time: not the draft pull
+// request a failed check made (title, body, draft state, labels,
+// reviewers, assignees, branch), not the dashboard.
+func TestRunVerdictsWritesOnlyNews(t *testing.T) {
+	e := newPublishEnv(t)
+	e.file(".pinbot.yml", []byte(strings.Replace(probedConfig, "dashboard: false\n", "", 1)))
+	now := time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC)
+	e.now = func() time.Time { return now }
+	path := writeReport(t, e.checkJob(t))
+	if _, w, _ := e.step(t, exitCheck, "--verdicts", path); !slices.Contains(w, "POST /repos/"+testRepo+"/issues") {
+		t.Fatalf("first run: writes %q", w)
+	}
+	if p := e.gh.Pulls(testRepo); len(p) != 1 || !p[0].Draft {
+		t.Fatalf("pull requests %+v", p)
+	}
+	now = now.Add(time.Hour)
+	if out, w, n := e.step(t, exitCheck, "--verdicts", path); len(w) != 0 || n != 0 || !strings.Contains(out, "numba: unchanged #1") {
+		t.Errorf("the same report again: writes %q, %d messages\n%s", w, n, out)
+	}
 }

@@ -1,6 +1,7 @@
 // Package dashboard renders a repository's pin dashboard: the one GitHub
 // issue pinbot run keeps up to date in place (found again by its hidden
-// marker through bot/publishing/github's SyncIssue), whose Markdown also goes to the
+// marker through bot/publishing/github's SyncIssue, and rewritten only
+// when it would say something new: Same), whose Markdown also goes to the
 // Actions step summary. It lists every watched package: each pin
 // (file:line and constraint), the target per source, the status, each
 // check's verdict with its evidence, the pull request, the early warning,
@@ -42,9 +43,17 @@ type Pull struct {
 	URL    string
 	Draft  bool
 	// Action is what the run did to it (opened, updated, unchanged,
-	// conflict, closed-respected).
+	// conflict, closed-respected); the dashboard shows the lasting ones
+	// (lasting).
 	Action string
 }
+
+// lasting are the pull request actions the dashboard shows: what stays so
+// until a person acts (pinbot leaves the branch, or the closed pull
+// request, alone). What one run did (opened, updated, unchanged) is that
+// run's news, which the changes and the Slack message carry; shown here,
+// it would change the dashboard on every run.
+var lasting = map[string]bool{"conflict": true, "closed-respected": true}
 
 // A Dashboard is everything one repository's dashboard shows.
 type Dashboard struct {
@@ -173,6 +182,46 @@ func (d *Dashboard) Body(next state.Scope) string {
 	return b.String()
 }
 
+// Same reports whether two bodies of the dashboard issue (the one found, and
+// the one this run would write) say the same but for what changes with the
+// clock alone: the times in the hidden state (state.Scope.Undated), the run
+// the dashboard is as of (the header's time and workflow run link), and the
+// changes section. That section says what changed since the run before,
+// from what each run saw (the state's Seen, which is compared): when that is
+// the same, all it could add is that nothing changed since a later run. So a
+// run that finds nothing new leaves the issue as it is (github.Issue.Same),
+// and one with something new to say, a reminder's time included, rewrites
+// it. Bodies are anyone's with write access: what does not read as the
+// dashboard's is compared as it is.
+func Same(found, want string) bool { return undated(found) == undated(want) }
+
+// asOfRE finds the header's time and workflow run link (header), compiled
+// when first used: only a run that keeps a dashboard needs it.
+var asOfRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m) As of the run of \d{4}-\d\d-\d\d \d\d:\d\d UTC(?: \(\[workflow run\]\([^()\s]*\)\))?\.$`)
+})
+
+// changesHeading opens the changes section (changes).
+const changesHeading = "\n## Changes\n"
+
+// undated is body without what changes with the clock alone (Same).
+func undated(body string) string {
+	if m := stateRE().FindStringSubmatchIndex(body); m != nil {
+		if sc, err := state.Decode(body[m[2]:m[3]]); err == nil {
+			body = body[:m[0]] + stateLine(sc.Undated()) + body[m[1]:]
+		}
+	}
+	body = asOfRE().ReplaceAllString(body, "")
+	if i := strings.Index(body, changesHeading); i >= 0 {
+		end := len(body)
+		if j := strings.Index(body[i+len(changesHeading):], "\n## "); j >= 0 {
+			end = i + len(changesHeading) + j
+		}
+		body = body[:i] + body[end:]
+	}
+	return body
+}
+
 // sections are the dashboard's parts, in order. A new part (groups, say) is
 // one more function here.
 var sections = []func(*errw.Writer, *Dashboard){header, overview, groups, changes, packages, problems}
@@ -190,10 +239,11 @@ func (d *Dashboard) Markdown(w io.Writer) error {
 }
 
 func header(ew *errw.Writer, d *Dashboard) {
-	ew.Printf("pinbot keeps this issue up to date on every `pinbot run` of %s (base branch %s): it is rewritten each time, so write in comments, not here.",
-		esc.Code(d.Repo), esc.Code(d.Base))
+	ew.Printf("pinbot keeps this issue up to date from `pinbot run` of %s (base branch %s): a run that finds something new rewrites it, "+
+		"one that finds nothing new leaves it as it is, so write in comments, not here.", esc.Code(d.Repo), esc.Code(d.Base))
 	if !d.Time.IsZero() {
-		ew.Printf(" Last run: %s", d.Time.UTC().Format("2006-01-02 15:04 UTC"))
+		// Same ignores this: asOfRE must match it.
+		ew.Printf(" As of the run of %s", d.Time.UTC().Format("2006-01-02 15:04 UTC"))
 		if l := link("workflow run", d.RunURL); l != "" {
 			ew.Printf(" (%s)", l)
 		}
@@ -267,17 +317,17 @@ func warningCell(p report.Package) string {
 }
 
 func changes(ew *errw.Writer, d *Dashboard) {
-	ew.Printf("\n## Changes since the last run\n\n")
+	ew.Printf("%s\n", changesHeading) // Same ignores the section: from it to the next heading
 	if d.Last.SeenAt.IsZero() {
 		ew.Printf("No earlier run is recorded: changes are shown from the next run on.\n")
 		return
 	}
 	cs := d.Changes()
 	if len(cs) == 0 {
-		ew.Printf("Nothing changed since the last run (%s).\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
+		ew.Printf("Nothing changed since the run of %s.\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
 		return
 	}
-	ew.Printf("Since the last run (%s):\n\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
+	ew.Printf("Since the run of %s:\n\n", d.Last.SeenAt.UTC().Format("2006-01-02 15:04 UTC"))
 	for _, c := range cs {
 		ew.Printf("- %s\n", esc.Markdown(c))
 	}
@@ -291,7 +341,11 @@ func packages(ew *errw.Writer, d *Dashboard) {
 	for _, p := range d.Report.Packages {
 		ew.Printf("\n### %s: %s\n\n", esc.Markdown(p.Name), esc.Markdown(p.Status))
 		if pr := d.pull(p); pr.Number > 0 {
-			ew.Printf("Pull request: %s (%s)\n\n", pullCell(pr), esc.Markdown(pr.Action))
+			ew.Printf("Pull request: %s", pullCell(pr))
+			if lasting[pr.Action] {
+				ew.Printf(" (%s)", esc.Markdown(pr.Action))
+			}
+			ew.Printf("\n\n")
 		}
 		var b strings.Builder
 		report.PackageMarkdown(&b, p) // a strings.Builder does not fail

@@ -85,7 +85,7 @@ func TestGroups(t *testing.T) {
 		"## Groups\n\n| Group | Status | Targets | Pull request | Why |\n|---|---|---|---|---|\n" +
 			"| `numba-stack` | ⬆️ bump | numba 0.67.0, llvmlite 0.50.0 | [#14](https://github.com/pymc-devs/pytensor/pull/14) | consistent targets: llvmlite 0.50.0 (numba 0.67.0 requires llvmlite&lt;0.51) |\n",
 		"| numba | ⬆️ bump | 0.66.0 (1 behind) | 0.67.0 | [#14](https://github.com/pymc-devs/pytensor/pull/14) |",
-		"### numba: bump\n\nPull request: [#14](https://github.com/pymc-devs/pytensor/pull/14) (opened)",
+		"### numba: bump\n\nPull request: [#14](https://github.com/pymc-devs/pytensor/pull/14)\n",
 		"**What the caps cost:** they hold back 1 package.",
 	} {
 		if !strings.Contains(out, want) {
@@ -139,7 +139,7 @@ func TestChanges(t *testing.T) {
 	}
 	var b strings.Builder
 	d.Markdown(&b)
-	if !strings.Contains(b.String(), "Nothing changed since the last run (2026-08-21 08:17 UTC).") {
+	if !strings.Contains(b.String(), "Nothing changed since the run of 2026-08-21 08:17 UTC.") {
 		t.Errorf("no change:\n%s", b.String())
 	}
 	// A pre-release gone, a target moved.
@@ -191,6 +191,75 @@ func TestBody(t *testing.T) {
 	for _, bad := range []string{"", "no state here", "<!-- pinbot:state !!! -->", "<!-- pinbot:state bm90IGpzb24 -->", "x <!-- pinbot:state e30 -->"} {
 		if _, ok := dashboard.Recorded(bad); ok {
 			t.Errorf("Recorded(%q) found a state", bad)
+		}
+	}
+}
+
+// TestSame: two runs' bodies are the same when they differ only in what
+// changes with the clock alone (the state's times, the run the dashboard is
+// as of, what changed since the run before, what the run did to a pull
+// request), and differ when anything the dashboard shows or records does,
+// a reminder's time included.
+func TestSame(t *testing.T) {
+	const marker = "<!-- pinbot:issue dashboard/main -->\n"
+	d := fixture()
+	next := d.Last
+	next.Seen, next.SeenAt, next.Updated = d.Seen(), thisRun, thisRun
+	next.Alerted = map[string]state.Alert{"held:protobuf": {Release: "6.33.0", Verdict: "held: protobuf==5.29.3", At: lastRun}}
+	found := marker + d.Body(next)
+
+	// The next run, a week on, from another workflow run: it saw the same.
+	later := thisRun.Add(7 * 24 * time.Hour)
+	again := func() (*dashboard.Dashboard, state.Scope) {
+		d := fixture()
+		d.Time, d.RunURL = later, "https://github.com/pymc-devs/pytensor/actions/runs/43"
+		d.Last = next
+		d.Pulls["numba"] = dashboard.Pull{Number: 12, URL: "https://github.com/pymc-devs/pytensor/pull/12", Action: "unchanged"}
+		n := next.Clone()
+		n.Updated, n.SeenAt = later, later
+		return d, n
+	}
+	d2, n2 := again()
+	if want := marker + d2.Body(n2); !dashboard.Same(found, want) || found == want {
+		t.Errorf("the same dashboard a week on is not Same:\n%s\n---\n%s", found, want)
+	}
+	d2.RunURL = ""
+	if !dashboard.Same(found, marker+d2.Body(n2)) {
+		t.Errorf("without a workflow run link, not Same")
+	}
+
+	for name, change := range map[string]func(*dashboard.Dashboard, *state.Scope){
+		"a check's detail": func(d *dashboard.Dashboard, _ *state.Scope) {
+			d.Report.Packages[1].Checks[0].Detail = "ok: found it elsewhere"
+		},
+		"a pull request a draft": func(d *dashboard.Dashboard, _ *state.Scope) {
+			d.Pulls["numba"] = dashboard.Pull{Number: 12, Draft: true}
+		},
+		"a branch left alone": func(d *dashboard.Dashboard, _ *state.Scope) {
+			d.Pulls["numba"] = dashboard.Pull{Number: 12, Action: "conflict"}
+		},
+		"another target seen": func(_ *dashboard.Dashboard, n *state.Scope) {
+			n.Seen["protobuf"] = state.Seen{Status: "held", Target: "6.34.0"}
+		},
+		"a reminder sent": func(_ *dashboard.Dashboard, n *state.Scope) {
+			n.Alerted["held:protobuf"] = state.Alert{Release: "6.33.0", Verdict: "held: protobuf==5.29.3", At: later}
+		},
+		"a pre-release announced": func(_ *dashboard.Dashboard, n *state.Scope) { n.Warned["numba"] = "0.68.0rc2" },
+		"a warning": func(d *dashboard.Dashboard, _ *state.Scope) {
+			d.Report.Warnings = append(d.Report.Warnings, "setup.cfg: skipped")
+		},
+	} {
+		d, n := again()
+		change(d, &n)
+		if dashboard.Same(found, marker+d.Body(n)) {
+			t.Errorf("%s: Same", name)
+		}
+	}
+	// A person's edit, and a body that is not the dashboard's, are not Same.
+	for _, other := range []string{strings.Replace(found, "| numba |", "| numba (see #3) |", 1), strings.Replace(found, "## Changes", "## Notes", 1),
+		marker + "hello", strings.Replace(found, "pinbot:state ", "pinbot:state x", 1)} {
+		if dashboard.Same(other, marker+d2.Body(n2)) {
+			t.Errorf("Same as an edited body:\n%.400s", other)
 		}
 	}
 }
@@ -257,6 +326,27 @@ func TestLinks(t *testing.T) {
 			t.Errorf("URL %q: the dashboard has no %q, or has %q:\n%s", tt.url, tt.want, tt.not, b.String())
 		}
 	}
+}
+
+// FuzzSame: whatever an issue's body holds, comparing it never panics, a
+// body is Same as itself, and Same is symmetric.
+func FuzzSame(f *testing.F) {
+	// Small seeds: the engine minimizes what it finds, which takes long on
+	// a whole fixture's body.
+	last := state.Scope{}.Clone()
+	last.Updated, last.SeenAt, last.Seen = lastRun, lastRun, map[string]state.Seen{"numba": {Status: "current"}}
+	d := &dashboard.Dashboard{Repo: "o/r", Base: "main", RunURL: "https://github.com/o/r/actions/runs/1", Time: thisRun, Report: &report.Report{}, Last: last}
+	f.Add(d.Body(last), d.Body(last.Undated()))
+	f.Add("<!-- pinbot:state e30 -->\nx As of the run of 2026-08-21 08:17 UTC.\n\n## Changes\n\n- a\n", "<!-- pinbot:state e30 -->\nx\n")
+	f.Add("\n## Changes\n\n## Changes\n", "\n## Changes\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !dashboard.Same(a, a) {
+			t.Errorf("not Same as itself: %q", a)
+		}
+		if dashboard.Same(a, b) != dashboard.Same(b, a) {
+			t.Errorf("Same(%q, %q) is not Same(%q, %q)", a, b, b, a)
+		}
+	})
 }
 
 // FuzzRecorded: whatever an issue's body holds, reading its state never

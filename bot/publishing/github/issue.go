@@ -26,6 +26,13 @@ type Issue struct {
 	Body string
 	// Labels are added when missing; labels someone else added stay.
 	Labels []string
+	// Same, when set, reports whether the body found (marker line
+	// included) says what the body wanted says, so that SyncIssue leaves
+	// the issue as it is, when its title and labels are right too: a
+	// caller whose body carries what changes with the clock alone (the
+	// run's time) compares without it, and a run that has nothing new to
+	// say writes nothing. Nil compares the bytes.
+	Same func(found, want string) bool
 }
 
 // An IssueResult is what SyncIssue did.
@@ -63,8 +70,9 @@ const maxIssuePages = 50
 // among the issues with the first label (the label pinbot gives it; newest
 // first, every page), else, in case someone removed that label, by GitHub's
 // issue search; opens it when neither finds it, and otherwise updates it only
-// if something differs, open or closed as people left it. With several
-// issues carrying the marker, the oldest is kept up to date.
+// if something differs (is.Same decides for the body), open or closed as
+// people left it. With several issues carrying the marker, the oldest is
+// kept up to date.
 func (c *Client) SyncIssue(ctx context.Context, is Issue) (IssueResult, error) {
 	return c.SyncIssueWith(ctx, is, nil)
 }
@@ -108,7 +116,11 @@ func (c *Client) SyncIssueWith(ctx context.Context, is Issue, body func(found Is
 			labels, missing = append(labels, l), true
 		}
 	}
-	if found.GetTitle() == is.Title && found.GetBody() == full && !missing {
+	same := found.GetBody() == full
+	if !same && is.Same != nil {
+		same = is.Same(found.GetBody(), full)
+	}
+	if found.GetTitle() == is.Title && same && !missing {
 		return res, nil
 	}
 	req := &gh.IssueRequest{Title: &is.Title, Body: &full}

@@ -2,6 +2,7 @@ package github_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -46,5 +47,52 @@ func TestFindIssue(t *testing.T) {
 	}
 	if _, err := c.FindIssue(ctx, github.Issue{Marker: "Dashboard"}); err == nil {
 		t.Error("a bad marker was accepted")
+	}
+}
+
+// TestSyncIssueSame: with Issue.Same, a body that differs from the issue's
+// only in what Same ignores leaves the issue as it is (no write, the old
+// body kept); any other difference, or a missing label, rewrites it with
+// the new body.
+func TestSyncIssueSame(t *testing.T) {
+	fake, c, _, _ := setup(t, web.DefaultPolicy)
+	ctx := context.Background()
+	asOf := regexp.MustCompile(`(?m)^as of \d+$`)
+	is := github.Issue{Marker: "dashboard/main", Title: "pinbot dashboard", Labels: []string{"pinbot"},
+		Same: func(found, want string) bool {
+			return asOf.ReplaceAllString(found, "") == asOf.ReplaceAllString(want, "")
+		}}
+	sync := func(body string) (github.IssueResult, []string) {
+		t.Helper()
+		before := len(fake.Requests())
+		is.Body = body
+		res, err := c.SyncIssue(ctx, is)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var writes []string
+		for _, r := range fake.Requests()[before:] {
+			if r.Method != "GET" {
+				writes = append(writes, r.Method+" "+r.Path)
+			}
+		}
+		return res, writes
+	}
+	body := func() string {
+		return strings.TrimPrefix(fake.Issues(repo)[0].Body, github.IssueMarker(is.Marker)+"\n")
+	}
+	if res, _ := sync("as of 1\nnumba: bump"); res.Action != github.Opened {
+		t.Fatalf("opened %+v", res)
+	}
+	if res, w := sync("as of 2\nnumba: bump"); res.Action != github.Unchanged || len(w) != 0 || body() != "as of 1\nnumba: bump" {
+		t.Errorf("the same but for the time: %+v, writes %q, body %q", res, w, body())
+	}
+	if res, w := sync("as of 3\nnumba: current"); res.Action != github.Updated || len(w) != 1 || body() != "as of 3\nnumba: current" {
+		t.Errorf("a change: %+v, writes %q, body %q", res, w, body())
+	}
+	fake.EditIssue(repo, fake.Issues(repo)[0].Number, "", []string{}) // a person removes the label
+	if res, w := sync("as of 4\nnumba: current"); res.Action != github.Updated || len(w) != 1 || body() != "as of 4\nnumba: current" ||
+		len(fake.Issues(repo)[0].Labels) != 1 {
+		t.Errorf("a label gone: %+v, writes %q, body %q, labels %q", res, w, body(), fake.Issues(repo)[0].Labels)
 	}
 }

@@ -110,6 +110,17 @@ func (sc Scope) Clone() Scope {
 	return c
 }
 
+// Undated returns sc without the times that advance on every run whatever
+// it saw (Updated, SeenAt): what a run compares with the record it finds, so
+// that a run that saw what the last one saw writes nothing. An alert's At
+// stays: it moves only when the alert is sent again (a notify.remind
+// reminder is due from it), and that must be recorded.
+func (sc Scope) Undated() Scope {
+	c := sc.Clone()
+	c.Updated, c.SeenAt = time.Time{}, time.Time{}
+	return c
+}
+
 // Open reads the state at path. A file that is missing, too large or does
 // not parse is an empty state (the error says why, for a log line); the
 // store still saves to path.
