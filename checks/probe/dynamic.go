@@ -238,10 +238,13 @@ func queryPython(ctx context.Context, opts *Options) (*pyInfo, error) {
 	defer done()
 	out, err := opts.Runner.Run(ctx, &Command{
 		Path: opts.Python, Args: []string{"-I", "-c", queryScript}, Dir: dir,
-		Env: sandboxEnv(opts.Environ, dir, "", nil), Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
+		Env: sandboxEnv(opts.Environ, dir, "", nil), Timeout: opts.InstallTimeout, MaxOutput: opts.MaxOutput,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("probe: running %s: %w", opts.Python, err)
+	}
+	if out.TimedOut {
+		return nil, fmt.Errorf("probe: asking %s what it is timed out after %s: %s", opts.Python, opts.InstallTimeout, tail(out.Stderr, 500))
 	}
 	var info pyInfo
 	if out.ExitCode != 0 || json.Unmarshal(bytes.TrimSpace(out.Stdout), &info) != nil || info.Executable == "" {

@@ -155,7 +155,13 @@ func TestDynamicMLIRPreset(t *testing.T) {
 	wantResult(t, rep.Results[len(rep.Results)-1], Pass, Fail, UpstreamFixed, "upstream fixed, the workaround can go")
 }
 
+// TestDynamicTimeoutKillsProcessGroup: a package that hangs at import (and
+// starts a child) is killed with its whole process group when the probe's
+// timeout passes. The timeout is generous for a process that only has to
+// start Python and reach the import, so the test holds on a loaded machine;
+// resolving the release again (the second run does) is not bounded by it.
 func TestDynamicTimeoutKillsProcessGroup(t *testing.T) {
+	t.Parallel() // it waits out the probe's timeout: overlaps the other tests
 	f := getFixtures(t)
 	// Make the environment first: installing does not import the package.
 	warm := dynOpts(t, "hangpkg", "", "1.0", Spec{Run: "pass", Expect: "pass"})
@@ -163,13 +169,9 @@ func TestDynamicTimeoutKillsProcessGroup(t *testing.T) {
 	os.Remove(f.pidFile)
 
 	opts := dynOpts(t, "hangpkg", "", "1.0", Spec{Path: "hangpkg.VALUE"}, Spec{Path: "os.sep"})
-	opts.Timeout = 5 * time.Second
-	start := time.Now()
+	opts.Timeout = 20 * time.Second // the package sleeps 300 s
 	rep := mustRun(t, opts)
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("Run took %s with a 5s timeout", d)
-	}
-	wantResult(t, rep.Results[0], "", Unknown, Warning, "timed out after 5s while running this probe")
+	wantResult(t, rep.Results[0], "", Unknown, Warning, "timed out after 20s while running this probe")
 	wantResult(t, rep.Results[1], "", Unknown, Warning, "not run")
 
 	b, err := os.ReadFile(f.pidFile)
@@ -177,11 +179,21 @@ func TestDynamicTimeoutKillsProcessGroup(t *testing.T) {
 		t.Fatalf("the package did not start its child: %v", err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	deadline := time.Now().Add(10 * time.Second)
+	waitDead(t, pid, "child of the probe process survived the timeout")
+}
+
+// waitDead waits for pid to die after its process group was killed (SIGKILL
+// is delivered asynchronously); one still alive a minute later survived.
+func waitDead(t *testing.T, pid int, what string) {
+	t.Helper()
+	if pid <= 0 {
+		t.Fatalf("no pid (%d): %s", pid, what)
+	}
+	deadline := time.Now().Add(time.Minute)
 	for alive(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("child %d of the probe process survived the timeout", pid)
+			t.Fatalf("%d: %s", pid, what)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
