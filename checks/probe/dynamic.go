@@ -568,7 +568,9 @@ func (ps *pySignature) check(s *Spec) (Status, string) {
 }
 
 // sanitize makes text from untrusted code safe to show: no control characters but
-// newline and tab, valid UTF-8, at most detailMax bytes.
+// newline and tab, valid UTF-8, at most detailMax bytes. A longer text keeps its
+// beginning, where a detail says what happened (the verdict, the exception's type
+// and first line); tails of output are cut to size before (tail).
 func sanitize(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
@@ -583,11 +585,11 @@ func sanitize(s string) string {
 		return r
 	}, s)
 	if len(s) > detailMax {
-		cut := len(s) - detailMax
-		for cut < len(s) && !utf8.RuneStart(s[cut]) {
-			cut++
+		cut := detailMax
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
 		}
-		s = "..." + s[cut:]
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // fakePython stands in for python, pip and uv: it records every Command and
@@ -705,8 +706,9 @@ func TestParseProbeOutput(t *testing.T) {
 	if _, _, err := parseProbeOutput(&Output{Stderr: []byte("No module named encodings"), ExitCode: 1}, specs, "1.0", time.Second); err == nil || !strings.Contains(err.Error(), "No module named encodings") {
 		t.Errorf("no header: %v", err)
 	}
-	if s := sanitize(strings.Repeat("é", 3000)); len(s) > detailMax+3 || !strings.HasPrefix(s, "...é") {
-		t.Errorf("sanitize cut %q...", s[:10])
+	if s := sanitize("TypeError: x\n" + strings.Repeat("é", 3000)); len(s) > detailMax+3 || !strings.HasPrefix(s, "TypeError: x\né") ||
+		!strings.HasSuffix(s, "é...") || !utf8.ValidString(s) {
+		t.Errorf("sanitize cut %q...%q", s[:20], s[len(s)-10:])
 	}
 }
 

@@ -155,6 +155,40 @@ func TestDynamicMLIRPreset(t *testing.T) {
 	wantResult(t, rep.Results[len(rep.Results)-1], Pass, Fail, UpstreamFixed, "upstream fixed, the workaround can go")
 }
 
+// TestDynamicSnippetEvidenceKeepsItsHead: a snippet that raises a long,
+// multi-line message after printing a lot (here protobuf 4.21's refusal of old
+// generated _pb2 code) keeps the exception's type and first line whole, then
+// as much of the rest and of the output's tail as fits; the check's detail
+// keeps its verdict (#27 item 8).
+func TestDynamicSnippetEvidenceKeepsItsHead(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	snippet := Spec{Name: "old generated code loads", Expect: "pass", Run: `from google.protobuf import descriptor as _descriptor
+print("загружаю сгенерированные модули " * 80)  # a chatty import: more bytes than characters
+_descriptor.FieldDescriptor(name="id", full_name="pkg.Msg.id", index=0)  # as a _pb2.py from protoc 3.18 does
+`}
+	rep := mustRun(t, dynOpts(t, "protobuf", "3.20.0", "4.21.0", snippet))
+	const first = "TypeError: Descriptors cannot not be created directly.\n"
+	r := rep.Results[0]
+	wantResult(t, r, Pass, Fail, Blocked, "snippet raised "+first+"If this call came from a _pb2.py file, your generated code is out of date")
+	for _, want := range []string{"(at snippet line 3: _descriptor.FieldDescriptor(", "; output: ...", "загружаю"} {
+		if !strings.Contains(r.Candidate.Detail, want) {
+			t.Errorf("candidate detail %q does not contain %q", r.Candidate.Detail, want)
+		}
+	}
+	if !strings.HasSuffix(r.Candidate.Detail, "модули") {
+		t.Errorf("candidate detail %q does not end with the output's end", r.Candidate.Detail)
+	}
+	if len(r.Candidate.Detail) > detailMax+3 {
+		t.Errorf("candidate detail is %d bytes, more than %d", len(r.Candidate.Detail), detailMax+3)
+	}
+	if got := rep.Checks()[0].Detail; !strings.HasPrefix(got, "blocked: passes at 3.20.0, fails at 4.21.0: snippet raised "+first) {
+		t.Errorf("check detail %q does not start with the verdict and the exception", got)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "snippet raised TypeError: Descriptors cannot not be created directly.") {
+		t.Errorf("the Markdown report does not show the exception whole:\n%s", md)
+	}
+}
+
 // TestDynamicTimeoutKillsProcessGroup: a package that hangs at import (and
 // starts a child) is killed with its whole process group when the probe's
 // timeout passes. The timeout is generous for a process that only has to

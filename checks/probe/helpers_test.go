@@ -203,8 +203,43 @@ func testWheels(pidFile string) []testWheel {
 		{"hangpkg", "1.0", map[string]string{"hangpkg/__init__.py": fmt.Sprintf(hangPy, pidFile)}},
 		{"loudpkg", "1.0", map[string]string{"loudpkg/__init__.py": loudPy}},
 		{"tokenpkg", "1.0", map[string]string{"tokenpkg/__init__.py": tokenPy}},
+		protobuf("3.20.0", protobufDescriptor320),
+		protobuf("4.21.0", protobufDescriptor421),
 	}
 }
+
+func protobuf(version, descriptor string) testWheel {
+	return testWheel{"protobuf", version, map[string]string{
+		"google/protobuf/__init__.py":   fmt.Sprintf("__version__ = %q\n", version),
+		"google/protobuf/descriptor.py": descriptor,
+	}}
+}
+
+// protobufDescriptor320 lets old generated _pb2 code make descriptors, as
+// protobuf 3.20 did.
+const protobufDescriptor320 = `class FieldDescriptor:
+    def __init__(self, name, full_name, index, create_key=None, **kwargs):
+        self.name, self.full_name, self.index = name, full_name, index
+`
+
+// protobufDescriptor421 refuses them with protobuf 4.21's message, word for word.
+const protobufDescriptor421 = `_internal_create_key = object()
+
+_MESSAGE = """Descriptors cannot not be created directly.
+If this call came from a _pb2.py file, your generated code is out of date and must be regenerated with protoc >= 3.19.0.
+If you cannot immediately regenerate your protos, some other possible workarounds are:
+ 1. Downgrade the protobuf package to 3.20.x or lower.
+ 2. Set PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python (but this will use pure-Python parsing and will be much slower).
+
+More information: https://developers.google.com/protocol-buffers/docs/news/2022-05-06#python-updates"""
+
+
+class FieldDescriptor:
+    def __new__(cls, name, full_name, index, create_key=None, **kwargs):
+        if create_key is not _internal_create_key:
+            raise TypeError(_MESSAGE)
+        return super().__new__(cls)
+`
 
 const serializePy = `class ReduceMixin(object):
     """Picklable via _reduce_states / _rebuild."""
