@@ -205,6 +205,8 @@ func testWheels(pidFile string) []testWheel {
 		{"tokenpkg", "1.0", map[string]string{"tokenpkg/__init__.py": tokenPy}},
 		protobuf("3.20.0", protobufDescriptor320),
 		protobuf("4.21.0", protobufDescriptor421),
+		{"tcpkg", "1.0", map[string]string{"tcpkg/__init__.py": "", "tcpkg/api.py": tcAPI10, "tcpkg/lazy.py": tcLazy10}},
+		{"tcpkg", "2.0", map[string]string{"tcpkg/__init__.py": "", "tcpkg/api.py": tcAPI20, "tcpkg/lazy.py": tcLazy20}},
 	}
 }
 
@@ -239,6 +241,65 @@ class FieldDescriptor:
         if create_key is not _internal_create_key:
             raise TypeError(_MESSAGE)
         return super().__new__(cls)
+`
+
+// tcAPI10 binds its names plainly; tcAPI20 moves some under the three
+// spellings of typing.TYPE_CHECKING, which is False at run time.
+const tcAPI10 = `from collections import OrderedDict as Registry
+
+
+def helper():
+    pass
+
+
+class Hook:
+    pass
+
+
+Fallback = None
+Annotation = object
+`
+
+const tcAPI20 = `import typing
+from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING as TC
+
+if TYPE_CHECKING:
+    from collections import OrderedDict as Registry
+
+if typing.TYPE_CHECKING:
+    def helper():
+        pass
+
+if TC:
+    class Hook:
+        pass
+else:
+    Fallback = None
+
+if TYPE_CHECKING:
+    Annotation = type
+else:
+    Annotation = object
+`
+
+const tcLazy10 = `class Hook:
+    pass
+`
+
+// tcLazy20 answers the name lazily, through a module __getattr__.
+const tcLazy20 = `from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .api import Hook
+
+
+def __getattr__(name):
+    if name == "Hook":
+        class Hook:
+            pass
+        return Hook
+    raise AttributeError(name)
 `
 
 const serializePy = `class ReduceMixin(object):
