@@ -350,6 +350,34 @@ func TestCheckCondaBuildStrings(t *testing.T) {
 	}
 }
 
+// TestCheckMultiLineScalars: a conda requirement written as a plain scalar
+// continued on the next line (YAML folds it to one line) is not a slice of
+// the file, so its spans cannot say where its version is: it is reported as
+// skipped and left as written, and the file's other pins move. The fuzz
+// input of issue #27 (item 9) is read without an error or a warning.
+func TestCheckMultiLineScalars(t *testing.T) {
+	env := "dependencies:\n  - numba>=0.58,<=0.66.0\n  - llvmlite 0.48.0\n    py312h1b0c2a6_0\n  - tensorflow >=2.19,<=2.19.1\n    cpu*\n"
+	rep := checkWrite(t, formatsEnv(t), "packages:\n  numba: {}\n  llvmlite: {}\n  tensorflow: {}\n", map[string]rewrite{
+		"environment.yml":    {env, strings.Replace(env, "<=0.66.0", "<=0.67.0", 1)},
+		"ci/environment.yml": {"dependencies:\n- 0 0\n 0", ""},
+	})
+	hasWarnings(t, rep)
+	skips := map[string]string{}
+	for _, p := range rep.Packages {
+		for _, pin := range p.Pins {
+			skips[fmt.Sprintf("%s:%d %s", pin.File, pin.Line, pin.Before)] = pin.Skip
+		}
+	}
+	want := map[string]string{
+		"environment.yml:2 numba>=0.58,<=0.66.0":            "",
+		"environment.yml:3 llvmlite 0.48.0 py312h1b0c2a6_0": "multi-line plain scalar",
+		"environment.yml:5 tensorflow >=2.19,<=2.19.1 cpu*": "multi-line plain scalar",
+	}
+	if diff := cmp.Diff(want, skips); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
+	}
+}
+
 // TestCheckCondaEnvByContent finds conda environment files by their content
 // wherever they live (xarray's ci/requirements/min-all-deps.yml, a binder
 // env.yaml), or when the configuration names them, and moves their pins;

@@ -160,9 +160,11 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // CheckExtract runs f.Extract on data, the file at path, and checks what any
 // input must give, for fuzz targets: no panic, an error that holds a
 // *diag.Error, no pins beside an error about the whole file, a file and line
-// for every entry skipped (pins.Skipped), and for every pin that is not
-// skipped a span that holds its constraint (SpanHolds). It returns the pins,
-// or nil after an error about the whole file.
+// for every entry skipped (pins.Skipped), for every pin that is not skipped
+// a span that holds its constraint (SpanHolds), and for every pin, skipped or
+// not, a span that lies in its Text and holds its constraint there, so that
+// With (the report's "after") says what the pin says. It returns the pins, or
+// nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -186,6 +188,9 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 	for _, p := range ps {
 		if p.Skip == "" && !SpanHolds(data, p) {
 			t.Fatalf("pin %+v: span does not hold its constraint", p)
+		}
+		if s, e := p.Span.Start-p.TextStart, p.Span.End-p.TextStart; s < 0 || e > len(p.Text) || s > e || p.Text[s:e] != p.Constraint {
+			t.Fatalf("pin %+v: span does not hold its constraint in its text", p)
 		}
 	}
 	return ps
