@@ -262,14 +262,16 @@ func (c *Checker) watched(only []string) map[string]*config.Package {
 }
 
 // files returns the configured pin files, or the discovered ones that the
-// configuration's include and exclude globs keep. A configured file no
-// format matches by name is told by its content (a conda environment file
-// under any name).
+// configuration's include and exclude globs keep, each file once
+// (pins.Once). A configured file no format matches by name is told by its
+// content (a conda environment file under any name).
 func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 	if len(c.Config.Files) == 0 {
 		found, err := pins.DiscoverFS(repo.FS(), c.Formats)
 		sel := pins.Selection{Include: c.Config.FileGlobs.Include, Exclude: c.Config.FileGlobs.Exclude}
-		return sel.Apply(found), err
+		// The globs choose among the names a file is found under (a link
+		// kept by an include glob is read even when its target is not).
+		return pins.Once(sel.Apply(found)), err
 	}
 	var out []pins.Found
 	for _, f := range c.Config.Files {

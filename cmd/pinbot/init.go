@@ -93,6 +93,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	found = pins.Once(found)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -141,3 +141,20 @@ func TestTwoConfigFiles(t *testing.T) {
 		t.Errorf("a warning with one file:\n%s", stderr)
 	}
 }
+
+// TestInitLinks: init finds a pin file that is a link to a file inside the
+// repository, whatever the target is called, and counts a file reached
+// under two names once, under its first name.
+func TestInitLinks(t *testing.T) {
+	e := newEnv(t)
+	e.file("deps/base.txt", []byte("numba<=0.66.0\n"))
+	e.link("deps/base.txt", "requirements.txt")
+	e.link("deps/base.txt", "requirements-copy.txt")
+	code, out, stderr := e.run("init", "--dir", e.dir)
+	if code != 0 || !strings.HasSuffix(out, ", 1 pin file(s) found\n") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if written := e.read(".pinbot.yml"); !strings.Contains(written, "#   - requirements-copy.txt ") || strings.Contains(written, " requirements.txt") {
+		t.Errorf("init wrote:\n%s", written)
+	}
+}

@@ -81,8 +81,7 @@ func Match(t testing.TB, f pins.Format, want map[string]bool) {
 //   - Apply with no edits returns data unchanged;
 //   - every pin gives back its Text from p.With(p.Constraint);
 //   - rewriting one pin that is not skipped to newC(p) (NewConstraint when
-//     newC is nil) changes only the bytes of its span and of its Tie (a
-//     conda build string of the old version), except that, for a
+//     newC is nil) changes only the bytes of its span, except that, for a
 //     pins.CommentAligner, the spaces before a comment that follows it may
 //     change too;
 //   - the result extracts to the same pins, the rewritten one, at the same
@@ -117,24 +116,7 @@ func Rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pi
 		if p.Constraint == "" {
 			ins = p.Insert + c
 		}
-		// Text tied to the old version (a conda build string) changes too.
-		tied := string(data)
-		if c != p.Constraint {
-			reps := p.Tie.Replaces()
-			for j := len(reps) - 1; j >= 0; j-- {
-				if r := reps[j]; r.Span.Start >= p.Span.End {
-					tied = tied[:r.Span.Start] + r.New + tied[r.Span.End:]
-				}
-			}
-		}
-		head, tail := string(data[:p.Span.Start])+ins, tied[p.Span.End:]
-		if c != p.Constraint {
-			for _, r := range p.Tie.Replaces() {
-				if r.Span.End <= p.Span.Start {
-					head = head[:r.Span.Start] + r.New + head[r.Span.End:]
-				}
-			}
-		}
+		head, tail := string(data[:p.Span.Start])+ins, string(data[p.Span.End:])
 		same := string(out) == head+tail
 		if !same && aligns {
 			same = strings.HasPrefix(string(out), head) && sameBeforeComment(string(out[len(head):]), tail)
@@ -179,9 +161,10 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // input must give, for fuzz targets: no panic, an error that holds a
 // *diag.Error, no pins beside an error about the whole file, a file and line
 // for every entry skipped (pins.Skipped), for every pin that is not skipped
-// a span that holds its constraint (SpanHolds), and a Tie whose spans hold
-// their text outside the constraint. It returns the pins,
-// or nil after an error about the whole file.
+// a span that holds its constraint (SpanHolds), and for every pin, skipped or
+// not, a span that lies in its Text and holds its constraint there, so that
+// With (the report's "after") says what the pin says. It returns the pins, or
+// nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -206,11 +189,8 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 		if p.Skip == "" && !SpanHolds(data, p) {
 			t.Fatalf("pin %+v: span does not hold its constraint", p)
 		}
-		for _, r := range p.Tie.Replaces() {
-			if s := r.Span; s.Start < 0 || s.End > len(data) || s.Start > s.End || string(data[s.Start:s.End]) != r.Old ||
-				s.Start < p.Span.End && s.End > p.Span.Start {
-				t.Fatalf("pin %+v: tie %+v does not hold its text beside the constraint", p, r)
-			}
+		if s, e := p.Span.Start-p.TextStart, p.Span.End-p.TextStart; s < 0 || e > len(p.Text) || s > e || p.Text[s:e] != p.Constraint {
+			t.Fatalf("pin %+v: span does not hold its constraint in its text", p)
 		}
 	}
 	return ps

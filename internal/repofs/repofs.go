@@ -104,9 +104,33 @@ func (r *Root) Close() error { return r.root.Close() }
 // Dir returns the repository's directory, its links resolved.
 func (r *Root) Dir() string { return r.dir }
 
-// FS returns the repository as a file system for walking (discovery): it
-// reports links as links and follows none that lead outside.
-func (r *Root) FS() fs.FS { return r.root.FS() }
+// FS returns the repository as a file system for walking (discovery). Its
+// ReadDir reports links as links; Resolve says where one leads, as
+// Root.Resolve does; Stat follows links and ReadFile reads, as Root.Stat and
+// Root.ReadFile do: only inside the root, and ReadFile only a regular file
+// within MaxFileSize, opened without waiting.
+func (r *Root) FS() fs.FS { return walkFS{r: r, fsys: r.root.FS()} }
+
+// walkFS is a Root as an fs.FS; fsys is its *os.Root's, for listings.
+type walkFS struct {
+	r    *Root
+	fsys fs.FS
+}
+
+var (
+	_ fs.ReadDirFS  = walkFS{}
+	_ fs.ReadFileFS = walkFS{}
+	_ fs.StatFS     = walkFS{}
+)
+
+func (w walkFS) Open(name string) (fs.File, error)          { return w.fsys.Open(name) }
+func (w walkFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(w.fsys, name) }
+func (w walkFS) ReadFile(name string) ([]byte, error)       { return w.r.ReadFile(name) }
+func (w walkFS) Stat(name string) (fs.FileInfo, error)      { return w.r.Stat(name) }
+
+// Resolve returns the name, relative to the root, that name leads to, as
+// Root.Resolve does.
+func (w walkFS) Resolve(name string) (string, error) { return w.r.Resolve(name) }
 
 // Resolve returns the slash-separated name, relative to the root, that name
 // leads to once every link on the way is followed. A name that leads outside

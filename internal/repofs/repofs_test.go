@@ -139,6 +139,57 @@ func TestReadFileRefuses(t *testing.T) {
 	}
 }
 
+// TestFS walks the repository as discovery does: listings report links as
+// links, Resolve says where one leads (refusing those that lead out), and
+// Stat and ReadFile follow links only inside, refusing what is not a regular
+// file without waiting on it.
+func TestFS(t *testing.T) {
+	repo, _ := tree(t)
+	if err := syscall.Mkfifo(filepath.Join(repo, "fifo.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := open(t, repo).FS()
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]bool{}
+	for _, e := range entries {
+		links[e.Name()] = e.Type()&fs.ModeSymlink != 0
+	}
+	if !links["requirements.txt"] || !links["out"] || links["reqs"] {
+		t.Errorf("ReadDir: %v", links)
+	}
+	lr, ok := fsys.(interface{ Resolve(string) (string, error) })
+	if !ok {
+		t.Fatal("FS has no Resolve")
+	}
+	if got, err := lr.Resolve("requirements.txt"); err != nil || got != "reqs/base.txt" {
+		t.Errorf("Resolve(requirements.txt) = %q, %v", got, err)
+	}
+	if _, err := lr.Resolve("climb.txt"); !errors.Is(err, repofs.ErrOutside) {
+		t.Errorf("Resolve(climb.txt) = %v, want ErrOutside", err)
+	}
+	if info, err := fs.Stat(fsys, "abs.txt"); err != nil || !info.Mode().IsRegular() {
+		t.Errorf("Stat(abs.txt) = %v, %v", info, err)
+	}
+	if b, err := fs.ReadFile(fsys, "requirements.txt"); err != nil || string(b) != "numba<=0.60\n" {
+		t.Errorf("ReadFile(requirements.txt) = %q, %v", b, err)
+	}
+	for name, want := range map[string]error{"zero.txt": repofs.ErrOutside, "out/requirements.txt": repofs.ErrOutside, "fifo.txt": repofs.ErrNotRegular} {
+		done := make(chan error, 1)
+		go func() { _, err := fs.ReadFile(fsys, name); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, want) {
+				t.Errorf("ReadFile(%s) = %v, want %v", name, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadFile(%s) hangs", name)
+		}
+	}
+}
+
 // TestReadFileCap reads a file of exactly the limit, and refuses one byte more.
 func TestReadFileCap(t *testing.T) {
 	dir := t.TempDir()

@@ -139,12 +139,6 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 		p.unify(pkg, schemes)
 	}
 	p.holds(pkg, lookups, schemes)
-	for i := range p.Pins {
-		// A pin's build string goes with its old version: say so.
-		if pp := &p.Pins[i]; pp.Changed && pp.Pin.Tie.Why != "" {
-			pp.Reason = joinReason(pp.Reason, pp.Pin.Tie.Why)
-		}
-	}
 	p.Drift = drift(p.Pins, schemes)
 	return p
 }
