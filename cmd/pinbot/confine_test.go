@@ -160,6 +160,43 @@ func TestCheckRefusesPathsOutside(t *testing.T) {
 	})
 }
 
+// TestCheckRefusesGitDir: nothing under .git is read, whatever names it (a
+// files: entry, a -r include, a link): actions/checkout leaves the workflow's
+// token in .git/config, and a repository could otherwise have pinbot quote it
+// in a warning or an error.
+func TestCheckRefusesGitDir(t *testing.T) {
+	const secret = "AUTHORIZATION: basic c2VjcmV0"
+	gitConfig := []byte("[http \"https://github.com/\"]\n\textraheader = " + secret + "\nnumba<=0.61.0\n")
+	for _, tc := range []struct {
+		name, config, requirements, want string
+		code                              int
+		stream                            string
+	}{
+		{"files entry", numbaOnly + "files: [.git/config]\n", "", "files: .git/config: refused: inside .git", exitUsage, "stderr"},
+		{"-r include", numbaOnly, "-r .git/config\nnumba<=0.61.0\n", "-r .git/config: .git/config: refused: inside .git", exitFailure, "stdout"},
+		{"-c include through a link", numbaOnly, "-c git.txt\nnumba<=0.61.0\n", "git.txt: refused: inside .git, where git keeps its configuration and credentials (git.txt -> .git/config)", exitFailure, "stdout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.file(".git/config", gitConfig)
+			e.link(".git/config", "git.txt")
+			if tc.requirements != "" {
+				e.file("requirements.txt", []byte(tc.requirements))
+			}
+			e.file(".pinbot.yml", []byte(tc.config))
+			code, stdout, stderr := e.runBounded(100*mib, "check", "--dir", e.dir, "--format", "json")
+			got := map[string]string{"stdout": stdout, "stderr": stderr}[tc.stream]
+			if code != tc.code || !strings.Contains(got, tc.want) {
+				t.Errorf("exit %d, want %d and %q on %s\n%s\n%s", code, tc.code, tc.want, tc.stream, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, "c2VjcmV0") || strings.Contains(stdout+stderr, "extraheader") {
+				t.Errorf("the credential in .git/config was quoted:\n%s\n%s", stdout, stderr)
+			}
+			assertUntouched(t, filepath.Join(e.dir, ".git", "config"), string(gitConfig))
+		})
+	}
+}
+
 // TestCheckRefusesWhatIsNotAPinFile: a named pipe, a directory and a 2 GB
 // (sparse) file where a pin file should be are errors naming them, within a
 // minute and 100 MB, and the other files are still checked.

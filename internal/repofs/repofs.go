@@ -5,7 +5,11 @@
 // inside; only regular files of at most MaxFileSize bytes are read; writes
 // are atomic and go through a link to its target, so the link stays a link.
 // Confinement is a property of the type: code holding a *Root cannot reach a
-// file outside it, whatever the repository's links say.
+// file outside it, whatever the repository's links say. Nor can it reach
+// what git keeps under .git (the configuration where actions/checkout
+// leaves the workflow's token, the hooks, the objects): nothing pinbot
+// reads is there, and a name leading there (a files: entry, an include, a
+// link) is a repository trying to have pinbot quote a credential.
 package repofs
 
 import (
@@ -37,6 +41,7 @@ var (
 	ErrOutside    = errors.New("leads outside the repository")
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooLarge   = fmt.Errorf("larger than the %d MiB limit on a repository file", MaxFileSize>>20)
+	ErrGitDir     = errors.New("inside .git, where git keeps its configuration and credentials")
 )
 
 // An Error is a name refused, with the reason (one of the Err values) and
@@ -218,6 +223,15 @@ func (r *Root) resolve(name string, missingOK bool) (string, fs.FileInfo, error)
 	}
 	if len(done) == 0 {
 		return ".", r.rootInfo(), nil
+	}
+	for _, elem := range done {
+		if strings.EqualFold(elem, ".git") { // any case: a case-insensitive file system has one .git
+			detail := ""
+			if via != "" {
+				detail = via
+			}
+			return "", nil, &Error{Path: name, Err: ErrGitDir, Detail: detail}
+		}
 	}
 	real := path.Join(done...)
 	if info == nil { // the last element was a cached directory, then "." or ".."

@@ -33,6 +33,10 @@ func tree(t *testing.T) (repo, outside string) {
 	write(repo+"/reqs/base.txt", "numba<=0.60\n")
 	write(repo+"/reqs/deep/x.txt", "x\n")
 	write(outside+"/requirements.txt", "secret\n")
+	if err := os.MkdirAll(repo+"/.git", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(repo+"/.git/config", "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n")
 	link := func(target, name string) {
 		if err := os.Symlink(target, filepath.Join(repo, name)); err != nil {
 			t.Fatal(err)
@@ -45,6 +49,7 @@ func tree(t *testing.T) (repo, outside string) {
 	link("/dev/zero", "zero.txt")
 	link("deep/../base.txt", "reqs/alias.txt") // through .. inside
 	link("loop.txt", "loop.txt")
+	link(".git/config", "git.txt") // a link into .git
 	return repo, outside
 }
 
@@ -115,6 +120,9 @@ func TestReadFileRefuses(t *testing.T) {
 		{"fifo.txt", "fifo.txt: refused: not a regular file (a named pipe)", repofs.ErrNotRegular},
 		{"reqs", "reqs: refused: not a regular file (a directory)", repofs.ErrNotRegular},
 		{"big.txt", "big.txt: refused: larger than the 4 MiB limit on a repository file (2147483648 bytes)", repofs.ErrTooLarge},
+		{".git/config", ".git/config: refused: inside .git, where git keeps its configuration and credentials", repofs.ErrGitDir},
+		{"reqs/../.git/config", "reqs/../.git/config: refused: inside .git", repofs.ErrGitDir},
+		{"git.txt", "git.txt: refused: inside .git, where git keeps its configuration and credentials (git.txt -> .git/config)", repofs.ErrGitDir},
 	} {
 		done := make(chan struct{})
 		var data []byte
