@@ -169,8 +169,8 @@ func TestCheckRefusesGitDir(t *testing.T) {
 	gitConfig := []byte("[http \"https://github.com/\"]\n\textraheader = " + secret + "\nnumba<=0.61.0\n")
 	for _, tc := range []struct {
 		name, config, requirements, want string
-		code                              int
-		stream                            string
+		code                             int
+		stream                           string
 	}{
 		{"files entry", numbaOnly + "files: [.git/config]\n", "", "files: .git/config: refused: inside .git", exitUsage, "stderr"},
 		{"-r include", numbaOnly, "-r .git/config\nnumba<=0.61.0\n", "-r .git/config: .git/config: refused: inside .git", exitFailure, "stdout"},
