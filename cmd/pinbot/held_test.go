@@ -105,8 +105,8 @@ func TestRunHeld(t *testing.T) {
 			t.Errorf("step summary lacks %q:\n%s", w, s)
 		}
 	}
-	if !strings.Contains(out, "::warning file=requirements.txt,line=2,title=pinbot%3A protobuf is held::") {
-		t.Errorf("no annotation for the held pin:\n%s", out)
+	if !strings.Contains(stderr, "::warning file=requirements.txt,line=2,title=pinbot%3A protobuf is held::") {
+		t.Errorf("no annotation for the held pin:\n%s", stderr)
 	}
 
 	// The next run: nothing new, no message.

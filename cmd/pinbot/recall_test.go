@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/bot/publishing"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
 )
@@ -148,7 +149,7 @@ func TestActionsWarnings(t *testing.T) {
 	out := &publishing.Outcome{Report: &report.Report{Warnings: []string{
 		`requirements.txt:2:1: requirements[1]: invalid requirement "numba[cuda>=1" at offset 5: unclosed '[' in extras (entry skipped; the file's other pins are read)`,
 	}}}
-	if err := actionsReport(&b, runEnv{}, out); err != nil {
+	if err := actionsReport(gh.NewWorkflow(&b), runEnv{}, out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "::warning file=requirements.txt,line=2,title=pinbot%3A skipped::requirements.txt:2:1: requirements[1]: invalid requirement") {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,7 +151,9 @@ func TestAppTokens(t *testing.T) {
 	fake.AddRepo(repo, "trunk", nil)
 	fake.AddApp(99, &key.PublicKey, 1234, repo)
 	ctx := context.Background()
-	ts, err := github.AppTokens(ctx, github.AppOptions{APIURL: fake.URL, AppID: 99, PrivateKey: pemKey, Repo: repo})
+	var minted []string
+	ts, err := github.AppTokens(ctx, github.AppOptions{APIURL: fake.URL, AppID: 99, PrivateKey: pemKey, Repo: repo,
+		Minted: func(s string) { minted = append(minted, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +161,21 @@ func TestAppTokens(t *testing.T) {
 	if err != nil || tok.AccessToken != "ghs_fakeInstallation1234Token1" {
 		t.Fatalf("%v %v", tok, err)
 	}
+	// Every credential made is told of before it is used: the JWT that
+	// found the installation and minted the token, and the token, which
+	// nothing used yet.
+	if creds := fake.Credentials(); len(minted) != 2 || len(creds) != 1 || minted[0] != creds[0] || minted[1] != tok.AccessToken {
+		t.Errorf("minted %.20q, sent %.20q", minted, creds)
+	}
 	c, err := github.New(github.Options{APIURL: fake.URL, Repo: repo, Tokens: ts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, err := c.DefaultBranch(ctx); err != nil || b != "trunk" {
 		t.Errorf("default branch %q %v", b, err)
+	}
+	if creds := fake.Credentials(); !slices.Equal(minted, creds) || len(creds) != 2 || creds[1] != tok.AccessToken {
+		t.Errorf("minted %.20q, sent %.20q", minted, creds)
 	}
 	// A key that is not the App's is refused by the server.
 	other, _ := rsa.GenerateKey(rand.Reader, 2048)
@@ -239,11 +251,37 @@ func TestDescribeProbeEnvironment(t *testing.T) {
 
 func TestActionsFiles(t *testing.T) {
 	var b bytes.Buffer
-	github.Mask(&b, "-----BEGIN KEY-----\nabc%def\n\n-----END KEY-----\n")
-	github.Annotate(&b, github.Annotation{Level: "warning", File: "a,b.toml", Line: 3, Title: "pinbot: x", Text: "line1\nline2 100%"})
+	wf := github.NewWorkflow(&b)
+	wf.Mask("-----BEGIN KEY-----\nabc%def\n\n-----END KEY-----\n")
+	wf.Annotate(github.Annotation{Level: "warning", File: "a,b.toml", Line: 3, Title: "pinbot: x", Text: "line1\nline2 100%"})
 	want := "::add-mask::abc%25def\n::warning file=a%2Cb.toml,line=3,title=pinbot%3A x::line1%0Aline2 100%25\n"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+	// Text from outside is escaped as on a terminal: no ESC, BEL or CR
+	// reaches the log, in the file, the title or the text.
+	b.Reset()
+	wf.Annotate(github.Annotation{Level: "error", File: "r\x1b[2J.txt", Line: 1, Title: "t\x07", Text: "a\x1b]0;x\x07\r\nb\u202e"})
+	want = `::error file=r\x1b[2J.txt,line=1,title=t\x07::a\x1b]0;x\x07\r%0Ab\u202e` + "\n"
+	if b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+	// A nil Workflow (outside Actions) writes nothing.
+	var none *github.Workflow
+	none.Mask("x")
+	none.Annotate(github.Annotation{Level: "warning", Text: "x"})
+	// No mask is written to a regular file (2> log.txt): the runner would
+	// not see it, and the secret would be on disk.
+	f, err := os.Create(filepath.Join(t.TempDir(), "log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	onDisk := github.NewWorkflow(f)
+	onDisk.Mask("s3cret")
+	onDisk.Annotate(github.Annotation{Level: "warning", Text: "kept"})
+	if data, _ := os.ReadFile(f.Name()); string(data) != "::warning::kept\n" {
+		t.Errorf("log file %q", data)
 	}
 	dir := t.TempDir()
 	summary := filepath.Join(dir, "summary")
