@@ -32,6 +32,9 @@ import (
 // files are a few hundred KB), far below what would strain memory.
 const MaxFileSize = 4 << 20
 
+// gitExclude is the one file under .git a Root reads (see resolve).
+const gitExclude = ".git/info/exclude"
+
 // maxLinks bounds the links followed in one name, as the kernel's ELOOP does.
 const maxLinks = 40
 
@@ -225,7 +228,11 @@ func (r *Root) resolve(name string, missingOK bool) (string, fs.FileInfo, error)
 		return ".", r.rootInfo(), nil
 	}
 	for _, elem := range done {
-		if strings.EqualFold(elem, ".git") { // any case: a case-insensitive file system has one .git
+		// Any case: a case-insensitive file system has one .git. The one
+		// file let through is git's own list of ignored paths, which
+		// discovery reads as it reads .gitignore files: patterns, never a
+		// credential.
+		if strings.EqualFold(elem, ".git") && path.Join(done...) != gitExclude {
 			detail := ""
 			if via != "" {
 				detail = via

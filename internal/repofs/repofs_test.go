@@ -140,6 +140,11 @@ func TestReadFileRefuses(t *testing.T) {
 	if _, err := repofs.ReadFile("/dev/zero"); !errors.Is(err, repofs.ErrNotRegular) {
 		t.Errorf("ReadFile(/dev/zero) = %v, want ErrNotRegular", err)
 	}
+	os.MkdirAll(filepath.Join(repo, ".git", "info"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".git", "info", "exclude"), []byte("scratch/\n"), 0o644)
+	if b, err := r.ReadFile(".git/info/exclude"); err != nil || string(b) != "scratch/\n" {
+		t.Errorf("ReadFile(.git/info/exclude) = %q, %v: git's list of ignored paths is read", b, err)
+	}
 	for _, name := range []string{"requirements.txt", "abs.txt", "reqs/alias.txt"} {
 		if b, err := r.ReadFile(name); err != nil || string(b) != "numba<=0.60\n" {
 			t.Errorf("ReadFile(%q) = %q, %v", name, b, err)
