@@ -3,6 +3,7 @@ package pyast
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // maxDepth bounds the parser's recursion over nested expressions (unary
@@ -445,24 +446,18 @@ func (p *parser) importName() Stmt {
 func (p *parser) dottedName() string {
 	first := p.i
 	name, _ := p.ident()
+	parts := []string{name}
 	contiguous := true
 	for p.tok == tDot {
-		if p.toks[p.i].pos != p.toks[p.i-1].end {
-			contiguous = false
-		}
 		p.next()
-		if p.toks[p.i].pos != p.toks[p.i-1].end {
-			contiguous = false
-		}
 		part, _ := p.ident()
-		if !contiguous {
-			name += "." + part
-		}
+		parts = append(parts, part)
+		contiguous = contiguous && p.toks[p.i-1].pos == p.toks[p.i-3].end+1
 	}
 	if contiguous {
 		return p.src[p.toks[first].pos:p.prevEnd]
 	}
-	return name
+	return strings.Join(parts, ".")
 }
 
 // importFrom parses from ..mod import (a as b, c).

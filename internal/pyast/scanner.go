@@ -183,7 +183,10 @@ func (s *scanner) continuation() bool {
 		s.fail(s.pos, "unexpected character after line continuation character")
 		return false
 	}
-	if s.pos >= len(s.src) {
+	// A line break at the very end of the file ends the last line; CPython
+	// reads a final "\r\n" as two line breaks, so a continuation before it
+	// is followed by an empty line.
+	if s.pos >= len(s.src) && !strings.HasSuffix(s.src, "\r\n") {
 		s.fail(bs, "unexpected EOF while parsing")
 		return false
 	}
@@ -228,7 +231,9 @@ loop:
 	if len(s.brackets) > 0 {
 		return true
 	}
-	if contCol >= 0 {
+	// As in CPython, a backslash in column 0 does not count (its test is
+	// "cont_line_col ? cont_line_col : col").
+	if contCol > 0 {
 		col, alt = contCol, contCol
 	}
 	top := len(s.indents) - 1

@@ -1,7 +1,8 @@
 """Dump Python files' syntax trees in the canonical form pyast's
 differential test compares with (see cpython_test.go).
 
-Reads file paths, one a line, on stdin. For each file prints "FILE path",
+Reads file paths, one a line, on stdin (or with --sources, sources
+themselves, each after a line "SOURCE name length"). For each file prints "FILE path",
 then "SKIP reason", "ERROR line col message" or one line per node in
 pre-order, children in ast's _fields order, then "END". With --hash, the
 node lines are replaced by "HASH sha256", the hash of those lines, each
@@ -13,6 +14,7 @@ f-strings (whose positions Python 3.11 does not compute).
 """
 import ast
 import hashlib
+import io
 import struct
 import sys
 import tokenize
@@ -86,36 +88,53 @@ def dump(node, out, structural=False):
             dump(v, out, inner)
 
 
+def verdict(w, name, src, hash_only):
+    """Writes the FILE ... END record of one source."""
+    w.write("FILE %s\n" % name)
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(src).readline)
+        if enc not in ("utf-8", "utf-8-sig"):
+            w.write("SKIP encoding %s\n" % enc)
+        else:
+            try:
+                tree = ast.parse(src, name)
+            except (SyntaxError, ValueError) as e:
+                w.write("ERROR %s %s %s\n" % (getattr(e, "lineno", 0), getattr(e, "offset", 0),
+                                               str(getattr(e, "msg", e)).replace("\n", " ")))
+            else:
+                out = []
+                dump(tree, out)
+                text = "\n".join(out) + "\n"
+                if hash_only:
+                    w.write("HASH %s\n" % hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest())
+                else:
+                    w.write(text)
+    except (SyntaxError, RecursionError, MemoryError) as e:
+        w.write("SKIP %s\n" % type(e).__name__)
+    w.write("END\n")
+
+
 def main():
     hash_only = "--hash" in sys.argv[1:]
     w = sys.stdout
+    if "--sources" in sys.argv[1:]:
+        r = sys.stdin.buffer
+        while True:
+            header = r.readline()
+            if not header:
+                break
+            _, name, n = header.decode().split()
+            verdict(w, name, r.read(int(n)), hash_only)
+        return
     for line in sys.stdin:
         path = line.rstrip("\n")
-        w.write("FILE %s\n" % path)
         try:
             with open(path, "rb") as f:
                 src = f.read()
-            with open(path, "rb") as f:
-                enc, _ = tokenize.detect_encoding(f.readline)
-            if enc not in ("utf-8", "utf-8-sig"):
-                w.write("SKIP encoding %s\n" % enc)
-            else:
-                try:
-                    tree = ast.parse(src, path)
-                except (SyntaxError, ValueError) as e:
-                    w.write("ERROR %s %s %s\n" % (getattr(e, "lineno", 0), getattr(e, "offset", 0),
-                                                   str(getattr(e, "msg", e)).replace("\n", " ")))
-                else:
-                    out = []
-                    dump(tree, out)
-                    text = "\n".join(out) + "\n"
-                    if hash_only:
-                        w.write("HASH %s\n" % hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest())
-                    else:
-                        w.write(text)
-        except (OSError, SyntaxError, RecursionError, MemoryError) as e:
-            w.write("SKIP %s\n" % type(e).__name__)
-        w.write("END\n")
+        except OSError as e:
+            w.write("FILE %s\nSKIP %s\nEND\n" % (path, type(e).__name__))
+            continue
+        verdict(w, path, src, hash_only)
 
 
 if __name__ == "__main__":
