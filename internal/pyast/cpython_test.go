@@ -204,6 +204,9 @@ func TestCPython(t *testing.T) {
 			if hex.EncodeToString(sum[:]) != r.text {
 				bad = append(bad, path)
 			}
+			if err := checkSpans(mod, len(src)); err != nil {
+				t.Errorf("%s: %v", path, err)
+			}
 		}
 	}
 	t.Logf("%d files compared with %s (%d rejected by both), %d skipped (not UTF-8), %d trees differ",

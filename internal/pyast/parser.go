@@ -29,9 +29,16 @@ func (e *SyntaxError) Error() string {
 // is skipped; an encoding declaration is not acted upon), and returns its
 // syntax tree, or a *SyntaxError naming filename. It never panics: an
 // internal error becomes a SyntaxError at the token being parsed.
-func Parse(filename string, src []byte) (mod *Module, err error) {
+func Parse(filename string, src []byte) (*Module, error) {
+	mod, _, err := parse(filename, src)
+	return mod, err
+}
+
+// parse is Parse, also returning how many tokens the parser consumed,
+// re-reading after a backtrack included, for the test of linearity.
+func parse(filename string, src []byte) (mod *Module, steps int, err error) {
 	if len(src) > math.MaxInt32 {
-		return nil, &SyntaxError{Filename: filename, Line: 1, Col: 1, Msg: "source too large"}
+		return nil, 0, &SyntaxError{Filename: filename, Line: 1, Col: 1, Msg: "source too large"}
 	}
 	text := string(src)
 	start := 0
@@ -58,25 +65,30 @@ func Parse(filename string, src []byte) (mod *Module, err error) {
 		}
 		err = p.syntaxError(pos, fmt.Sprintf("internal error: %v", r))
 	}()
-	s := scan(text, start)
-	p.toks, p.scanErr = s.toks, s.err
+	p.s = newScanner(text, start)
+	p.toks = p.s.more(make([]token, 0, 512))
 	p.tok = p.toks[0].kind
 	body := p.file_()
-	return &Module{span: span{0, Pos(len(text))}, Body: body, Comments: s.comments, File: file}, nil
+	return &Module{span: span{0, Pos(len(text))}, Body: body, Comments: p.s.comments, File: file}, p.steps, nil
 }
 
-// A parser is a recursive-descent parser over the whole token list; it
-// backtracks only at a statement's start (match, parenthesized with), so
-// parsing is linear in the number of tokens.
+// A parser is a recursive-descent parser. It reads tokens from the scanner
+// into a window that it empties as it goes, except during a tentative
+// parse, which may go back; it backtracks only at a statement's start
+// (match, parenthesized with), so parsing is linear in the number of
+// tokens and memory holds only the tree.
 type parser struct {
 	src     string
 	file    *File
-	toks    []token
-	i       int     // index of the current token
+	s       *scanner
+	toks    []token // the window: tokens read and not yet dropped
+	i       int     // index in toks of the current token
 	tok     tokKind // toks[i].kind
+	marks   int     // tentative parses in progress: toks may not be emptied
 	prevEnd Pos     // end of the last token consumed, NEWLINE, INDENT and DEDENT aside
 	depth   int
-	scanErr *scanError
+	steps   int // tokens consumed, counting those read again after a backtrack
+	a       arena
 }
 
 // bailout carries a syntax error up the parser's stack, to Parse or to a
@@ -91,8 +103,8 @@ func (p *parser) syntaxError(pos Pos, msg string) *SyntaxError {
 // errorf stops parsing with a syntax error at pos; if the scanner stopped
 // at the current token, its error is reported instead, being the cause.
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	if p.tok == tError && p.scanErr != nil {
-		pos, format, args = Pos(p.scanErr.pos), "%s", []any{p.scanErr.msg}
+	if p.tok == tError && p.s.err != nil {
+		pos, format, args = Pos(p.s.err.pos), "%s", []any{p.s.err.msg}
 	}
 	panic(bailout{p.syntaxError(pos, fmt.Sprintf(format, args...))})
 }
@@ -113,10 +125,10 @@ func (p *parser) text() string {
 
 // peek returns the kind of the token k after the current one.
 func (p *parser) peek(k int) tokKind {
-	if j := p.i + k; j < len(p.toks) {
-		return p.toks[j].kind
+	for p.i+k >= len(p.toks) {
+		p.toks = p.s.more(p.toks)
 	}
-	return p.toks[len(p.toks)-1].kind
+	return p.toks[p.i+k].kind
 }
 
 // next consumes the current token.
@@ -130,6 +142,13 @@ func (p *parser) next() {
 		p.prevEnd = Pos(t.end)
 	}
 	p.i++
+	p.steps++
+	if p.i == len(p.toks) {
+		if p.marks == 0 {
+			p.toks, p.i = p.toks[:0], 0
+		}
+		p.toks = p.s.more(p.toks)
+	}
 	p.tok = p.toks[p.i].kind
 }
 
@@ -185,12 +204,21 @@ func (p *parser) leave() { p.depth-- }
 // parser goes back to where it was and try reports false.
 func (p *parser) try(f func()) (ok bool) {
 	i, prevEnd, depth := p.i, p.prevEnd, p.depth
+	ne, ns, nk := len(p.a.exprs.items), len(p.a.stmts.items), len(p.a.kws.items)
+	nsp, npc := len(p.a.strParts.items), len(p.a.pieces.items)
+	p.marks++
 	defer func() {
+		p.marks--
 		if r := recover(); r != nil {
 			if _, isBail := r.(bailout); !isBail {
 				panic(r)
 			}
 			p.i, p.prevEnd, p.depth = i, prevEnd, depth
+			p.a.exprs.items = p.a.exprs.items[:ne]
+			p.a.stmts.items = p.a.stmts.items[:ns]
+			p.a.kws.items = p.a.kws.items[:nk]
+			p.a.strParts.items = p.a.strParts.items[:nsp]
+			p.a.pieces.items = p.a.pieces.items[:npc]
 			p.tok = p.toks[i].kind
 			ok = false
 		}
@@ -201,22 +229,25 @@ func (p *parser) try(f func()) (ok bool) {
 
 // file_ parses statements up to the end of the file.
 func (p *parser) file_() []Stmt {
-	var body []Stmt
+	mark := len(p.a.stmts.items)
 	for p.tok != tEOF {
-		body = p.statement(body)
+		p.statement()
 	}
-	return body
+	return p.a.stmts.pop(mark)
 }
 
-// statement parses one compound statement or one line of simple ones.
-func (p *parser) statement(dst []Stmt) []Stmt {
+// statement parses one compound statement or one line of simple ones, and
+// pushes them on the statement stack.
+func (p *parser) statement() {
 	switch p.tok {
 	case tDef, tAt, tClass, tIf, tWhile, tFor, tTry, tWith, tAsync:
-		return append(dst, p.compound())
+		p.a.stmts.push(p.compound())
+		return
 	case tName:
 		if p.soft("match") {
 			if s := p.match(); s != nil {
-				return append(dst, s)
+				p.a.stmts.push(s)
+				return
 			}
 		}
 	case tIndent:
@@ -224,36 +255,37 @@ func (p *parser) statement(dst []Stmt) []Stmt {
 	case tDedent, tNewline:
 		p.invalid()
 	}
-	return p.simpleStmts(dst)
+	p.simpleStmts()
 }
 
 // block parses the suite after a compound statement's colon: an indented
 // block, or simple statements on the same line.
 func (p *parser) block() []Stmt {
+	mark := len(p.a.stmts.items)
 	if p.tok != tNewline {
-		return p.simpleStmts(nil)
+		p.simpleStmts()
+		return p.a.stmts.pop(mark)
 	}
 	p.next()
 	if p.tok != tIndent {
 		p.errorf(p.pos(), "expected an indented block")
 	}
 	p.next()
-	var body []Stmt
 	for p.tok != tDedent {
 		if p.tok == tEOF || p.tok == tError {
 			p.invalid()
 		}
-		body = p.statement(body)
+		p.statement()
 	}
 	p.next()
-	return body
+	return p.a.stmts.pop(mark)
 }
 
 // simpleStmts parses simple statements separated by semicolons, up to the
-// end of the line.
-func (p *parser) simpleStmts(dst []Stmt) []Stmt {
+// end of the line, and pushes them on the statement stack.
+func (p *parser) simpleStmts() {
 	for {
-		dst = append(dst, p.simpleStmt())
+		p.a.stmts.push(p.simpleStmt())
 		if !p.got(tSemi) || p.tok == tNewline {
 			break
 		}
@@ -262,7 +294,6 @@ func (p *parser) simpleStmts(dst []Stmt) []Stmt {
 		p.invalid()
 	}
 	p.next()
-	return dst
 }
 
 func (p *parser) simpleStmt() Stmt {
@@ -375,7 +406,9 @@ func (p *parser) exprOrAssign(start Pos) Stmt {
 		for _, t := range targets {
 			p.setContext(t, Store)
 		}
-		return &Assign{sp(), targets, value}
+		a := p.a.assigns.new()
+		*a = Assign{sp(), targets, value}
+		return a
 	}
 	if op, ok := augOps[p.tok]; ok {
 		switch first.(type) {
@@ -388,7 +421,9 @@ func (p *parser) exprOrAssign(start Pos) Stmt {
 		v := p.annotatedRHS()
 		return &AugAssign{sp(), first, op, v}
 	}
-	return &ExprStmt{sp(), first}
+	e := p.a.exprStmts.new()
+	*e = ExprStmt{sp(), first}
+	return e
 }
 
 var augOps = map[tokKind]Op{
@@ -444,18 +479,22 @@ func (p *parser) importName() Stmt {
 // dottedName parses a.b.c; the name is the source text when it holds no
 // spaces, else the names joined with dots.
 func (p *parser) dottedName() string {
-	first := p.i
-	name, _ := p.ident()
+	name, start := p.ident()
+	if p.tok != tDot {
+		return name
+	}
 	parts := []string{name}
 	contiguous := true
 	for p.tok == tDot {
+		end := p.prevEnd
+		contiguous = contiguous && p.pos() == end
 		p.next()
+		contiguous = contiguous && p.pos() == end+1
 		part, _ := p.ident()
 		parts = append(parts, part)
-		contiguous = contiguous && p.toks[p.i-1].pos == p.toks[p.i-3].end+1
 	}
 	if contiguous {
-		return p.src[p.toks[first].pos:p.prevEnd]
+		return p.src[start:p.prevEnd]
 	}
 	return strings.Join(parts, ".")
 }

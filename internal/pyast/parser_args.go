@@ -104,7 +104,9 @@ func (p *parser) param(lambda, star bool) *Arg {
 			ann = p.expression()
 		}
 	}
-	return &Arg{span{start, p.prevEnd}, name, ann}
+	a := p.a.args.new()
+	*a = Arg{span{start, p.prevEnd}, name, ann}
+	return a
 }
 
 // callArgs parses a call's arguments after its '(' at lpar, and the ')':
@@ -112,8 +114,7 @@ func (p *parser) param(lambda, star bool) *Arg {
 // in keywords. With genexp, a sole argument followed by for makes a
 // generator expression spanning the parentheses.
 func (p *parser) callArgs(lpar Pos, genexp bool) ([]Expr, []*Keyword) {
-	var args []Expr
-	var kws []*Keyword
+	argMark, kwMark := len(p.a.exprs.items), len(p.a.kws.items)
 	seenKw, seenDStar := false, false
 	for p.tok != tRpar {
 		start := p.pos()
@@ -124,24 +125,24 @@ func (p *parser) callArgs(lpar Pos, genexp bool) ([]Expr, []*Keyword) {
 			}
 			p.next()
 			v := p.expression()
-			args = append(args, &Starred{span{start, p.prevEnd}, v, Load})
+			p.a.exprs.push(&Starred{span{start, p.prevEnd}, v, Load})
 		case p.tok == tDoubleStar:
 			p.next()
 			v := p.expression()
-			kws = append(kws, &Keyword{span{start, p.prevEnd}, "", v})
+			p.a.kws.push(p.keyword(start, "", v))
 			seenDStar = true
 		case p.tok == tName && p.peek(1) == tEqual:
 			name := p.text()
 			p.next()
 			p.next()
 			v := p.expression()
-			kws = append(kws, &Keyword{span{start, p.prevEnd}, name, v})
+			p.a.kws.push(p.keyword(start, name, v))
 			seenKw = true
 		default:
 			e := p.namedExpression()
 			if p.startsComprehension() {
 				gens := p.comprehensions()
-				if !genexp || len(args) > 0 || len(kws) > 0 || p.tok != tRpar {
+				if !genexp || len(p.a.exprs.items) > argMark || len(p.a.kws.items) > kwMark || p.tok != tRpar {
 					p.errorf(e.Pos(), "Generator expression must be parenthesized")
 				}
 				p.next()
@@ -155,14 +156,20 @@ func (p *parser) callArgs(lpar Pos, genexp bool) ([]Expr, []*Keyword) {
 			case seenKw:
 				p.errorf(e.Pos(), "positional argument follows keyword argument")
 			}
-			args = append(args, e)
+			p.a.exprs.push(e)
 		}
 		if !p.got(tComma) {
 			break
 		}
 	}
 	p.expect(tRpar)
-	return args, kws
+	return p.a.exprs.pop(argMark), p.a.kws.pop(kwMark)
+}
+
+func (p *parser) keyword(start Pos, name string, v Expr) *Keyword {
+	k := p.a.keywords.new()
+	*k = Keyword{span{start, p.prevEnd}, name, v}
+	return k
 }
 
 // starTargets parses the targets of a for loop or comprehension: primaries

@@ -19,11 +19,19 @@ func (p *parser) starExpressions() Expr {
 	if p.tok != tComma {
 		return first
 	}
-	elts := []Expr{first}
+	mark := len(p.a.exprs.items)
+	p.a.exprs.push(first)
 	for p.got(tComma) && p.startsExpr() {
-		elts = append(elts, p.starExpression())
+		p.a.exprs.push(p.starExpression())
 	}
-	return &Tuple{span{start, p.prevEnd}, elts, Load}
+	return p.tuple(start, mark)
+}
+
+// tuple makes a Tuple of the expressions pushed since mark.
+func (p *parser) tuple(start Pos, mark int) *Tuple {
+	t := p.a.tuples.new()
+	*t = Tuple{span{start, p.prevEnd}, p.a.exprs.pop(mark), Load}
+	return t
 }
 
 // starExpression parses '*' bitwise_or | expression.
@@ -238,7 +246,9 @@ func (p *parser) binary(minPrec int) Expr {
 		}
 		p.next()
 		y := p.binary(prec + 1)
-		x = &BinOp{span{start, p.prevEnd}, x, op, y}
+		b := p.a.binops.new()
+		*b = BinOp{span{start, p.prevEnd}, x, op, y}
+		x = b
 	}
 }
 
@@ -291,17 +301,23 @@ func (p *parser) primary() Expr {
 		case tDot:
 			p.next()
 			name, namePos := p.ident()
-			x = &Attribute{span{start, p.prevEnd}, x, name, namePos, Load}
+			a := p.a.attrs.new()
+			*a = Attribute{span{start, p.prevEnd}, x, name, namePos, Load}
+			x = a
 		case tLpar:
 			lpar := p.pos()
 			p.next()
 			args, kws := p.callArgs(lpar, true)
-			x = &Call{span{start, p.prevEnd}, x, args, kws}
+			c := p.a.calls.new()
+			*c = Call{span{start, p.prevEnd}, x, args, kws}
+			x = c
 		case tLsqb:
 			p.next()
 			s := p.slices()
 			p.expect(tRsqb)
-			x = &Subscript{span{start, p.prevEnd}, x, s, Load}
+			sub := p.a.subscripts.new()
+			*sub = Subscript{span{start, p.prevEnd}, x, s, Load}
+			x = sub
 		default:
 			return x
 		}
@@ -318,11 +334,12 @@ func (p *parser) slices() Expr {
 		}
 		return first
 	}
-	elts := []Expr{first}
+	mark := len(p.a.exprs.items)
+	p.a.exprs.push(first)
 	for p.got(tComma) && p.tok != tRsqb {
-		elts = append(elts, p.slice())
+		p.a.exprs.push(p.slice())
 	}
-	return &Tuple{span{start, p.prevEnd}, elts, Load}
+	return p.tuple(start, mark)
 }
 
 // slice parses lower:upper:step, a starred expression or a named
@@ -361,7 +378,7 @@ func (p *parser) atom() Expr {
 	case tName:
 		id := p.text()
 		p.next()
-		return &Name{span{start, p.prevEnd}, id, Load}
+		return p.a.name(start, p.prevEnd, id, Load)
 	case tNumber:
 		return p.number()
 	case tString, tFStringStart:
@@ -377,7 +394,9 @@ func (p *parser) atom() Expr {
 			kind = ConstNone
 		}
 		p.next()
-		return &Constant{span: span{start, p.prevEnd}, Kind: kind}
+		c := p.a.consts.new()
+		*c = Constant{span: span{start, p.prevEnd}, Kind: kind}
+		return c
 	case tLpar:
 		return p.parenAtom()
 	case tLsqb:
@@ -407,7 +426,9 @@ func (p *parser) number() *Constant {
 			}
 		}
 	}
-	return &Constant{span: span{start, p.prevEnd}, Kind: kind, Value: text}
+	c := p.a.consts.new()
+	*c = Constant{span: span{start, p.prevEnd}, Kind: kind, Value: text}
+	return c
 }
 
 // parenAtom parses (), a parenthesized expression (returned as is), a
@@ -434,12 +455,13 @@ func (p *parser) parenAtom() Expr {
 		p.expect(tRpar)
 		return &GeneratorExp{span{start, p.prevEnd}, first, gens}
 	case p.tok == tComma:
-		elts := []Expr{first}
+		mark := len(p.a.exprs.items)
+		p.a.exprs.push(first)
 		for p.got(tComma) && p.tok != tRpar {
-			elts = append(elts, p.starNamedExpression())
+			p.a.exprs.push(p.starNamedExpression())
 		}
 		p.expect(tRpar)
-		return &Tuple{span{start, p.prevEnd}, elts, Load}
+		return p.tuple(start, mark)
 	}
 	if starred {
 		p.errorf(first.Pos(), "cannot use starred expression here")
@@ -464,12 +486,13 @@ func (p *parser) listAtom() Expr {
 		p.expect(tRsqb)
 		return &ListComp{span{start, p.prevEnd}, first, gens}
 	}
-	elts := []Expr{first}
+	mark := len(p.a.exprs.items)
+	p.a.exprs.push(first)
 	for p.got(tComma) && p.tok != tRsqb {
-		elts = append(elts, p.starNamedExpression())
+		p.a.exprs.push(p.starNamedExpression())
 	}
 	p.expect(tRsqb)
-	return &List{span{start, p.prevEnd}, elts, Load}
+	return &List{span{start, p.prevEnd}, p.a.exprs.pop(mark), Load}
 }
 
 // braceAtom parses a dict or set display or comprehension.

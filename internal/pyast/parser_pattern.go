@@ -78,7 +78,7 @@ func (p *parser) closedPattern() Pattern {
 		v := p.signedNumber()
 		return &MatchValue{sp(), v}
 	case tString, tFStringStart:
-		v := p.patternString()
+		v := p.strings()
 		return &MatchValue{sp(), v}
 	case tNone, tTrue, tFalse:
 		kind := map[tokKind]ConstKind{tNone: ConstNone, tTrue: ConstTrue, tFalse: ConstFalse}[p.tok]
@@ -167,16 +167,6 @@ func (p *parser) signedNumber() Expr {
 	return &BinOp{span{start, p.prevEnd}, real, op, imag}
 }
 
-// patternString parses string literals in a pattern, where f-strings are
-// not allowed.
-func (p *parser) patternString() Expr {
-	e := p.strings()
-	if _, ok := e.(*JoinedStr); ok {
-		p.errorf(e.Pos(), "patterns may only match literals and attribute lookups")
-	}
-	return e
-}
-
 // nameOrAttr parses a name or dotted name.
 func (p *parser) nameOrAttr() Expr {
 	start := p.pos()
@@ -230,7 +220,7 @@ func (p *parser) mappingPattern() Pattern {
 		case tNumber, tMinus:
 			key = p.signedNumber()
 		case tString, tFStringStart:
-			key = p.patternString()
+			key = p.strings()
 		case tNone, tTrue, tFalse:
 			key = p.atom()
 		case tName:

@@ -24,49 +24,58 @@ func (p *parser) strings() Expr {
 		if isBytes {
 			kind = ConstBytes
 		}
-		return &Constant{span{start, p.prevEnd}, kind, value, []StrPart{part}}
+		parts := p.a.parts.take(1)
+		parts[0] = part
+		c := p.a.consts.new()
+		*c = Constant{span{start, p.prevEnd}, kind, value, parts}
+		return c
 	}
-	var parts []StrPart
-	var pieces []piece
+	partMark, pieceMark := len(p.a.strParts.items), len(p.a.pieces.items)
 	var sb strings.Builder
 	nBytes, nStr, nF := 0, 0, 0
 	for p.tok == tString || p.tok == tFStringStart {
 		if p.tok == tFStringStart {
 			nF++
-			parts = append(parts, p.fstring(&pieces))
+			p.a.strParts.push(p.fstring())
 			continue
 		}
 		part, value, isBytes := p.literal()
 		p.next()
-		parts = append(parts, part)
+		p.a.strParts.push(part)
 		if isBytes {
 			nBytes++
 		} else {
 			nStr++
 		}
 		sb.WriteString(value)
-		pieces = append(pieces, piece{value: value, pos: part.Pos, end: part.End})
+		p.a.pieces.push(piece{value: value, pos: part.Pos, end: part.End})
 	}
 	if nBytes > 0 && nStr+nF > 0 {
 		p.errorf(start, "cannot mix bytes and nonbytes literals")
 	}
+	parts := p.a.strParts.pop(partMark)
 	if nF == 0 {
+		p.a.pieces.pop(pieceMark)
 		kind := ConstStr
 		if nBytes > 0 {
 			kind = ConstBytes
 		}
-		return &Constant{span{start, p.prevEnd}, kind, sb.String(), parts}
+		c := p.a.consts.new()
+		*c = Constant{span{start, p.prevEnd}, kind, sb.String(), parts}
+		return c
 	}
-	return &JoinedStr{span{start, p.prevEnd}, merge(pieces), parts}
+	return &JoinedStr{span{start, p.prevEnd}, p.merge(pieceMark), parts}
 }
 
-// merge turns pieces into a JoinedStr's values: adjacent literals joined
-// into one Constant, empty ones dropped, as CPython does.
-func merge(pieces []piece) []Expr {
-	var out []Expr
+// merge turns the pieces pushed since mark into a JoinedStr's values:
+// adjacent literals joined into one Constant, empty ones dropped, as
+// CPython does.
+func (p *parser) merge(mark int) []Expr {
+	pieces := p.a.pieces.items[mark:]
+	exprMark := len(p.a.exprs.items)
 	for i := 0; i < len(pieces); {
 		if pieces[i].field != nil {
-			out = append(out, pieces[i].field)
+			p.a.exprs.push(pieces[i].field)
 			i++
 			continue
 		}
@@ -83,11 +92,14 @@ func merge(pieces []piece) []Expr {
 			value = sb.String()
 		}
 		if value != "" {
-			out = append(out, &Constant{span: span{pieces[i].pos, pieces[j-1].end}, Kind: ConstStr, Value: value})
+			c := p.a.consts.new()
+			*c = Constant{span: span{pieces[i].pos, pieces[j-1].end}, Kind: ConstStr, Value: value}
+			p.a.exprs.push(c)
 		}
 		i = j
 	}
-	return out
+	p.a.pieces.pop(mark)
+	return p.a.exprs.pop(exprMark)
 }
 
 // quoted splits a literal's text (a STRING token, or the FSTRING_START and
@@ -122,9 +134,9 @@ func (p *parser) literal() (part StrPart, value string, isBytes bool) {
 	return part, p.decode(body, part.BodyPos, raw, isBytes, false), isBytes
 }
 
-// fstring parses one f-string, from FSTRING_START to FSTRING_END, adding
-// its literal text and replacement fields to pieces.
-func (p *parser) fstring(pieces *[]piece) StrPart {
+// fstring parses one f-string, from FSTRING_START to FSTRING_END, pushing
+// its literal text and replacement fields on the piece stack.
+func (p *parser) fstring() StrPart {
 	st := p.toks[p.i]
 	part := quoted(Pos(st.pos), Pos(st.end), p.src[st.pos:st.end])
 	raw := strings.ContainsAny(part.Prefix, "rR")
@@ -134,10 +146,10 @@ func (p *parser) fstring(pieces *[]piece) StrPart {
 		case tFStringMiddle:
 			t := p.toks[p.i]
 			v := p.decode(p.src[t.pos:t.end], Pos(t.pos), raw, false, true)
-			*pieces = append(*pieces, piece{value: v, pos: Pos(t.pos), end: Pos(t.end)})
+			p.a.pieces.push(piece{value: v, pos: Pos(t.pos), end: Pos(t.end)})
 			p.next()
 		case tLbrace:
-			p.field(pieces, raw)
+			p.field(raw)
 		case tFStringEnd:
 			t := p.toks[p.i]
 			p.next()
@@ -152,8 +164,9 @@ func (p *parser) fstring(pieces *[]piece) StrPart {
 	}
 }
 
-// field parses a replacement field {expr=!conv:spec}.
-func (p *parser) field(pieces *[]piece, raw bool) {
+// field parses a replacement field {expr=!conv:spec} and pushes it (after
+// its {expr=} text) on the piece stack.
+func (p *parser) field(raw bool) {
 	lbrace := p.toks[p.i]
 	p.next()
 	if p.tok == tRbrace {
@@ -193,18 +206,18 @@ func (p *parser) field(pieces *[]piece, raw bool) {
 	if p.tok == tColon {
 		colon := p.pos()
 		p.next()
-		var specPieces []piece
+		mark := len(p.a.pieces.items)
 		for p.tok == tFStringMiddle || p.tok == tLbrace {
 			if p.tok == tLbrace {
-				p.field(&specPieces, raw)
+				p.field(raw)
 				continue
 			}
 			t := p.toks[p.i]
 			v := p.decode(p.src[t.pos:t.end], Pos(t.pos), raw, false, true)
-			specPieces = append(specPieces, piece{value: v, pos: Pos(t.pos), end: Pos(t.end)})
+			p.a.pieces.push(piece{value: v, pos: Pos(t.pos), end: Pos(t.end)})
 			p.next()
 		}
-		spec = &JoinedStr{span: span{colon, p.prevEnd}, Values: merge(specPieces)}
+		spec = &JoinedStr{span: span{colon, p.prevEnd}, Values: p.merge(mark)}
 	}
 	if p.tok != tRbrace {
 		p.errorf(p.pos(), "f-string: expecting '}'")
@@ -214,9 +227,9 @@ func (p *parser) field(pieces *[]piece, raw bool) {
 		conv = 'r'
 	}
 	if debug {
-		*pieces = append(*pieces, debugPiece)
+		p.a.pieces.push(debugPiece)
 	}
-	*pieces = append(*pieces, piece{field: &FormattedValue{span{Pos(lbrace.pos), p.prevEnd}, e, conv, spec}})
+	p.a.pieces.push(piece{field: &FormattedValue{span{Pos(lbrace.pos), p.prevEnd}, e, conv, spec}})
 }
 
 // stripComments removes # comments from the text of a {expr=} field, as

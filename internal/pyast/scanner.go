@@ -6,26 +6,34 @@ import (
 	"unicode/utf8"
 )
 
-// Limits on nesting, in CPython's spirit (its tokenizer stops at 200 open
-// brackets, 100 indentation levels and 150 nested f-strings): input past
-// them is a syntax error, never a deep recursion.
+// Limits on nesting, CPython's (its tokenizer stops at 200 open brackets,
+// 100 indentation levels counting column 0, and 149 nested f-strings):
+// input past them is a syntax error, never a deep recursion.
 const (
 	maxBrackets = 200
 	maxIndent   = 100
-	maxFStrings = 150
+	maxFStrings = 149
 	maxFields   = 3 // replacement fields nested in one f-string's format specs
 )
 
-// A scanner turns a whole source into tokens, as CPython's tokenizer does:
-// INDENT, DEDENT and NEWLINE from the layout, no NEWLINE inside brackets or
-// on blank lines, and f-strings split into FSTRING_START, FSTRING_MIDDLE,
-// the replacement fields' own tokens and FSTRING_END (PEP 701).
+// batch is how many tokens the scanner reads ahead at a time.
+const batch = 64
+
+// A scanner turns a source into tokens on demand, as CPython's tokenizer
+// does: INDENT, DEDENT and NEWLINE from the layout, no NEWLINE inside
+// brackets or on blank lines, and f-strings split into FSTRING_START,
+// FSTRING_MIDDLE, the replacement fields' own tokens and FSTRING_END
+// (PEP 701).
 type scanner struct {
 	src      string
 	pos      int
-	toks     []token
+	toks     []token // where tokens are appended, during more
 	comments []Comment
 	err      *scanError
+	final    token // the tEOF or tError token, repeated once scanning is done
+	done     bool
+	last     tokKind // the kind of the last token emitted
+	emitted  bool    // whether any token was emitted
 
 	indents    []int // indentation columns, tabs to multiples of 8; indents[0] == 0
 	altIndents []int // the same with a tab as one column, to detect ambiguous tabs
@@ -64,30 +72,45 @@ type scanError struct {
 	msg string
 }
 
-// scan tokenizes src (after the byte-order mark, if any, at start). The
-// token list always ends with tEOF or, after an error, tError.
-func scan(src string, start int) *scanner {
+// newScanner returns a scanner of src from start (after the byte-order
+// mark, if any).
+func newScanner(src string, start int) *scanner {
 	s := &scanner{src: src, pos: start, atBOL: true, indents: []int{0}, altIndents: []int{0}}
-	s.toks = make([]token, 0, len(src)/5+16)
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		s.fail(i, "source code cannot contain null bytes")
 	}
-	for s.err == nil {
-		if n := len(s.fstrings); n > 0 {
-			f := &s.fstrings[n-1]
-			if k := len(f.fields); k == 0 || f.fields[k-1].spec {
-				s.fstringText(f)
-				continue
+	return s
+}
+
+// more appends to dst the next tokens (a batch of them, or at least one),
+// and returns it; once the source is read (or after an error) it appends
+// its tEOF (or tError) token again.
+func (s *scanner) more(dst []token) []token {
+	s.toks = dst
+	n := len(dst)
+	for len(s.toks) < n+batch && !(s.done && len(s.toks) > n) {
+		switch {
+		case s.done:
+			s.toks = append(s.toks, s.final)
+		case s.err != nil:
+			s.final = token{kind: tError, pos: int32(s.err.pos), end: int32(s.err.pos)}
+			s.done = true
+		default:
+			if k := len(s.fstrings); k > 0 {
+				f := &s.fstrings[k-1]
+				if j := len(f.fields); j == 0 || f.fields[j-1].spec {
+					s.fstringText(f)
+					continue
+				}
+			}
+			if !s.next() && s.err == nil {
+				s.final = s.toks[len(s.toks)-1]
+				s.done = true
 			}
 		}
-		if !s.next() {
-			break
-		}
 	}
-	if s.err != nil {
-		s.toks = append(s.toks, token{kind: tError, pos: int32(s.err.pos), end: int32(s.err.pos)})
-	}
-	return s
+	dst, s.toks = s.toks, nil
+	return dst
 }
 
 func (s *scanner) fail(pos int, format string, args ...any) {
@@ -98,6 +121,7 @@ func (s *scanner) fail(pos int, format string, args ...any) {
 
 func (s *scanner) emit(k tokKind, pos, end int) {
 	s.toks = append(s.toks, token{kind: k, pos: int32(pos), end: int32(end)})
+	s.last, s.emitted = k, true
 }
 
 // line returns the 1-based line of pos, for messages that name a line.
@@ -287,7 +311,7 @@ func (s *scanner) eof() {
 		return
 	}
 	end := len(s.src)
-	if n := len(s.toks); n > 0 && s.toks[n-1].kind != tNewline {
+	if s.emitted && s.last != tNewline {
 		s.emit(tNewline, end, end)
 	}
 	for len(s.indents) > 1 {

@@ -249,6 +249,14 @@ func (s *scanner) str(start, q int) {
 	}
 	i := body
 	for {
+		if i >= len(src) || !triple && (src[i] == '\n' || src[i] == '\r') {
+			// Inside a replacement field, a string opened with the
+			// f-string's own quote is more likely a missing }.
+			if n := len(s.fstrings); n > 0 && s.fstrings[n-1].quote == quote && s.fstrings[n-1].triple == triple {
+				s.fail(start, "f-string: expecting '}'")
+				return
+			}
+		}
 		if i >= len(src) {
 			if triple {
 				s.fail(start, "unterminated triple-quoted string literal (detected at line %d)", s.line(i))

@@ -206,14 +206,82 @@ var keywords = map[string]tokKind{
 	"with": tWith, "yield": tYield,
 }
 
-// keyword returns the kind of the name s: a keyword's, else tName. Keywords
-// are 2 to 8 ASCII letters, which skips the map for most names.
+// keyword returns the kind of the name s: a keyword's, else tName.
 func keyword(s string) tokKind {
-	if len(s) < 2 || len(s) > 8 {
+	if len(s) < 2 || len(s) > 8 || s[0] < 'F' || s[0] > 'y' {
 		return tName
 	}
-	if k, ok := keywords[s]; ok {
-		return k
+	switch s {
+	case "False":
+		return tFalse
+	case "None":
+		return tNone
+	case "True":
+		return tTrue
+	case "and":
+		return tAnd
+	case "as":
+		return tAs
+	case "assert":
+		return tAssert
+	case "async":
+		return tAsync
+	case "await":
+		return tAwait
+	case "break":
+		return tBreak
+	case "class":
+		return tClass
+	case "continue":
+		return tContinue
+	case "def":
+		return tDef
+	case "del":
+		return tDel
+	case "elif":
+		return tElif
+	case "else":
+		return tElse
+	case "except":
+		return tExcept
+	case "finally":
+		return tFinally
+	case "for":
+		return tFor
+	case "from":
+		return tFrom
+	case "global":
+		return tGlobal
+	case "if":
+		return tIf
+	case "import":
+		return tImport
+	case "in":
+		return tIn
+	case "is":
+		return tIs
+	case "lambda":
+		return tLambda
+	case "nonlocal":
+		return tNonlocal
+	case "not":
+		return tNot
+	case "or":
+		return tOr
+	case "pass":
+		return tPass
+	case "raise":
+		return tRaise
+	case "return":
+		return tReturn
+	case "try":
+		return tTry
+	case "while":
+		return tWhile
+	case "with":
+		return tWith
+	case "yield":
+		return tYield
 	}
 	return tName
 }
