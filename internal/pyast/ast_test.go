@@ -245,6 +245,8 @@ func TestInspect(t *testing.T) {
 	if s := strings.Join(got, " "); s != want {
 		t.Errorf("Inspect order\n got %s\nwant %s", s, want)
 	}
+	var none *Module
+	Inspect(none, func(Node) bool { t.Error("Inspect visited a nil Module"); return true })
 	call := find[*Call](mod)
 	var kinds []string
 	for _, k := range Children(call) {

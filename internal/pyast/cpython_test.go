@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -69,34 +70,70 @@ func corpusFiles(t testing.TB, dirs []string) []string {
 	return files
 }
 
-// A pyResult is what testdata/dump.py said of one file.
+// A pyResult is what testdata/dump.py said of one source.
 type pyResult struct {
 	kind string // SKIP, ERROR, HASH, or DUMP with the full text
 	text string
 }
 
-// runDump runs testdata/dump.py over files in workers processes and returns
-// its verdict on each.
-func runDump(t testing.TB, py string, files []string, hash bool, workers int) map[string]pyResult {
+// cpython returns what testdata/dump.py says of each source, the hash of
+// its tree's dump (with hash) or the dump itself, running python in two
+// processes. Hashes are cached in one file in the user's cache directory,
+// keyed by the source, the python and dump.py (PYAST_NOCACHE=1 turns it
+// off), so that a test run asks python only about what changed.
+func cpython(t testing.TB, py string, srcs [][]byte, hash bool) []pyResult {
 	t.Helper()
-	results := map[string]pyResult{}
-	var mu sync.Mutex
+	results := make([]pyResult, len(srcs))
+	var cacheFile string
+	var salt []byte
+	cache := map[string]string{}
+	if hash && os.Getenv("PYAST_NOCACHE") != "1" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			cacheFile = filepath.Join(dir, "pinbot", "pyast-cpython.json")
+		}
+		version, err := exec.Command(py, "-c", "import sys; print(sys.executable, sys.version)").Output()
+		script, err2 := os.ReadFile("testdata/dump.py")
+		if err != nil || err2 != nil {
+			cacheFile = ""
+		}
+		salt = append(version, script...)
+		if data, err := os.ReadFile(cacheFile); err == nil {
+			json.Unmarshal(data, &cache)
+		}
+	}
+	key := func(src []byte) string {
+		h := sha256.New()
+		h.Write(salt)
+		h.Write(src)
+		return hex.EncodeToString(h.Sum(nil)[:16])
+	}
+	var todo []int
+	for i, src := range srcs {
+		if v, ok := cache[key(src)]; ok && cacheFile != "" {
+			kind, text, _ := strings.Cut(v, " ")
+			results[i] = pyResult{kind, text}
+			continue
+		}
+		todo = append(todo, i)
+	}
+	const workers = 2
 	var wg sync.WaitGroup
 	errs := make([]error, workers)
-	for w := 0; w < workers; w++ {
-		var part []string
-		for i := w; i < len(files); i += workers {
-			part = append(part, files[i])
-		}
+	for w := 0; w < workers && w < len(todo); w++ {
 		wg.Add(1)
-		go func(w int, part []string) {
+		go func(w int) {
 			defer wg.Done()
-			args := []string{"testdata/dump.py"}
+			var in bytes.Buffer
+			for k := w; k < len(todo); k += workers {
+				fmt.Fprintf(&in, "SOURCE %d %d\n", todo[k], len(srcs[todo[k]]))
+				in.Write(srcs[todo[k]])
+			}
+			args := []string{"testdata/dump.py", "--sources"}
 			if hash {
 				args = append(args, "--hash")
 			}
 			cmd := exec.Command(py, args...)
-			cmd.Stdin = strings.NewReader(strings.Join(part, "\n") + "\n")
+			cmd.Stdin = &in
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
@@ -104,18 +141,29 @@ func runDump(t testing.TB, py string, files []string, hash bool, workers int) ma
 				errs[w] = fmt.Errorf("%s: %v\n%s", py, err, stderr.String())
 				return
 			}
-			parsed := parseDump(out)
-			mu.Lock()
-			for k, v := range parsed {
-				results[k] = v
+			for name, r := range parseDump(out) {
+				i, _ := strconv.Atoi(name)
+				results[i] = r
 			}
-			mu.Unlock()
-		}(w, part)
+		}(w)
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+	if cacheFile != "" && len(todo) > 0 {
+		for _, i := range todo {
+			if r := results[i]; r.kind != "" {
+				cache[key(srcs[i])] = r.kind + " " + r.text
+			}
+		}
+		if data, err := json.Marshal(cache); err == nil && os.MkdirAll(filepath.Dir(cacheFile), 0o755) == nil {
+			tmp := cacheFile + ".tmp"
+			if os.WriteFile(tmp, data, 0o644) == nil {
+				os.Rename(tmp, cacheFile)
+			}
 		}
 	}
 	return results
@@ -173,22 +221,26 @@ func TestCPython(t *testing.T) {
 		}
 		files = some
 	}
-	results := runDump(t, py, files, true, 2)
+	srcs := make([][]byte, len(files))
+	for i, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[i] = src
+	}
+	results := cpython(t, py, srcs, true)
 	var compared, rejected, skipped int
-	var bad []string
-	for _, path := range files {
-		r, ok := results[path]
-		if !ok {
+	var bad []int
+	for i, path := range files {
+		r, src := results[i], srcs[i]
+		if r.kind == "" {
 			t.Errorf("%s: no result from %s", path, py)
 			continue
 		}
 		if r.kind == "SKIP" {
 			skipped++
 			continue
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		mod, err := Parse(path, src)
 		compared++
@@ -202,7 +254,7 @@ func TestCPython(t *testing.T) {
 		default:
 			sum := sha256.Sum256([]byte(dumpCPython(mod, src)))
 			if hex.EncodeToString(sum[:]) != r.text {
-				bad = append(bad, path)
+				bad = append(bad, i)
 			}
 			if err := checkSpans(mod, len(src)); err != nil {
 				t.Errorf("%s: %v", path, err)
@@ -214,18 +266,14 @@ func TestCPython(t *testing.T) {
 	if len(bad) == 0 {
 		return
 	}
-	show := bad
-	if len(show) > 10 {
-		show = show[:10]
-	}
-	full := runDump(t, py, show, false, 1)
-	for _, path := range show {
-		src, _ := os.ReadFile(path)
-		mod, _ := Parse(path, src)
-		t.Errorf("%s: trees differ (-CPython +pyast):\n%s", path, lineDiff(full[path].text, dumpCPython(mod, src)))
-	}
-	if len(bad) > len(show) {
-		t.Errorf("and %d more files: %s", len(bad)-len(show), strings.Join(bad[len(show):], " "))
+	for k, i := range bad {
+		if k == 10 {
+			t.Errorf("and %d more files", len(bad)-k)
+			break
+		}
+		mod, _ := Parse(files[i], srcs[i])
+		full := cpython(t, py, srcs[i:i+1], false)
+		t.Errorf("%s: trees differ (-CPython +pyast):\n%s", files[i], lineDiff(full[0].text, dumpCPython(mod, srcs[i])))
 	}
 }
 
@@ -251,29 +299,6 @@ func lineDiff(want, got string) string {
 		fmt.Fprintf(&sb, "+ %s\n", g[k])
 	}
 	return sb.String()
-}
-
-// runSources is runDump for sources held in memory, named by their index.
-func runSources(t testing.TB, py string, srcs [][]byte, hash bool) map[string]pyResult {
-	t.Helper()
-	var in bytes.Buffer
-	for i, s := range srcs {
-		fmt.Fprintf(&in, "SOURCE %d %d\n", i, len(s))
-		in.Write(s)
-	}
-	args := []string{"testdata/dump.py", "--sources"}
-	if hash {
-		args = append(args, "--hash")
-	}
-	cmd := exec.Command(py, args...)
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", py, err, stderr.String())
-	}
-	return parseDump(out)
 }
 
 // mutationSnippets are inserted into corpus code to break it, or to make
@@ -357,10 +382,10 @@ func TestCPythonMutants(t *testing.T) {
 		}
 		srcs = append(srcs, src)
 	}
-	results := runSources(t, py, srcs, true)
+	results := cpython(t, py, srcs, true)
 	var accepted, rejected, inconclusive, invalidUTF8, failed int
 	for i, src := range srcs {
-		r := results[strconv.Itoa(i)]
+		r := results[i]
 		if r.kind == "SKIP" || r.kind == "" {
 			continue
 		}
@@ -384,8 +409,8 @@ func TestCPythonMutants(t *testing.T) {
 			sum := sha256.Sum256([]byte(dumpCPython(mod, src)))
 			if hex.EncodeToString(sum[:]) != r.text {
 				failed++
-				full := runSources(t, py, [][]byte{src}, false)
-				t.Errorf("mutant %d: trees differ (-CPython +pyast):\n%s\n%s", i, quoteSrc(src), lineDiff(full["0"].text, dumpCPython(mod, src)))
+				full := cpython(t, py, [][]byte{src}, false)
+				t.Errorf("mutant %d: trees differ (-CPython +pyast):\n%s\n%s", i, quoteSrc(src), lineDiff(full[0].text, dumpCPython(mod, src)))
 			} else {
 				accepted++
 			}

@@ -179,6 +179,9 @@ func (p *parser) field(raw bool) {
 		e = p.starExpressions()
 	}
 	debug := p.got(tEqual)
+	if p.tok != tExclaim && p.tok != tColon && p.tok != tRbrace {
+		p.errorf(p.pos(), "f-string: expecting '}'")
+	}
 	var debugPiece piece
 	if debug {
 		end := p.pos()

@@ -272,6 +272,8 @@ func appendChildren(dst []Node, n Node) []Node {
 // (an absent optional child stored as a typed nil).
 func isNilNode(x Node) bool {
 	switch v := x.(type) {
+	case *Module:
+		return v == nil
 	case *Arguments:
 		return v == nil
 	case *JoinedStr:
