@@ -317,3 +317,31 @@ func TestSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentParse parses in several goroutines at once, as the usage
+// finder does (run with -race): Parse shares no state but the table of
+// Unicode names, built once.
+func TestConcurrentParse(t *testing.T) {
+	files, _ := filepath.Glob("testdata/syntax/*.py")
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for _, f := range files {
+				src, err := os.ReadFile(f)
+				if err == nil {
+					_, err = Parse(f, src)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

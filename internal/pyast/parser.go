@@ -462,18 +462,29 @@ func (p *parser) importName() Stmt {
 	p.next()
 	var names []*Alias
 	for {
-		as := p.pos()
-		name := p.dottedName()
-		asname := ""
-		if p.got(tAs) {
-			asname, _ = p.ident()
-		}
-		names = append(names, &Alias{span{as, p.prevEnd}, name, asname})
+		names = append(names, p.alias(true))
 		if !p.got(tComma) {
 			break
 		}
 	}
 	return &Import{span{start, p.prevEnd}, names}
+}
+
+// alias parses name [as asname] of an import; the name of import (not of
+// from-import) may be dotted.
+func (p *parser) alias(dotted bool) *Alias {
+	start := p.pos()
+	var name string
+	if dotted {
+		name = p.dottedName()
+	} else {
+		name, _ = p.ident()
+	}
+	asname := ""
+	if p.got(tAs) {
+		asname, _ = p.ident()
+	}
+	return &Alias{span{start, p.prevEnd}, name, asname}
 }
 
 // dottedName parses a.b.c; the name is the source text when it holds no
@@ -529,13 +540,7 @@ func (p *parser) importFrom() Stmt {
 	}
 	paren := p.got(tLpar)
 	for {
-		as := p.pos()
-		name, _ := p.ident()
-		asname := ""
-		if p.got(tAs) {
-			asname, _ = p.ident()
-		}
-		names = append(names, &Alias{span{as, p.prevEnd}, name, asname})
+		names = append(names, p.alias(false))
 		if !p.got(tComma) {
 			break
 		}

@@ -491,45 +491,13 @@ func (s *scanner) operator(start int) {
 			kind, n = tArrow, 2
 		}
 	case '*':
-		kind = tStar
-		switch {
-		case at(1) == '*' && at(2) == '=':
-			kind, n = tDoubleStarEqual, 3
-		case at(1) == '*':
-			kind, n = tDoubleStar, 2
-		case at(1) == '=':
-			kind, n = tStarEqual, 2
-		}
+		kind, n = doubled(c, at(1), at(2), tStar, tStarEqual, tDoubleStar, tDoubleStarEqual)
 	case '/':
-		kind = tSlash
-		switch {
-		case at(1) == '/' && at(2) == '=':
-			kind, n = tDoubleSlashEqual, 3
-		case at(1) == '/':
-			kind, n = tDoubleSlash, 2
-		case at(1) == '=':
-			kind, n = tSlashEqual, 2
-		}
+		kind, n = doubled(c, at(1), at(2), tSlash, tSlashEqual, tDoubleSlash, tDoubleSlashEqual)
 	case '<':
-		kind = tLess
-		switch {
-		case at(1) == '<' && at(2) == '=':
-			kind, n = tLeftShiftEqual, 3
-		case at(1) == '<':
-			kind, n = tLeftShift, 2
-		case at(1) == '=':
-			kind, n = tLessEqual, 2
-		}
+		kind, n = doubled(c, at(1), at(2), tLess, tLessEqual, tLeftShift, tLeftShiftEqual)
 	case '>':
-		kind = tGreater
-		switch {
-		case at(1) == '>' && at(2) == '=':
-			kind, n = tRightShiftEqual, 3
-		case at(1) == '>':
-			kind, n = tRightShift, 2
-		case at(1) == '=':
-			kind, n = tGreaterEqual, 2
-		}
+		kind, n = doubled(c, at(1), at(2), tGreater, tGreaterEqual, tRightShift, tRightShiftEqual)
 	default:
 		r, _ := utf8.DecodeRuneInString(src[start:])
 		if c < 0x80 && !isPrintable(r) || c == 0x7f {
@@ -541,6 +509,20 @@ func (s *scanner) operator(start int) {
 	}
 	s.pos = start + n
 	s.emit(kind, start, s.pos)
+}
+
+// doubled is an operator c that may be followed by =, doubled, or doubled
+// and followed by = (*, *=, **, **=), given the two bytes after it.
+func doubled(c, next, after byte, single, eq, double, doubleEq tokKind) (tokKind, int) {
+	switch {
+	case next == c && after == '=':
+		return doubleEq, 3
+	case next == c:
+		return double, 2
+	case next == '=':
+		return eq, 2
+	}
+	return single, 1
 }
 
 // pick2 is an operator that may be followed by second, making long.
