@@ -83,6 +83,16 @@ func unparenthesizedWalrus(e Expr, start Pos) bool {
 	return ok && e.Pos() == start
 }
 
+// endsExpr reports whether a token after an atom ends the expression it is
+// in: no operator, trailer or string can follow to extend it.
+func endsExpr(k tokKind) bool {
+	switch k {
+	case tComma, tRpar, tRsqb, tRbrace, tColon, tEqual, tNewline, tSemi, tFor, tAs, tEOF:
+		return true
+	}
+	return false
+}
+
 // expression parses a conditional expression, a lambda, or a disjunction.
 func (p *parser) expression() Expr {
 	p.depth++
@@ -90,9 +100,15 @@ func (p *parser) expression() Expr {
 		p.errorf(p.pos(), "too many nested expressions")
 	}
 	var e Expr
-	if p.tok == tLambda {
+	switch {
+	case (p.tok == tName || p.tok == tNumber || p.tok == tString) && endsExpr(p.peek(1)):
+		// A lone name, number or string (an argument, an element, the
+		// right-hand side of an assignment) skips the ten levels of
+		// operator precedence it would go through to the same atom.
+		e = p.atom()
+	case p.tok == tLambda:
 		e = p.lambda()
-	} else {
+	default:
 		start := p.pos()
 		e = p.disjunction()
 		if p.got(tIf) {
