@@ -45,6 +45,19 @@ type CommentAligner interface {
 	AlignsComments()
 }
 
+// A ChannelNamer is a Format whose files name the conda channels their
+// conda pins come from apart from any one pin: an environment file's
+// channels list, a pixi workspace's channels. Channels returns them in the
+// file's order, each as a Pin.Source names it (a channel's URL on
+// anaconda.org or prefix.dev is its name), without "defaults" and
+// "nodefaults"; a file that does not parse gives its error. The channel a
+// pin names itself ("conda-forge::numba", a pixi table's channel key) is
+// its Source.
+type ChannelNamer interface {
+	Format
+	Channels(path string, data []byte) ([]string, error)
+}
+
 // A Span is a half-open byte range [Start, End) in a file.
 type Span struct{ Start, End int }
 

@@ -188,7 +188,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		for _, w := range p.Warnings {
 			rep.Warnings = append(rep.Warnings, w.Error())
 		}
-		rp := toReport(p)
+		rp := toReport(p, data)
 		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
 		rp.Prerelease, rp.PrereleaseSkipped = prereleases[p.Name].pr, prereleases[p.Name].skipped
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
@@ -440,6 +440,15 @@ func (c *Checker) write(ctx context.Context, log *slog.Logger, repo *repofs.Root
 	return paths, nil
 }
 
+// reportMajor says that the pin's cap crosses a major version, with the
+// comment beside it in its file (data), if any; nil when it does not.
+func reportMajor(pp plan.PinPlan, data []byte) *report.Major {
+	if pp.Major == nil {
+		return nil
+	}
+	return &report.Major{From: pp.Major.From.String(), To: pp.Major.To.String(), Comment: pins.LineComment(data, pp.Pin)}
+}
+
 // readPinFile reads the pin file at path through repo, after removing what
 // a killed write of it left behind. It returns nil data, and no error, for a
 // path that leads to a file already read under another name (read maps
@@ -465,7 +474,9 @@ func (c *Checker) readPinFile(repo *repofs.Root, log *slog.Logger, path string, 
 	return repo.ReadFile(path)
 }
 
-func toReport(p plan.Plan) report.Package {
+// toReport is the report's entry for a plan; data holds the pin files read,
+// for the comment beside a pin whose cap crosses a major version.
+func toReport(p plan.Plan, data map[string][]byte) report.Package {
 	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason, Drift: reportDrift(p.Drift), Hold: p.Hold}
 	if p.Err != nil {
 		rp.Error = p.Err.Error()
@@ -475,7 +486,7 @@ func toReport(p plan.Plan) report.Package {
 			File: pp.Pin.File, Line: pp.Pin.Line, Key: pp.Pin.Key,
 			Before: pp.Pin.Text, After: pp.Pin.With(pp.New),
 			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip, RaisesLower: pp.RaisesLower, Yanked: pp.Yanked,
-			Held: pp.Held, Fix: pp.Fix,
+			Held: pp.Held, Fix: pp.Fix, Major: reportMajor(pp, data[pp.Pin.File]),
 		})
 	}
 	slices.SortStableFunc(rp.Pins, func(a, b report.Pin) int {

@@ -197,18 +197,47 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 }
 
 // Fuzz is a fuzz target for f: it adds the seeds to the corpus and runs
-// CheckExtract on each input as the file at path, then check, when it is not
-// nil, on the pins.
+// CheckExtract on each input as the file at path (and CheckChannels, for a
+// pins.ChannelNamer), then check, when it is not nil, on the pins.
 func Fuzz(ft *testing.F, f pins.Format, path string, check func(t *testing.T, data []byte, ps []pins.Pin), seeds ...[]byte) {
 	for _, s := range seeds {
 		ft.Add(s)
 	}
 	ft.Fuzz(func(t *testing.T, data []byte) {
 		ps := CheckExtract(t, f, path, data)
+		if cn, ok := f.(pins.ChannelNamer); ok {
+			CheckChannels(t, cn, path, data)
+		}
 		if check != nil {
 			check(t, data, ps)
 		}
 	})
+}
+
+// CheckChannels reads the channels of data, the file at path, and checks
+// what pins.ChannelNamer promises: an error is a diag.Error and comes with
+// no channels; each channel is named once, and none is empty, "defaults"
+// or "nodefaults".
+func CheckChannels(t testing.TB, f pins.ChannelNamer, path string, data []byte) []string {
+	t.Helper()
+	chs, err := f.Channels(path, data)
+	if err != nil {
+		if _, ok := diag.As(err); !ok {
+			t.Fatalf("channels: error %v is not a diag.Error", err)
+		}
+		if chs != nil {
+			t.Fatalf("channels %q returned with an error: %v", chs, err)
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, ch := range chs {
+		if ch == "" || ch == "defaults" || ch == "nodefaults" || seen[ch] {
+			t.Fatalf("channels %q: %q is no channel, or named twice", chs, ch)
+		}
+		seen[ch] = true
+	}
+	return chs
 }
 
 // ReadFiles returns the contents of the files that pattern (a filepath.Glob

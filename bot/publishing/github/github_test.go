@@ -302,3 +302,51 @@ func TestActionsFiles(t *testing.T) {
 		t.Error("a newline in an output was accepted")
 	}
 }
+
+// TestDescribeMajor: a cap that crosses a major version is said in the
+// title, which still names the target, and at the top of the body, with the
+// comment beside the pin kept inert; a pull request whose caps stay inside a
+// major version says nothing of it.
+func TestDescribeMajor(t *testing.T) {
+	d := github.Describe{Base: "main", Package: report.Package{
+		Name: "protobuf", Newest: "7.34.0", Status: "bump", Sources: map[string]string{"pypi": "7.34.0"}, Reason: "pypi has 7.34.0",
+		Pins: []report.Pin{
+			{File: "requirements.txt", Line: 2, Before: "protobuf>=5.29.3,<7", After: "protobuf>=5.29.3,<8",
+				Major: &report.Major{From: "<7", To: "<8", Comment: "7 breaks `_pb2` <b>modules</b> @team"}},
+			{File: "pyproject.toml", Line: 9, Before: "protobuf>=5", After: "protobuf>=5,<=7.34.0"},
+		},
+	}}
+	if got, want := d.Title(), "Bump protobuf cap to 7.34.0 across a major version (<7 → <8)"; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	body := d.Body()
+	if !strings.HasPrefix(body, "> [!IMPORTANT]\n> This pull request moves a cap across a major version.") {
+		t.Errorf("the body does not start with the major-version note:\n%s", body)
+	}
+	if want := "> - `requirements.txt:2`: the cap on protobuf goes from `<7` to `<8`; the file says beside it: ``7 breaks `_pb2` <b>modules</b> @team``\n"; !strings.Contains(body, want) {
+		t.Errorf("body lacks %q:\n%s", want, body)
+	}
+	if strings.Contains(body, "pyproject.toml:9`: the cap") {
+		t.Errorf("a cap added inside a major version is listed as crossing one:\n%s", body)
+	}
+	if m := d.Message(); !strings.HasPrefix(m, "Bump protobuf cap to 7.34.0 across a major version (<7 → <8)\n") {
+		t.Errorf("message %q", m)
+	}
+	// Blocked: the hidden marker stays first, the note follows.
+	d.Blocked = true
+	if body := d.Body(); !strings.HasPrefix(body, "<!-- pinbot:check-failed -->\n> [!IMPORTANT]\n") || !strings.Contains(body, "> [!WARNING]") {
+		t.Errorf("blocked body:\n%s", body)
+	}
+	// A group says which member crosses.
+	g := github.Describe{Base: "main", Group: &report.Group{Name: "proto", Packages: []string{"grpcio", "protobuf"}},
+		Members: []report.Package{{Name: "grpcio", Newest: "1.70.0", Pins: []report.Pin{{File: "r.txt", Line: 1, Before: "grpcio<=1.69.0", After: "grpcio<=1.70.0"}}}, d.Package}}
+	if got, want := g.Title(), "Bump proto caps: grpcio 1.70.0, protobuf 7.34.0, across a major version (protobuf <7 → <8)"; got != want {
+		t.Errorf("group title %q, want %q", got, want)
+	}
+	// Inside a major version: nothing said.
+	d = github.Describe{Base: "main", Package: report.Package{Name: "numba", Newest: "0.67.0",
+		Pins: []report.Pin{{File: "pyproject.toml", Line: 53, Before: "numba<=0.66.0", After: "numba<=0.67.0"}}}}
+	if d.Title() != "Bump numba cap to 0.67.0" || strings.Contains(d.Body(), "major") {
+		t.Errorf("title %q, body:\n%s", d.Title(), d.Body())
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/pins"
@@ -220,4 +221,22 @@ func firstString(s string) string {
 		return ""
 	}
 	return s[i+1 : i+1+j]
+}
+
+// Named returns the Sources of a file's channel list in order, as First
+// reads them: "defaults", "nodefaults" and entries that name no channel
+// (empty, a URL of a host with no channel path) are passed over, and each
+// channel appears once.
+func Named(channels []string) []string {
+	var out []string
+	for _, ch := range channels {
+		switch strings.TrimSpace(ch) {
+		case "defaults", "nodefaults", "":
+			continue
+		}
+		if s := Source(ch); s != Default && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

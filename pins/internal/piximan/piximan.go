@@ -121,6 +121,21 @@ func (r *Reader) Visit(d *tomlwalk.Doc, v tomlwalk.Value) bool {
 	return true
 }
 
+// Channels returns the workspace channels of the manifest in data, whose
+// keys start with prefix, in order, as the pins of its conda dependencies
+// name them (condaspec.Named): the channels a pins.ChannelNamer returns.
+func Channels(path string, data []byte, prefix ...string) ([]string, error) {
+	r := New(prefix...)
+	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
+		r.Visit(d, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return condaspec.Named(r.channels), nil
+}
+
 // Pins returns the pins of the dependencies visited, in the order first
 // visited, and the errors of the dependencies that could not be read (each
 // a skipped entry). Conda ones have Scheme "conda" and Source the table's
