@@ -191,6 +191,18 @@ var corpusTable = map[string]struct {
 	"onnx__onnx__requirements.txt": {"requirements", []string{
 		"2 requirements[1]: protobuf>=6.31.1",
 	}},
+	// 34-35, for issue 30 (INDEX.md lists their sources). 34: a setup.py
+	// whose TensorFlow requirement is a name assigned in each arm of an if
+	// (reconstructed); 35: setup(**configuration), a dict literal.
+	"tensorflow__probability__setup.py": {"setuppy", []string{
+		"58 extras_require.tf[0]: tensorflow >= 2.16",
+		"117 extras_require.jax[0]: jax",
+		"117 extras_require.jax[1]: jaxlib",
+	}},
+	"lmcinnes__umap__setup.py": {"setuppy", []string{
+		"51 install_requires[3]: numba >= 0.51.2",
+		"66 extras_require.parametric_umap[0]: tensorflow >= 2.1",
+	}},
 }
 
 // TestCorpus reads every corpus file with the format discovery picks for its
@@ -257,7 +269,7 @@ func TestCorpus(t *testing.T) {
 
 // pythonAndGo are the formats TestCorpusRewrite covers; the conda formats'
 // own tests rewrite their corpus files.
-var pythonAndGo = map[string]bool{"pyproject": true, "requirements": true, "setupcfg": true, "gomod": true}
+var pythonAndGo = map[string]bool{"pyproject": true, "requirements": true, "setupcfg": true, "setuppy": true, "gomod": true}
 
 // TestCorpusRewrite rewrites every editable pin of every corpus file the
 // Python and Go formats read: only the bytes inside the pin's span change, the
