@@ -179,9 +179,10 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // input must give, for fuzz targets: no panic, an error that holds a
 // *diag.Error, no pins beside an error about the whole file, a file and line
 // for every entry skipped (pins.Skipped), for every pin that is not skipped
-// a span that holds its constraint (SpanHolds), and a Tie whose spans hold
-// their text outside the constraint. It returns the pins,
-// or nil after an error about the whole file.
+// a span that holds its constraint (SpanHolds), a Tie whose spans hold
+// their text outside the constraint, and a SourceAt inside the file for
+// every conda pin that follows a channel the file names. It returns the
+// pins, or nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -202,9 +203,14 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 			}
 		}
 	}
+	lines := bytes.Count(data, []byte("\n")) + 1
 	for _, p := range ps {
 		if p.Skip == "" && !SpanHolds(data, p) {
 			t.Fatalf("pin %+v: span does not hold its constraint", p)
+		}
+		if at := p.SourceAt; at != (pins.Place{}) && (at.Line < 1 || at.Line > lines || at.Col < 1 || at.Key == "") ||
+			p.Scheme == "conda" && p.Source != "conda" && at.Line == 0 {
+			t.Fatalf("pin %+v: SourceAt %+v is not where the file names its source", p, at)
 		}
 		for _, r := range p.Tie.Replaces() {
 			if s := r.Span; s.Start < 0 || s.End > len(data) || s.Start > s.End || string(data[s.Start:s.End]) != r.Old ||
