@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
@@ -388,7 +390,7 @@ func TestNewSources(t *testing.T) {
 	cfg := config.Default()
 	cfg.Sources.Conda.Channels = []string{"conda-forge", "bioconda"}
 	env := map[string]string{"GOPROXY": "ftp://nope", "PINBOT_CONDA_URL": "http://conda.test", "PINBOT_GOPROXY_URL": ""}
-	srcs := newSources(cfg, http.DefaultClient, 0, func(k string) string { return env[k] })
+	srcs, _ := newSources(cfg, http.DefaultClient, 0, func(k string) string { return env[k] })
 	for name, want := range map[string]string{"pypi": "pypi", "conda-forge": "conda-forge", "bioconda": "bioconda", "conda": "conda-forge", "goproxy": "goproxy"} {
 		if s, ok := srcs[name]; !ok || s.Name() != want {
 			t.Errorf("source %q = %v, want one named %q", name, s, want)
@@ -412,8 +414,15 @@ func TestNewSources(t *testing.T) {
 // TestCheckCondaEnvironment plans pytensor's environment.yml and pyproject.toml
 // together: the conda pin follows conda-forge (the file's first channel), the
 // PyPI pins follow pypi, and the target is one both sources have.
+//
+// conda-forge is a release behind PyPI, so pyproject.toml's <=0.66.0 caps do
+// not move: their reason says that PyPI has 0.67.0 and what holds the target
+// (not "already admits the newest release"), and the cost of the caps is
+// measured against PyPI's 0.67.0, which the target waiting for conda-forge
+// does not make go away.
 func TestCheckCondaEnvironment(t *testing.T) {
 	e, c := sourcesEnv(t)
+	pytensorStack(e)
 	c.Add("conda-forge", "numba", condaNumba("0.66.0")...)
 	e.file("environment.yml", corpus.Read(t, "pymc-devs__pytensor__environment.yml"))
 	e.file("pyproject.toml", corpus.Read(t, "pymc-devs__pytensor__pyproject.toml"))
@@ -432,5 +441,31 @@ func TestCheckCondaEnvironment(t *testing.T) {
 	}
 	if files["environment.yml"] != "numba>=0.57,<=0.66.0" || files["pyproject.toml"] != "numba>=0.58,<=0.66.0" {
 		t.Errorf("pins %+v", p.Pins)
+	}
+	if p.Reason != "conda-forge has 0.66.0, pypi has 0.67.0 → 0.66.0" {
+		t.Errorf("reason %q", p.Reason)
+	}
+	const held = "0.67.0 is on pypi, but the target is 0.66.0: conda-forge has not published 0.67.0 (environment.yml governs numba through conda-forge); cap <=0.66.0 already admits the target"
+	for _, pin := range p.Pins {
+		want := held
+		if pin.File == "environment.yml" {
+			want = "no upper bound: capped at <=0.66.0" // measured against its own source's newest
+		}
+		if pin.Reason != want {
+			t.Errorf("%s:%d reason\n%q\nwant\n%q", pin.File, pin.Line, pin.Reason, want)
+		}
+	}
+	want := []report.HoldBack{
+		{Package: "llvmlite", Constraint: "<0.50", RequiredBy: "numba 0.66.0", Newest: "0.51.0",
+			Reason: "numba 0.66.0, the newest release the caps admit, holds llvmlite<0.50 while llvmlite 0.51.0 is out; numba 0.67.0 admits llvmlite<0.51 (up to 0.50.0)"},
+		{Package: "numpy", Constraint: "<2.5", RequiredBy: "numba 0.66.0", Newest: "2.5.1",
+			Reason: "numba 0.66.0, the newest release the caps admit, holds numpy<2.5 while numpy 2.5.1 is out; numba 0.67.0 admits numpy<2.6"},
+	}
+	if diff := cmp.Diff(want, p.HoldsBack); diff != "" {
+		t.Errorf("holds_back (-want +got)\n%s", diff)
+	}
+	_, text, _ := e.runWith(context.Background(), "", "check", "--dir", e.dir)
+	if !strings.Contains(text, "  holds back numpy: numba 0.66.0, the newest release the caps admit, holds numpy<2.5") {
+		t.Errorf("text report without the cost of the caps:\n%s", text)
 	}
 }

@@ -176,6 +176,17 @@ var corpusTable = map[string]struct {
 	// 28-29: a requirements .in file including another with -r.
 	"jax-ml__jax__build__requirements.in":       {"requirements", nil},
 	"jax-ml__jax__build__test-requirements.txt": {"requirements", nil},
+	// 30-32: stumpy, whose environment file's first channel is numba.
+	"stumpy-dev__stumpy__environment.yml": {"condaenv", []string{
+		"8 dependencies[3]: numba>=0.61.2",
+	}},
+	"stumpy-dev__stumpy__pyproject.toml": {"pyproject", []string{
+		"42 project.dependencies[2]: numba >= 0.61.2",
+		`79 tool.pixi.dependencies.numba: numba = ">=0.61.2"`,
+	}},
+	"stumpy-dev__stumpy__requirements.txt": {"requirements", []string{
+		"3 requirements[2]: numba>=0.61.2",
+	}},
 }
 
 // TestCorpus reads every corpus file with the format discovery picks for its

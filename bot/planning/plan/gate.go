@@ -87,12 +87,14 @@ type held struct {
 }
 
 // target picks the target and says why, applying the gate when it is active.
-func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme, notes []string, prereleases bool) (string, string) {
+// It returns each source's best release too: its newest that passes the gate
+// (its newest, with no gate), of which the target is the lowest.
+func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme, notes []string, prereleases bool) (string, string, map[string]string) {
 	if !g.Active() {
 		return target(newest, ps, schemes, notes)
 	}
 	if len(newest) == 0 || len(ps) == 0 || schemes[ps[0].Scheme] == nil {
-		return "", ""
+		return "", "", nil
 	}
 	pinScheme := schemes[ps[0].Scheme]
 	// Sources the pins follow come first: on a tie their spelling wins.
@@ -146,7 +148,7 @@ func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, 
 				on = append(on, h)
 			}
 		}
-		return "", fmt.Sprintf("%s; no release passes the gates on %s: %s", summary, strings.Join(missing, ", "), describe(on, "", pinScheme))
+		return "", fmt.Sprintf("%s; no release passes the gates on %s: %s", summary, strings.Join(missing, ", "), describe(on, "", pinScheme)), nil
 	}
 	why := describe(holds, t, pinScheme)
 	agree := true
@@ -155,11 +157,11 @@ func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, 
 	}
 	switch {
 	case why == "" && agree:
-		return t, summary
+		return t, summary, best
 	case why == "":
-		return t, summary + " → " + t
+		return t, summary + " → " + t, best
 	}
-	return t, summary + "; " + why + " → " + t
+	return t, summary + "; " + why + " → " + t, best
 }
 
 // spell returns t as the pins' sources spell the release equal to it by both

@@ -183,4 +183,10 @@ func TestGateCondaPins(t *testing.T) {
 	if got.Target != "0.66.0" || got.Reason != "conda-forge has 0.67.0, pypi only 0.66.0 → 0.66.0" || got.Newest["pypi"] != "0.66.0" {
 		t.Errorf("plan %+v", got)
 	}
+	// The conda pin is measured against conda-forge's 0.67.0, which PyPI,
+	// required, holds back.
+	want := "0.67.0 is on conda-forge, but the target is 0.66.0: pypi has not published 0.67.0 (the configuration requires pypi); 0.66.0 is newer than the cap <=0.65.1"
+	if r := got.Pins[0].Reason; r != want {
+		t.Errorf("pin reason %q\nwant       %q", r, want)
+	}
 }
