@@ -108,7 +108,7 @@ func TestCheckGating(t *testing.T) {
 			name:   "PyPI ahead of conda-forge",
 			config: "packages:\n  numba:\n    require: [pypi, conda-forge]\n",
 			setup:  func(e *env, c *fakes.Conda) { c.Add("conda-forge", "numba", condaNumba("0.66.0")...) },
-			newest: "0.66.0", reason: "pypi has 0.67.0, conda-forge only 0.66.0 → 0.66.0", after: "numba>=0.58,<=0.66.0",
+			newest: "0.66.0", reason: "conda-forge has only 0.66.0, pypi has 0.67.0 → 0.66.0", after: "numba>=0.58,<=0.66.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.66.0"},
 		},
 		{
@@ -118,13 +118,13 @@ func TestCheckGating(t *testing.T) {
 				e.pypi.Add("numba", append(fakes.NumbaReleases(), fakes.Release{Version: "0.67.1", Yanked: true, YankedReason: "segfaults on import"})...)
 				c.Add("conda-forge", "numba", append(condaNumba("0.67.0"), fakes.CondaFile{Version: "0.67.1", Subdir: "linux-64"})...)
 			},
-			newest: "0.67.0", reason: "conda-forge has 0.67.1, pypi only 0.67.0; 0.67.1 is yanked on pypi (segfaults on import) → 0.67.0", after: "numba>=0.58,<=0.67.0",
+			newest: "0.67.0", reason: "conda-forge has 0.67.1, pypi has only 0.67.0; 0.67.1 is yanked on pypi (segfaults on import) → 0.67.0", after: "numba>=0.58,<=0.67.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.1"},
 		},
 		{
 			name:   "a release younger than min-age",
 			config: "packages:\n  numba:\n    require: [pypi, conda-forge]\n    min-age: 3d\n",
-			newest: "0.66.0", reason: "pypi and conda-forge have 0.67.0; 0.67.0 is 22 hours old on pypi, min-age 3d → 0.66.0", after: "numba>=0.58,<=0.66.0",
+			newest: "0.66.0", reason: "conda-forge and pypi have 0.67.0; 0.67.0 is 22 hours old on pypi, min-age 3d → 0.66.0", after: "numba>=0.58,<=0.66.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"},
 		},
 		{
@@ -139,13 +139,13 @@ func TestCheckGating(t *testing.T) {
 				}
 				e.pypi.Add("numba", rs...)
 			},
-			newest: "0.66.0", reason: "pypi and conda-forge have 0.67.0; 0.67.0 has no wheel for osx-arm64 and Python 3.12 → 0.66.0", after: "numba>=0.58,<=0.66.0",
+			newest: "0.66.0", reason: "conda-forge and pypi have 0.67.0; 0.67.0 has no wheel for osx-arm64 and Python 3.12 → 0.66.0", after: "numba>=0.58,<=0.66.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"},
 		},
 		{
 			name:   "every gate passes",
 			config: "packages:\n  numba:\n    require: [pypi, conda-forge]\n    platforms: [linux-64]\n    min-age: 1h\n",
-			newest: "0.67.0", reason: "pypi and conda-forge have 0.67.0", after: "numba>=0.58,<=0.67.0",
+			newest: "0.67.0", reason: "conda-forge and pypi have 0.67.0", after: "numba>=0.58,<=0.67.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"},
 		},
 	}
@@ -271,7 +271,7 @@ func TestCheckSimpleAndShards(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	p := decodeReport(t, out)["numba"]
-	if p.Newest != "0.66.0" || p.Reason != "pypi has 0.67.0, conda-forge only 0.66.0; 0.67.0 has no wheel for osx-arm64 → 0.66.0" {
+	if p.Newest != "0.66.0" || p.Reason != "conda-forge has only 0.66.0, pypi has 0.67.0; 0.67.0 has no wheel for osx-arm64 → 0.66.0" {
 		t.Errorf("numba %+v", p)
 	}
 	var simple, shards int

@@ -108,9 +108,12 @@ type PinPlan struct {
 // acceptable release, fails the pins that follow it and no others: those are
 // left as written, saying why (PinPlan.Failed), with a warning, and the
 // package is planned from its other pins and sources. The package is an
-// error when every pin fails, or when a source its gate requires does.
+// error when every pin fails, or when a source its gate requires does. The
+// plan is the same whatever order lookups come in.
 func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme) Plan {
 	p := Plan{Name: pkg.Name, Newest: map[string]string{}}
+	lookups = slices.Clone(lookups)
+	slices.SortStableFunc(lookups, func(a, b Lookup) int { return strings.Compare(a.Source, b.Source) })
 	var errs []error
 	var notes []string
 	failed := map[string]string{} // source -> why the pins that follow it are not planned

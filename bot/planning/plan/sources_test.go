@@ -131,3 +131,50 @@ func TestMakeHeldBack(t *testing.T) {
 		t.Errorf("yanked on conda-forge: %q", r)
 	}
 }
+
+// TestMakeOrder: the plan, its reasons, warnings and errors name the sources
+// in one order whatever order the lookups come in.
+func TestMakeOrder(t *testing.T) {
+	failed := errors.New("502 Bad Gateway")
+	for _, tt := range []struct {
+		name    string
+		pkg     plan.Package
+		lookups []plan.Lookup
+	}{
+		{"no gate", numba, []plan.Lookup{
+			{Source: "conda-forge", Releases: condaHistory()}, {Source: "numba", Releases: condaHistory()[:2]}, {Source: "pypi", Releases: pypiHistory()}}},
+		{"required sources", gated(plan.Gate{Require: []string{"pypi", "conda-forge"}}), []plan.Lookup{
+			{Source: "conda-forge", Releases: condaHistory()}, {Source: "numba", Releases: condaHistory()[:2]}, {Source: "pypi", Releases: pypiHistory()}}},
+		{"a failed source", numba, []plan.Lookup{
+			{Source: "conda-forge", Releases: condaHistory()}, {Source: "numba", Err: failed}, {Source: "pypi", Releases: pypiHistory()[:2]}}},
+		{"all failed", numba, []plan.Lookup{
+			{Source: "conda-forge", Err: failed}, {Source: "numba", Err: failed}, {Source: "pypi", Err: errors.New("timeout")}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var first string
+			for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+				var ls []plan.Lookup
+				for _, i := range order {
+					ls = append(ls, tt.lookups[i])
+				}
+				p := plan.Make(tt.pkg, stumpyPins(), ls, all.Schemes())
+				got := fmt.Sprintf("%s %s %q %v %v\n", p.Status, p.Target, p.Reason, p.Err, p.Warnings)
+				for _, pp := range p.Pins {
+					got += pp.Reason + "\n"
+				}
+				if first == "" {
+					first = got
+					t.Log(got)
+				} else if got != first {
+					t.Errorf("lookups in order %v:\n%s\nfirst order:\n%s", order, got, first)
+				}
+			}
+		})
+	}
+	// Sources with one version are named in name order.
+	p := plan.Make(gated(plan.Gate{Require: []string{"pypi", "conda-forge"}}), stumpyPins()[1:2],
+		[]plan.Lookup{{Source: "pypi", Releases: pypiHistory()}, {Source: "conda-forge", Releases: condaHistory()}}, all.Schemes())
+	if p.Reason != "conda-forge and pypi have 0.67.0" {
+		t.Errorf("reason %q", p.Reason)
+	}
+}
