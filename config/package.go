@@ -65,7 +65,7 @@ func (c *Conda) Validate() error {
 		}
 	}
 	for i, ch := range c.Channels {
-		if !sourceRE().MatchString(ch) {
+		if !conda.ValidChannel(ch) {
 			return fmt.Errorf("channels[%d]: %q is not a channel name (such as conda-forge, or numba/label/dev)", i, ch)
 		}
 	}
@@ -214,7 +214,8 @@ func (p *Package) Validate() error {
 		return err
 	}
 	for i, r := range p.Require {
-		if !sourceRE().MatchString(r) {
+		// pypi, goproxy and conda are written as channel names are.
+		if !conda.ValidChannel(r) {
 			return fmt.Errorf("require[%d]: %q is not a source name", i, r)
 		}
 	}
@@ -293,16 +294,9 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Compiled when first used: only a config that names sources or Python
-// versions needs them.
-var (
-	// sourceRE matches source names: pypi, goproxy, a conda channel, or a
-	// label channel (numba/label/dev).
-	sourceRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/label/[A-Za-z0-9._-]+)?$`)
-	})
-	pythonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.\d{1,2}$`) })
-)
+// pythonRE matches Python versions ("3.12"); it is compiled when first
+// used, as only a config that names Python versions needs it.
+var pythonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.\d{1,2}$`) })
 
 func oneOf(key, v string, allowed ...string) error {
 	for _, a := range allowed {

@@ -29,9 +29,13 @@ type Checker struct {
 	Root    string // the repository root
 	Config  *config.Config
 	Formats []pins.Format
-	Sources map[string]sources.Source
-	Schemes map[string]versions.Scheme
-	Log     *slog.Logger
+	// Sources are the configured sources by name ("pypi", "conda-forge",
+	// the "conda" alias); Channels finds the conda channels pin files name
+	// that Sources does not hold (nil: such a channel is not asked).
+	Sources  map[string]sources.Source
+	Channels sources.Registry
+	Schemes  map[string]versions.Scheme
+	Log      *slog.Logger
 	// Verifier runs the packages' probes and symbol scans; nil runs none.
 	Verifier Verifier
 	// Concurrency bounds the source lookups in flight (default 4).
@@ -295,16 +299,18 @@ func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 // Concurrency requests at a time across packages, and returns the answers per
 // package in source order. Each pin's source is first resolved, in place, to
 // the name of the source it selects (a conda pin whose file names no channel
-// says "conda", the first configured channel), so that one source is asked
-// once per package. A failed lookup is that package's error only; a cancelled
-// context ends the lookups still waiting with its error.
+// says "conda", the first configured channel; a channel a pin file names
+// that the configuration does not list comes from Channels), so that one
+// source is asked once per package. A failed lookup fails that package's
+// pins that follow the source, and no other package's (plan.Make); a
+// cancelled context ends the lookups still waiting with its error.
 func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, byPkg map[string][]pins.Pin) map[string][]plan.Lookup {
 	type job struct {
 		pkg, src string
 		out      *plan.Lookup
 	}
 	canonical := func(name string) string {
-		if src, ok := c.Sources[name]; ok {
+		if src, err := c.source(name); err == nil {
 			return src.Name()
 		}
 		return name
@@ -349,9 +355,9 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 				j.out.Err = web.ContextError(ctx)
 				return
 			}
-			src, ok := c.Sources[j.src]
-			if !ok {
-				j.out.Err = fmt.Errorf("no source %q is configured (sources are pypi, goproxy and the conda channels of sources.conda.channels)", j.src)
+			src, err := c.source(j.src)
+			if err != nil {
+				j.out.Err = err
 				return
 			}
 			log.Info("looking up releases", "package", j.pkg, "source", j.src)
@@ -363,6 +369,18 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 	}
 	wg.Wait()
 	return res
+}
+
+// source returns the source a pin or the configuration names: a configured
+// one (Sources), else a conda channel a pin file names (Channels).
+func (c *Checker) source(name string) (sources.Source, error) {
+	if src, ok := c.Sources[name]; ok {
+		return src, nil
+	}
+	if c.Channels != nil {
+		return c.Channels.Source(name)
+	}
+	return nil, fmt.Errorf("no source %q is configured (sources are pypi, goproxy and the conda channels of sources.conda.channels)", name)
 }
 
 // Clock is the run's clock: Now when set (tests), else the time.

@@ -22,8 +22,6 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/progress"
 	"github.com/pinbot-dev/pinbot/pins/all"
-	"github.com/pinbot-dev/pinbot/sources"
-	"github.com/pinbot-dev/pinbot/sources/conda"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
@@ -132,7 +130,7 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 // the cache directory, or in tmp when caching is off.
 func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) (*planning.Checker, *verifying.Verifier) {
 	hc := f.HTTPClient()
-	srcs := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
+	srcs, channels := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
 	store := f.cacheDir()
 	if store == "" {
 		store = tmp
@@ -159,14 +157,11 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 	if src, ok := srcs[pypi.Name].(*pypi.Source); ok {
 		v.Index = src.IndexURL()
 	}
-	v.Channels = map[string]sources.Source{}
-	for _, src := range srcs {
-		if sources.SchemeOf(src) == conda.Scheme {
-			v.Channels[src.Name()] = src
-		}
-	}
+	// Planning and the checks ask one registry for the conda channels, so a
+	// channel a pin file names is made once and reached by both.
+	v.Channels = channels
 	return &planning.Checker{
-		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes(),
+		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Channels: channels, Schemes: schemes.Schemes(),
 		Verifier: v, Log: f.Log, Now: f.Now,
 	}, v
 }

@@ -22,10 +22,13 @@ const condaAlias = conda.Alias
 // per conda channel named by the channel (default conda-forge) plus the
 // "conda" alias for the first, and "goproxy", which follows GOPROXY,
 // GONOPROXY and GOPRIVATE from getenv unless sources.goproxy.url names the one
-// proxy to use. A conda lookup on a channel and a Go module's lookup on a
-// proxy, several requests each, take at most lookup, the time one request of
-// hc may take (web.Policy.WorstCase).
-func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, getenv func(string) string) map[string]sources.Source {
+// proxy to use. The conda channels are those of the returned registry, which
+// makes on first use any other channel a pin file names, with the same
+// options (conda.Channels): planning and the checks ask it for channels the
+// map does not hold. A conda lookup on a channel and a Go module's lookup on
+// a proxy, several requests each, take at most lookup, the time one request
+// of hc may take (web.Policy.WorstCase).
+func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, getenv func(string) string) (map[string]sources.Source, *conda.Channels) {
 	out := map[string]sources.Source{}
 	if cfg.Sources.PyPI.API == pypi.SimpleAPI {
 		out[pypi.Name] = pypi.NewSimple(cfg.Sources.PyPI.URL, hc)
@@ -34,10 +37,6 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 	}
 
 	cc := cfg.Sources.Conda
-	channels := cc.Channels
-	if len(channels) == 0 {
-		channels = []string{conda.DefaultChannel}
-	}
 	// Shards are read for the platforms the packages require (conda's default
 	// subdirs for a package that names none), and noarch.
 	var subdirs []string
@@ -53,10 +52,10 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 		}
 	}
 	slices.Sort(subdirs)
-	for i, ch := range channels {
-		src := conda.New(conda.Options{Channel: ch, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
-			Budget: lookup}, hc)
-		out[ch] = src
+	channels := conda.NewChannels(conda.Options{APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
+		Budget: lookup}, cc.Channels, hc)
+	for i, src := range channels.Configured() {
+		out[src.Name()] = src
 		if i == 0 {
 			out[condaAlias] = src
 		}
@@ -73,7 +72,7 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 	} else {
 		out[goproxy.Name] = gp
 	}
-	return out
+	return out, channels
 }
 
 // failing is a source that could not be set up: every lookup reports why, so

@@ -200,8 +200,9 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // for every entry skipped (pins.Skipped), for every pin that is not skipped
 // a span that holds its constraint (SpanHolds), and for every pin, skipped or
 // not, a span that lies in its Text and holds its constraint there, so that
-// With (the report's "after") says what the pin says. It returns the pins, or
-// nil after an error about the whole file.
+// With (the report's "after") says what the pin says, and a SourceAt inside
+// the file for every conda pin that follows a channel the file names. It
+// returns the pins, or nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -222,12 +223,17 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 			}
 		}
 	}
+	lines := bytes.Count(data, []byte("\n")) + 1
 	for _, p := range ps {
 		if p.Skip == "" && !SpanHolds(data, p) {
 			t.Fatalf("pin %+v: span does not hold its constraint", p)
 		}
 		if s, e := p.Span.Start-p.TextStart, p.Span.End-p.TextStart; s < 0 || e > len(p.Text) || s > e || p.Text[s:e] != p.Constraint {
 			t.Fatalf("pin %+v: span does not hold its constraint in its text", p)
+		}
+		if at := p.SourceAt; at != (pins.Place{}) && (at.Line < 1 || at.Line > lines || at.Col < 1 || at.Key == "") ||
+			p.Scheme == "conda" && p.Source != "conda" && at.Line == 0 {
+			t.Fatalf("pin %+v: SourceAt %+v is not where the file names its source", p, at)
 		}
 	}
 	return ps
