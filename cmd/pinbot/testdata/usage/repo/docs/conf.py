@@ -1,0 +1,2 @@
+import numba
+numba.this_is_excluded

@@ -1,0 +1,4 @@
+import numba
+
+def broken(:
+    pass

@@ -1,0 +1,2 @@
+import tensorflow as tf
+tf.compat.v1.Session()
