@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"slices"
@@ -67,6 +68,23 @@ func (an *analyzer) pkgOf(name string) int {
 	return -1
 }
 
+// toolModules are the modules whose names the analysis reads although no
+// package watches them: the patchers, pytest, imports by name, suppress,
+// and the bases that give a subclass nothing (abc.ABC, typing.Generic).
+var toolModules = map[string]bool{
+	"unittest": true, "mock": true, "pytest": true, "_pytest": true, "importlib": true,
+	"importlib_metadata": true, "pkgutil": true, "pkg_resources": true, "contextlib": true,
+	"abc": true, "typing": true, "typing_extensions": true,
+}
+
+// relevant reports whether the dotted name qual may lead to a watched
+// package's name, or is one the analysis reads: only those are bound, so
+// that `import numpy as np` costs nothing later.
+func (an *analyzer) relevant(qual string) bool {
+	top, _, _ := strings.Cut(qual, ".")
+	return len(an.byTop[top]) > 0 || toolModules[top]
+}
+
 // pkgNamed returns the index of the package a distribution name (as
 // importlib.metadata.version takes it) names, or -1.
 func (an *analyzer) pkgNamed(dist string) int {
@@ -94,7 +112,7 @@ func (an *analyzer) source(name string, src []byte) ([]Ref, *diag.Error) {
 		}
 		return nil, diag.Errorf(name, 0, 0, "", "%v (file skipped; the others are read)", err)
 	}
-	w := &walker{an: an, name: name, src: string(src), file: mod.File,
+	w := &walker{an: an, name: name, src: src, file: mod.File,
 		imported: map[string]bool{}, flags: map[string][]int{}, names: map[string]string{}}
 	sc := newScope(moduleScope, nil)
 	w.block(mod.Body, sc, nil)
@@ -116,7 +134,7 @@ func (an *analyzer) source(name string, src []byte) ([]Ref, *diag.Error) {
 type walker struct {
 	an   *analyzer
 	name string
-	src  string
+	src  []byte
 	file *pyast.File
 	refs []Ref
 	full bool // MaxRefsPerFile reached
@@ -262,7 +280,7 @@ func (w *walker) stmt(s pyast.Stmt, sc *scope, g *guard) {
 		inner := g.tested(w.tests(s.Test, sc))
 		m := sc.mark()
 		w.block(s.Body, sc, inner)
-		sc.merge(m, []branchEnd{sc.end(m), nil})
+		sc.merge(m, []*branchEnd{sc.end(m), nil})
 		w.block(s.Orelse, sc, g)
 	case *pyast.For:
 		w.expr(s.Iter, sc, g)
@@ -270,7 +288,7 @@ func (w *walker) stmt(s pyast.Stmt, sc *scope, g *guard) {
 		w.expr(s.Target, sc, g)
 		w.unbind(s.Target, sc)
 		w.block(s.Body, sc, g)
-		sc.merge(m, []branchEnd{sc.end(m), nil})
+		sc.merge(m, []*branchEnd{sc.end(m), nil})
 		w.block(s.Orelse, sc, g)
 	case *pyast.With:
 		inner := g
@@ -290,7 +308,7 @@ func (w *walker) stmt(s pyast.Stmt, sc *scope, g *guard) {
 	case *pyast.Match:
 		w.expr(s.Subject, sc, g)
 		m := sc.mark()
-		var ends []branchEnd
+		var ends []*branchEnd
 		for _, c := range s.Cases {
 			w.pattern(c.Pattern, sc, g)
 			w.expr(c.Guard, sc, g)
@@ -311,7 +329,7 @@ func (w *walker) stmt(s pyast.Stmt, sc *scope, g *guard) {
 // chain.
 func (w *walker) ifChain(s *pyast.If, sc *scope, g *guard) {
 	m := sc.mark()
-	var ends []branchEnd
+	var ends []*branchEnd
 	for {
 		w.expr(s.Test, sc, g)
 		g = g.tested(w.tests(s.Test, sc))
@@ -346,7 +364,7 @@ func (w *walker) try(s *pyast.Try, sc *scope, g *guard) {
 	m := sc.mark()
 	w.block(s.Body, sc, body)
 	w.block(s.Orelse, sc, g)
-	ends := []branchEnd{sc.end(m)}
+	ends := []*branchEnd{sc.end(m)}
 	for _, h := range s.Handlers {
 		w.expr(h.Type, sc, g)
 		if h.Name != "" {
@@ -396,12 +414,19 @@ func (w *walker) importName(a *pyast.Alias, sc *scope, g *guard) {
 	if pkg := w.an.pkgOf(a.Name); pkg >= 0 {
 		w.add(pkg, a.Name, a.Name, Import, nil, segmentPos(w.src, a.Pos(), a.Name), g.covers(pkg))
 	}
+	var b binding
+	if w.an.relevant(a.Name) {
+		b = binding{{qual: a.Name, module: a.Name}}
+	}
 	if a.AsName != "" {
-		sc.set(a.AsName, binding{{qual: a.Name, module: a.Name}})
+		sc.set(a.AsName, b)
 		return
 	}
 	top, _, _ := strings.Cut(a.Name, ".")
-	sc.set(top, binding{{qual: top, module: top}})
+	if b != nil {
+		b = binding{{qual: top, module: top}}
+	}
+	sc.set(top, b)
 }
 
 // importFrom walks a from-import: each name x of `from m import x` is
@@ -411,7 +436,7 @@ func (w *walker) importFrom(s *pyast.ImportFrom, sc *scope, g *guard) {
 	if s.Level > 0 || s.Module == "" {
 		for _, a := range s.Names {
 			if a.Name == "*" && sc.kind == moduleScope {
-				w.star(".", false)
+				w.star(sc, ".", false)
 			} else if a.Name != "*" {
 				sc.set(cmp.Or(a.AsName, a.Name), nil)
 			}
@@ -420,10 +445,20 @@ func (w *walker) importFrom(s *pyast.ImportFrom, sc *scope, g *guard) {
 	}
 	w.markImported(s.Module)
 	pkg := w.an.pkgOf(s.Module)
+	if !w.an.relevant(s.Module) {
+		for _, a := range s.Names {
+			if a.Name == "*" && sc.kind == moduleScope {
+				w.star(sc, s.Module, false)
+			} else if a.Name != "*" {
+				sc.set(cmp.Or(a.AsName, a.Name), nil)
+			}
+		}
+		return
+	}
 	for _, a := range s.Names {
 		if a.Name == "*" {
 			if sc.kind == moduleScope {
-				w.star(s.Module, pkg >= 0)
+				w.star(sc, s.Module, pkg >= 0)
 			}
 			if pkg >= 0 {
 				w.add(pkg, s.Module, s.Module, Import, nil, segmentPos(w.src, s.ModulePos, s.Module), g.covers(pkg))
@@ -553,8 +588,10 @@ func (w *walker) bind(t, value pyast.Expr, sc *scope) {
 	switch t := t.(type) {
 	case *pyast.Name:
 		sc.set(t.Id, w.targetsOf(value, sc, 0))
-		if tested := w.tests(value, sc); len(tested) > 0 {
-			w.flags[t.Id] = tested
+		if flagLike(value) {
+			if tested := w.tests(value, sc); len(tested) > 0 {
+				w.flags[t.Id] = tested
+			}
 		}
 	case *pyast.Tuple:
 		w.bindSeq(t.Elts, value, sc)
@@ -612,13 +649,13 @@ func (w *walker) unbind(t pyast.Expr, sc *scope) {
 // start is: `import numba . core` names core at the second line's end when
 // the source says so. When the text is not the name (it cannot be, in a
 // tree pyast built, but the position must never point elsewhere), start.
-func segmentPos(src string, start pyast.Pos, dotted string) pyast.Pos {
+func segmentPos(src []byte, start pyast.Pos, dotted string) pyast.Pos {
 	i := int(start)
 	segs := strings.Split(dotted, ".")
 	last := i
 	for k, seg := range segs {
 		i = skipSpace(src, i)
-		if !strings.HasPrefix(src[min(i, len(src)):], seg) {
+		if !bytes.HasPrefix(src[min(i, len(src)):], []byte(seg)) {
 			return start
 		}
 		last = i
@@ -636,7 +673,7 @@ func segmentPos(src string, start pyast.Pos, dotted string) pyast.Pos {
 
 // skipSpace skips blanks and line continuations between the parts of a
 // dotted name.
-func skipSpace(src string, i int) int {
+func skipSpace(src []byte, i int) int {
 	for i < len(src) {
 		switch {
 		case src[i] == ' ' || src[i] == '\t' || src[i] == '\f':

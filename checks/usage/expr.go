@@ -250,7 +250,7 @@ func (w *walker) nameChain(root *pyast.Name, first, top *pyast.Attribute, it ite
 	if len(b) == 0 {
 		return
 	}
-	rest := w.dotted(w.chain)
+	rest := ""
 	multi := w.watchedTargets(b) > 1
 	for _, t := range b {
 		switch {
@@ -258,7 +258,10 @@ func (w *walker) nameChain(root *pyast.Name, first, top *pyast.Attribute, it ite
 			w.selfRef(t.self, first, top, it)
 		case t.inst:
 			w.instanceRef(t, first, top, it)
-		case t.qual != "" && t.local == nil:
+		case t.qual != "" && t.local == nil && w.an.relevant(t.qual):
+			if rest == "" {
+				rest = w.dotted(w.chain)
+			}
 			full := t.qual + "." + rest
 			pkg := w.an.pkgOf(full)
 			if pkg < 0 {
@@ -387,11 +390,14 @@ func (w *walker) targetsOf(e pyast.Expr, sc *scope, depth int) binding {
 		if !ok {
 			return nil
 		}
-		rest := w.dotted(w.chain)
 		b := w.lookup(root.Id, sc)
 		var out binding
+		rest := ""
 		for _, t := range b {
-			if t.qual != "" && !t.inst && t.local == nil {
+			if t.qual != "" && !t.inst && t.local == nil && w.an.relevant(t.qual) {
+				if rest == "" {
+					rest = w.dotted(w.chain)
+				}
 				out = union(out, binding{{qual: t.qual + "." + rest, module: t.module}})
 			}
 		}
@@ -459,7 +465,7 @@ func (w *walker) stringPos(e pyast.Expr, off int) pyast.Pos {
 	c := e.(*pyast.Constant)
 	if len(c.Parts) == 1 {
 		p := c.Parts[0]
-		if !p.Escapes && int(p.BodyEnd)-int(p.BodyPos) == len(c.Value) && w.src[p.BodyPos:p.BodyEnd] == c.Value {
+		if !p.Escapes && int(p.BodyEnd)-int(p.BodyPos) == len(c.Value) && string(w.src[p.BodyPos:p.BodyEnd]) == c.Value {
 			return p.BodyPos + pyast.Pos(off)
 		}
 	}

@@ -210,6 +210,26 @@ func (w *walker) tests(e pyast.Expr, sc *scope) []int {
 	return out
 }
 
+// flagLike reports whether an assigned value may be a test worth a flag
+// (NEW = Version(numba.__version__) >= ..., HAS = hasattr(numba, "x"),
+// OK = numba is not None): a comparison, a boolean operation, a not, or a
+// call that asks about a package. Other values are not read as tests,
+// which spares reading every assignment twice.
+func flagLike(e pyast.Expr) bool {
+	switch e := e.(type) {
+	case *pyast.Compare, *pyast.BoolOp:
+		return true
+	case *pyast.UnaryOp:
+		return e.Op == pyast.Not
+	case *pyast.Call:
+		switch lastName(e.Func) {
+		case "hasattr", "getattr", "find_spec", "find_loader", "version", "get_distribution":
+			return true
+		}
+	}
+	return false
+}
+
 // available returns the packages whose availability the test e asks
 // about: `if numba:`, `if numba is not None`, `if not FunctionIdentity`,
 // and such tests joined by and, or, not.

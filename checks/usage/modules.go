@@ -92,8 +92,10 @@ func Private(name string) bool {
 			return true
 		}
 	}
-	segs := strings.Split(name, ".")
-	for _, s := range segs[1:] {
+	_, rest, _ := strings.Cut(name, ".")
+	for rest != "" {
+		var s string
+		s, rest, _ = strings.Cut(rest, ".")
 		if strings.HasPrefix(s, "_") && !dunder(s) {
 			return true
 		}

@@ -77,6 +77,9 @@ type scope struct {
 	method, class *classInfo
 	// comp marks a comprehension's scope, which := sees through.
 	comp bool
+	// stars, in the module scope, is set once the file star-imports a
+	// watched module: then every name a function binds may hide one.
+	stars bool
 	// log records, while a branch of an if, a try or a loop is walked,
 	// the bindings it replaced, so that the walk can undo them, walk the
 	// next branch from the same point, and merge what each branch left.
@@ -93,7 +96,7 @@ type change struct {
 }
 
 func newScope(kind scopeKind, parent *scope) *scope {
-	return &scope{kind: kind, parent: parent, state: map[string]binding{}}
+	return &scope{kind: kind, parent: parent}
 }
 
 // module returns the module scope sc lies in.
@@ -107,7 +110,12 @@ func (sc *scope) module() *scope {
 // lookup returns what name stands for in sc, and whether anything binds
 // it (else it is a builtin).
 func (sc *scope) lookup(name string) (binding, bool) {
-	first := true
+	return sc.lookupFrom(name, true)
+}
+
+// lookupFrom is lookup starting at sc, seeing sc's names when it is a
+// class body only if first (the code is in that body).
+func (sc *scope) lookupFrom(name string, first bool) (binding, bool) {
 	for s := sc; s != nil; s = s.parent {
 		if s.kind == classScope && !first {
 			continue // a class body's names are not seen by the functions in it
@@ -145,11 +153,33 @@ func (sc *scope) set(name string, b binding) {
 			}
 		}
 	}
+	if b == nil && s.kind == functionScope && !s.shadows(name) {
+		return
+	}
 	if s.marks > 0 {
 		old, had := s.state[name]
 		s.log = append(s.log, change{name: name, old: old, had: had})
 	}
+	if s.state == nil {
+		s.state = map[string]binding{}
+	}
 	s.state[name] = b
+}
+
+// shadows reports whether binding name, in the function scope s, to
+// something not followed hides anything: a binding outside, a builtin the
+// analysis reads (setattr, super), or a name a star import may bind. A
+// function's names need no entry otherwise, which spares a map per scope:
+// the code around a function body has bound its names by the time the
+// body is walked, so what is outside is known.
+func (s *scope) shadows(name string) bool {
+	if _, ok := s.state[name]; ok || s.module().stars {
+		return true
+	}
+	if b, bound := s.parent.lookupFrom(name, false); len(b) > 0 || !bound && pyBuiltins[name] {
+		return true
+	}
+	return false
 }
 
 // declare records a global or nonlocal statement.
@@ -176,27 +206,68 @@ func (sc *scope) mark() mark {
 }
 
 // A branchEnd is what one branch left: the final binding of each name it
-// bound (absent: the branch did not bind it). A nil branchEnd is a branch
-// that binds nothing (an if without an else, a loop that does not run).
-type branchEnd map[string]endValue
+// bound, once each (absent: the branch did not bind it). A nil branchEnd
+// is a branch that binds nothing (an if without an else, a loop that does
+// not run). Most branches bind a few names: a list serves them, with an
+// index once it is long.
+type branchEnd struct {
+	entries []endEntry
+	index   map[string]int
+}
 
-type endValue struct {
-	b   binding
-	had bool
+type endEntry struct {
+	name string
+	b    binding
+	had  bool
+}
+
+// shortEnd is the most entries a branchEnd looks through without an index.
+const shortEnd = 16
+
+// find returns what the branch left name, and whether it bound it.
+func (e *branchEnd) find(name string) (endEntry, bool) {
+	if e.index != nil {
+		i, ok := e.index[name]
+		if !ok {
+			return endEntry{}, false
+		}
+		return e.entries[i], true
+	}
+	for _, x := range e.entries {
+		if x.name == name {
+			return x, true
+		}
+	}
+	return endEntry{}, false
+}
+
+// add records name's final binding, unless the branch's end has it.
+func (e *branchEnd) add(name string, b binding, had bool) {
+	if _, ok := e.find(name); ok {
+		return
+	}
+	e.entries = append(e.entries, endEntry{name, b, had})
+	switch {
+	case e.index != nil:
+		e.index[name] = len(e.entries) - 1
+	case len(e.entries) > shortEnd:
+		e.index = make(map[string]int, 2*len(e.entries))
+		for i, x := range e.entries {
+			e.index[x.name] = i
+		}
+	}
 }
 
 // end returns what the branch walked since m left, and undoes it, so that
 // the next branch starts from the same point.
-func (sc *scope) end(m mark) branchEnd {
+func (sc *scope) end(m mark) *branchEnd {
 	if len(sc.log) == int(m) {
 		return nil
 	}
-	out := branchEnd{}
+	out := &branchEnd{}
 	for _, c := range sc.log[m:] {
-		if _, ok := out[c.name]; !ok {
-			b, had := sc.state[c.name]
-			out[c.name] = endValue{b, had}
-		}
+		b, had := sc.state[c.name]
+		out.add(c.name, b, had)
 	}
 	for i := len(sc.log) - 1; i >= int(m); i-- {
 		c := sc.log[i]
@@ -213,33 +284,32 @@ func (sc *scope) end(m mark) branchEnd {
 // merge ends the statement marked m: each name a branch bound may be what
 // any branch left it (or what it was before, for a branch that did not
 // bind it).
-func (sc *scope) merge(m mark, ends []branchEnd) {
+func (sc *scope) merge(m mark, ends []*branchEnd) {
 	sc.marks--
-	names := map[string]bool{}
-	var order []string
+	var names branchEnd // each name once, in the order the branches bound them
 	for _, e := range ends {
-		for n := range e {
-			if !names[n] {
-				names[n] = true
-				order = append(order, n)
+		if e != nil {
+			for _, x := range e.entries {
+				names.add(x.name, nil, false)
 			}
 		}
 	}
-	slices.Sort(order) // the same bindings, in the same order, each run
-	for _, n := range order {
+	for _, n := range names.entries {
 		var b binding
 		had := false
-		before, hadBefore := sc.state[n]
+		before, hadBefore := sc.state[n.name]
 		for _, e := range ends {
-			v, ok := e[n]
-			if !ok {
-				v = endValue{before, hadBefore}
+			v := endEntry{b: before, had: hadBefore}
+			if e != nil {
+				if x, ok := e.find(n.name); ok {
+					v = x
+				}
 			}
 			b = union(b, v.b)
 			had = had || v.had
 		}
 		if had {
-			sc.set(n, b)
+			sc.set(n.name, b)
 		}
 	}
 }

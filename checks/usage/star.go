@@ -21,12 +21,13 @@ func (w *walker) lookup(name string, sc *scope) binding {
 	return b
 }
 
-// star records a module-level star import of module.
-func (w *walker) star(module string, watched bool) {
+// star records a star import of module in the module scope sc.
+func (w *walker) star(sc *scope, module string, watched bool) {
 	if !watched {
 		w.foreignStar = true
 		return
 	}
+	sc.stars = true
 	for _, m := range w.stars {
 		if m == module {
 			return

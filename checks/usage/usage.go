@@ -184,6 +184,11 @@ func Find(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	n := 0
+	for _, r := range out {
+		n += len(r.refs)
+	}
+	res.Refs = make([]Ref, 0, n)
 	for _, r := range out {
 		res.Refs = append(res.Refs, r.refs...)
 		if r.warning != nil {
