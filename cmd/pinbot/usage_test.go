@@ -189,3 +189,53 @@ type failTransport struct{}
 func (failTransport) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, http.ErrNotSupported
 }
+
+// TestUsageDoc runs the example of docs/usage.md: its Python files and
+// configuration make a repository, and pinbot usage prints the page's
+// output block, byte for byte.
+func TestUsageDoc(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "usage.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(page), "\n## An example\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal("docs/usage.md: no An example section")
+	}
+	e := newEnv(t)
+	var want string
+	files := 0
+	for rest := section; ; {
+		_, block, found := strings.Cut(rest, "\n```")
+		if !found {
+			break
+		}
+		lang, body, _ := strings.Cut(block, "\n")
+		body, after, closed := strings.Cut(body, "```\n")
+		if !closed {
+			t.Fatal("docs/usage.md: an unclosed code block")
+		}
+		rest = after
+		switch lang {
+		case "python":
+			name, src, _ := strings.Cut(body, "\n")
+			e.file(strings.TrimPrefix(name, "# "), []byte(src))
+			files++
+		case "yaml":
+			e.file(".pinbot.yml", []byte(body))
+		case "":
+			want = body
+		}
+	}
+	if files == 0 || want == "" {
+		t.Fatalf("docs/usage.md: %d Python files, output %q", files, want)
+	}
+	code, out, stderr := e.run("usage", "--dir", e.dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("docs/usage.md's example is not what pinbot usage prints (-want +got):\n%s", diff)
+	}
+}
