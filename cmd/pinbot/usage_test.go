@@ -13,26 +13,61 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// usageRepo is a repository whose Python code uses watched packages in
+// usageSources is where the realistic Python sources of usageRepo are:
+// the finder's own test data, which its fuzz target also starts from.
+const usageSources = "../../checks/usage/testdata"
+
+// usageRepo writes a repository whose Python code uses watched packages in
 // each way pinbot usage finds: pytensor's numba cache monkeypatch, MLIR's
 // tests of Context's live operations (through a star import), a
 // scikit-learn estimator calling its base's _validate_data, compatibility
-// shims, mock.patch and monkeypatch targets, a file that does not parse,
-// a package whose usage is off and a directory the configuration excludes.
-const usageRepo = "testdata/usage/repo"
+// shims, mock.patch and monkeypatch targets; a file that does not parse, a
+// package whose usage is off, and a directory the configuration excludes.
+func usageRepo(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pytensor/link/numba/cache.py": "@pytensor_cache.py",
+		"tests/mlir/test_context.py":   "@mlir_context_lifecycle.py",
+		"skl/estimator.py":             "@sklearn_estimator.py",
+		"pkg/compat.py":                "@compat.py",
+		"tests/test_patch.py":          "@tests_patch.py",
+		"pkg/broken.py":                "import numba\n\ndef broken(:\n    pass\n",
+		"pkg/tf.py":                    "import tensorflow as tf\ntf.compat.v1.Session()\n",
+		"docs/conf.py":                 "import numba\nnumba.this_is_excluded\n",
+		".pinbot.yml":                  "packages:\n  numba: {}\n  scikit-learn: {}\n  mlir-python-bindings: {}\n  tensorflow: {usage: off}\nusage:\n  exclude: [docs/]\n",
+	}
+	for name, data := range files {
+		if src, ok := strings.CutPrefix(data, "@"); ok {
+			b, err := os.ReadFile(filepath.Join(usageSources, src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = string(b)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
 
 // TestUsage lists the references of usageRepo, as text and as JSON.
 func TestUsage(t *testing.T) {
 	e := newEnv(t)
+	repo := usageRepo(t)
 	for format, name := range map[string]string{"text": "usage.text", "json": "usage.json"} {
-		code, out, stderr := e.run("usage", "--dir", usageRepo, "--format", format)
+		code, out, stderr := e.run("usage", "--dir", repo, "--format", format)
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: exit %d\n%s", format, code, stderr)
 		}
 		golden(t, name, out)
 	}
 	// The JSON is the text's: every package, reference and warning.
-	_, out, _ := e.run("usage", "--dir", usageRepo, "--format", "json")
+	_, out, _ := e.run("usage", "--dir", repo, "--format", "json")
 	var rep struct {
 		Schema   int
 		Files    int
@@ -49,7 +84,7 @@ func TestUsage(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	_, text, _ := e.run("usage", "--dir", usageRepo)
+	_, text, _ := e.run("usage", "--dir", repo)
 	n := 0
 	for _, p := range rep.Packages {
 		for _, r := range p.References {
@@ -78,7 +113,7 @@ func TestUsage(t *testing.T) {
 // private name, not guarded.
 func TestUsagePytensorCache(t *testing.T) {
 	e := newEnv(t)
-	src, err := os.ReadFile(filepath.Join(usageRepo, "pytensor/link/numba/cache.py"))
+	src, err := os.ReadFile(filepath.Join(usageSources, "pytensor_cache.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +196,7 @@ func TestUsageOffline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	repo := usageRepo(t)
 	t.Setenv("PATH", bin)
 	e := newEnv(t)
 	e.vars = map[string]string{"PATH": bin}
@@ -171,8 +207,8 @@ func TestUsageOffline(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"usage", "--dir", usageRepo},
-		{"usage", "--dir", usageRepo, "--format", "json", "--package", "numba"},
+		{"usage", "--dir", repo},
+		{"usage", "--dir", repo, "--format", "json", "--package", "numba"},
 	} {
 		if code, _, stderr := e.run(args...); code != 0 {
 			t.Errorf("%q: exit %d\n%s", args, code, stderr)

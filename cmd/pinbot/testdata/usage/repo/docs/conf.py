@@ -1,2 +1,0 @@
-import numba
-numba.this_is_excluded

@@ -1,4 +1,0 @@
-import numba
-
-def broken(:
-    pass

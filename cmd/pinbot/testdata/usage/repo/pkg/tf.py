@@ -1,2 +1,0 @@
-import tensorflow as tf
-tf.compat.v1.Session()
