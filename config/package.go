@@ -155,6 +155,9 @@ type Package struct {
 	EarlyWarning *bool `yaml:"early-warning"`
 	// Solve, when set, overrides the global solve for this package.
 	Solve *bool `yaml:"solve"`
+	// Usage is "auto" (the default: the repository's Python code is read
+	// for the names it uses from the package) or "off".
+	Usage string `yaml:"usage"`
 
 	// key is the package's key path as written ("packages.Numba"), for
 	// errors found after decoding.
@@ -195,6 +198,16 @@ func (p *Package) ProjectConstraints() bool {
 	return p == nil || p.ProbeEnvironment.Constraints != ProbeConstraintsNone
 }
 
+// UsageAuto and UsageOff are the values of packages.NAME.usage.
+const (
+	UsageAuto = "auto"
+	UsageOff  = "off"
+)
+
+// UsageOn reports whether the repository's code is read for the names it
+// uses from the package (usage: auto, the default).
+func (p *Package) UsageOn() bool { return p == nil || p.Usage != UsageOff }
+
 // HasChecks reports whether the package asks for probes or a symbol scan.
 func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.Symbols != nil) }
 
@@ -211,6 +224,9 @@ func (p *Package) Validate() error {
 		return fmt.Errorf("early-warning: true, but the package has no probes or symbols to run against a pre-release")
 	}
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
+		return err
+	}
+	if err := oneOf("usage", p.Usage, "", UsageAuto, UsageOff); err != nil {
 		return err
 	}
 	for i, r := range p.Require {

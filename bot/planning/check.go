@@ -244,6 +244,45 @@ func (c *Checker) unknown(only []string, byPkg map[string][]pins.Pin) error {
 	return &UnknownPackageError{Names: unknown, Watched: c.Config.Watched()}
 }
 
+// Unknown returns an *UnknownPackageError for the names of only that the
+// configuration does not watch and no pin file of the repository pins, as
+// Check does for its Packages; it reads the pin files (no network) only
+// when some name is not watched. A pin file that cannot be read pins
+// nothing here: Check reports it.
+func (c *Checker) Unknown(only []string) error {
+	if !slices.ContainsFunc(only, func(n string) bool { _, ok := c.Config.Packages[config.Key(n)]; return !ok }) {
+		return nil
+	}
+	repo, err := repofs.Open(c.Root)
+	if err != nil {
+		return err
+	}
+	defer repo.Close()
+	files, err := c.files(repo)
+	if err != nil {
+		return err
+	}
+	files = c.followIncludes(repo, files, &report.Report{})
+	asked := map[string]bool{}
+	for _, n := range only {
+		asked[config.Key(n)] = true
+	}
+	byPkg := map[string][]pins.Pin{}
+	for _, f := range files {
+		b, err := repo.ReadFile(f.Path)
+		if err != nil {
+			continue
+		}
+		ps, _, _ := pins.ReadFile(f.Format, f.Path, b)
+		for _, p := range ps {
+			if key := config.Key(p.Package); asked[key] {
+				byPkg[key] = append(byPkg[key], p)
+			}
+		}
+	}
+	return c.unknown(only, byPkg)
+}
+
 // watched returns the packages of this run with their settings (nil: defaults).
 func (c *Checker) watched(only []string) map[string]*config.Package {
 	w := map[string]*config.Package{}
