@@ -80,7 +80,7 @@ func TestForesightErrors(t *testing.T) {
 		{"dashboard:\n  labels: [\"a,b\"]\n", 2, 12, "dashboard.labels[0]", `"a,b" is not a label name`},
 		{"dashboard:\n  labels: [\" \"]\n", 2, 12, "dashboard.labels[0]", "is not a label name"},
 		{"packages:\n  numba:\n    early-warning: sometimes\n", 3, 20, "packages.numba.early-warning", "expected true or false"},
-		{"packages:\n  numba:\n    early-warning: true\n", 3, 20, "packages.numba.early-warning", "true, but the package has no probes or symbols"},
+		{"packages:\n  numba:\n    early-warning: true\n    usage: off\n", 3, 20, "packages.numba.early-warning", "true, but the package has no probes or symbols to run against a pre-release, and usage: off"},
 		{"notify:\n  on: [early-warnings]\n", 2, 8, "notify.on[0]", `unknown event "early-warnings"`},
 	}
 	for _, tt := range tests {

@@ -211,17 +211,18 @@ func (p *Package) UsageOn() bool { return p == nil || p.Usage != UsageOff }
 // HasChecks reports whether the package asks for probes or a symbol scan.
 func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.Symbols != nil) }
 
-// EarlyWarns reports whether the package's checks are run against a
-// pre-release newer than its target: on for a package with checks, unless
-// early-warning: false.
+// EarlyWarns reports whether the package's probes and symbol scan are run
+// against a pre-release newer than its target: on for a package with
+// them, unless early-warning: false. A run whose usage checks give a
+// package checks early-warns it too (bot/planning).
 func (p *Package) EarlyWarns() bool {
 	return p.HasChecks() && (p.EarlyWarning == nil || *p.EarlyWarning)
 }
 
 // Validate checks the package's values.
 func (p *Package) Validate() error {
-	if p.EarlyWarning != nil && *p.EarlyWarning && !p.HasChecks() {
-		return fmt.Errorf("early-warning: true, but the package has no probes or symbols to run against a pre-release")
+	if p.EarlyWarning != nil && *p.EarlyWarning && !p.HasChecks() && !p.UsageOn() {
+		return fmt.Errorf("early-warning: true, but the package has no probes or symbols to run against a pre-release, and usage: off")
 	}
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
 		return err

@@ -179,9 +179,11 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	}
 	groups := groupsOf(c.Config, names)
 	c.planGroups(ctx, log, groups, plans, pkgs, byPkg, lookups, watched)
-	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups.together(plans))
+	refs, usageWarnings := c.usageRefs(ctx, log, repo, plans, watched)
+	rep.Warnings = append(rep.Warnings, usageWarnings...)
+	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups.together(plans), refs)
 	groups.settle(plans)
-	prereleases, earlyWarnings := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project)
+	prereleases, earlyWarnings := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project, refs)
 	rep.Warnings = append(rep.Warnings, earlyWarnings...)
 	c.hashPins(ctx, log, plans)
 	solves, solveWarnings := c.solveAll(ctx, log, plans, project, groups)

@@ -12,6 +12,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/verifying"
 	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/checks/usage"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -35,7 +36,7 @@ type earlyWarning struct {
 // (bot/planning/earlywarn), compared with the release its caps admit once this run's
 // plan is applied. Plans are not changed: a pre-release moves no cap.
 func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []plan.Plan, pkgs []plan.Package, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin) (map[string]earlyWarning, []string) {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, refs map[string][]usage.Ref) (map[string]earlyWarning, []string) {
 	out := map[string]earlyWarning{}
 	var warnings []string
 	if c.Verifier == nil {
@@ -47,14 +48,15 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 	}
 	for i := range plans {
 		p := &plans[i]
-		if !settings[p.Name].EarlyWarns() || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
+		if !earlyWarns(settings[p.Name], refs[p.Name]) || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
 			continue
 		}
 		var constraints []probe.Constraint // as for the target (verifyAll)
 		if settings[p.Name].ProjectConstraints() {
 			constraints = probeConstraints(p.Name, project)
 		}
-		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints, Installs: planned.version, Prerelease: true}
+		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints, Installs: planned.version, Prerelease: true,
+			Uses: usesFor(settings[p.Name], refs[p.Name])}
 		pr, skipped, unseen := c.earlyWarn(ctx, log, p, pkgs[i], lookups[p.Name], req)
 		if pr != nil || len(skipped) > 0 {
 			out[p.Name] = earlyWarning{pr: pr, skipped: skipped}

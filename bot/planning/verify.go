@@ -11,6 +11,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/verifying"
 	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/checks/usage"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -51,7 +52,7 @@ const heldByConstraints = "held by the project's constraints: "
 // beside them (the other members' targets); a member of a group is judged
 // at its target alone, with no fallback, for the group has one verdict.
 func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, together map[string][]string) map[string]verified {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, together map[string][]string, refs map[string][]usage.Ref) map[string]verified {
 	out := map[string]verified{}
 	if c.Verifier == nil {
 		return out
@@ -62,7 +63,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 	}
 	for i := range plans {
 		p := &plans[i]
-		if p.Status != plan.Bump || !settings[p.Name].HasChecks() || ctx.Err() != nil {
+		if p.Status != plan.Bump || !checked(settings[p.Name], refs[p.Name]) || ctx.Err() != nil {
 			continue
 		}
 		var constraints []probe.Constraint
@@ -78,7 +79,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 			})
 		}
 		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints,
-			With: c.besides(ctx, with, lookups), Installs: planned.version}
+			With: c.besides(ctx, with, lookups), Installs: planned.version, Uses: usesFor(settings[p.Name], refs[p.Name])}
 		checks, verdicts, err := c.verify(ctx, p, pkgs[i], byPkg[p.Name], lookups[p.Name], req, grouped)
 		if reason, ok := verifying.HeldReason(err); ok {
 			// The project's own pins shut the target out: held, not an error.
@@ -100,6 +101,15 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 		out[p.Name] = verified{checks, verdicts}
 	}
 	return out
+}
+
+// usesFor returns the references a package's usage check judges: none
+// with usage: off.
+func usesFor(settings *config.Package, refs []usage.Ref) []usage.Ref {
+	if !settings.UsageOn() {
+		return nil
+	}
+	return refs
 }
 
 // verify asks the verifier for p's target and, when it fails, the older

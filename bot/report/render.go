@@ -83,6 +83,7 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 		for _, c := range p.Checks {
 			mark, _ := checkMark(c)
 			ew.Printf("  check %s %s: %s (baseline %s, candidate %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
+			referencesText(ew, c, "    ", t)
 		}
 		if env := p.environment(); env != nil {
 			ew.Printf("  probe environment: %s\n", envSummary(env, t, t))
@@ -95,6 +96,7 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 			for _, c := range pr.Checks {
 				mark, _ := checkMark(c)
 				ew.Printf("    check %s %s: %s (baseline %s, pre-release %s) %s\n", t(c.Kind), t(c.Name), paint(markColors[mark], mark), t(c.Baseline), t(c.Candidate), t(c.Detail))
+				referencesText(ew, c, "      ", t)
 			}
 		}
 		for _, h := range p.HoldsBack {
@@ -319,7 +321,7 @@ func packageMarkdown(ew *errw.Writer, p Package) {
 }
 
 // checksTable writes checks as a table; candidate names the column of the
-// release judged.
+// release judged. A usage check's references that break follow it.
 func checksTable(ew *errw.Writer, checks []Check, candidate string) {
 	if len(checks) == 0 {
 		return
@@ -328,6 +330,59 @@ func checksTable(ew *errw.Writer, checks []Check, candidate string) {
 	for _, c := range checks {
 		_, mark := checkMark(c)
 		ew.Printf("| %s %s | %s | %s | %s | %s |\n", escape.Markdown(c.Kind), escape.Code(c.Name), mark, escape.Markdown(c.Baseline), escape.Markdown(c.Candidate), escape.Markdown(c.Detail))
+	}
+	ew.Printf("\n")
+	for _, c := range checks {
+		referencesMarkdown(ew, c)
+	}
+}
+
+// referencesText lists, under a usage check, its references that do not
+// pass: at most MaxListed, the rest counted.
+func referencesText(ew *errw.Writer, c Check, indent string, t func(string) string) {
+	for i, r := range c.Broken {
+		if i == MaxListed {
+			ew.Printf("%s… and %s (the JSON report lists them)\n", indent, plural(len(c.Broken)-MaxListed, "more reference"))
+			break
+		}
+		ew.Printf("%s%s: %s: %s → %s\n", indent, t(r.Verdict), t(r.Place()), t(r.Baseline), t(r.Candidate))
+	}
+}
+
+// referencesMarkdown lists a usage check's references that do not pass,
+// as a list under its table: at most MaxListed (a pull request body stays
+// readable), the rest counted.
+func referencesMarkdown(ew *errw.Writer, c Check) {
+	if len(c.Broken) == 0 {
+		return
+	}
+	what := "could not be decided or were broken already"
+	if c.Verdict == "blocked" {
+		what = "break"
+	}
+	ew.Printf("**The code's references that %s** (%d of %s checked):\n\n", what, len(c.Broken), plural(c.Uses, "reference"))
+	for i, r := range c.Broken {
+		if i == MaxListed {
+			ew.Printf("- … and %s (the JSON report lists them)\n", plural(len(c.Broken)-MaxListed, "more reference"))
+			break
+		}
+		mark := "⚠️"
+		if r.Verdict == "blocked" {
+			mark = "❌"
+		}
+		var tags []string
+		if r.Private {
+			tags = append(tags, "private")
+		}
+		if r.Guarded {
+			tags = append(tags, "guarded")
+		}
+		tag := ""
+		if len(tags) > 0 {
+			tag = " (" + strings.Join(tags, ", ") + ")"
+		}
+		ew.Printf("- %s %s:%d %s %s%s: %s → %s\n", mark, escape.Code(r.File), r.Line, escape.Markdown(r.Verb()), escape.Code(r.Name), tag,
+			escape.Markdown(r.Baseline), escape.Markdown(r.Candidate))
 	}
 	ew.Printf("\n")
 }

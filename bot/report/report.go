@@ -11,6 +11,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/pinbot-dev/pinbot/internal/envdiff"
@@ -290,7 +291,7 @@ type Major struct {
 // A Check is the result of one check (an internal-API probe, a symbol scan)
 // against the target release, compared with the currently capped one.
 type Check struct {
-	Kind      string `json:"kind"` // "probe" or "symbols"
+	Kind      string `json:"kind"` // "probe", "symbols" or "usage"
 	Name      string `json:"name"`
 	OK        bool   `json:"ok"`
 	Baseline  string `json:"baseline"`
@@ -303,7 +304,64 @@ type Check struct {
 	// Environment is, for a dynamic probe, the Python environments it ran
 	// in; nil for symbol scans and static probes.
 	Environment *Environment `json:"environment,omitempty"`
+	// Uses is, for a usage check (kind "usage"), how many of the
+	// repository's references to the package were checked.
+	Uses int `json:"uses,omitempty"`
+	// Broken lists, for a usage check, the references whose verdict is not
+	// ok: those that resolve at the baseline and not at the candidate
+	// (blocked, or a warning when the code guards them), those that cannot
+	// be decided and those already unresolved at the baseline; in the
+	// order of their places.
+	Broken []Reference `json:"broken,omitempty"`
 }
+
+// A Reference is one place where the repository's code uses a name of the
+// package, as a usage check judged it.
+type Reference struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"` // import, attribute, call, assign, delete, subclass, instance
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Private bool   `json:"private"`
+	Guarded bool   `json:"guarded"`
+	// Baseline and Candidate say how the name resolves at each version
+	// ("passes", "missing: ...", "undecided: ...").
+	Baseline  string `json:"baseline"`
+	Candidate string `json:"candidate"`
+	// Verdict is blocked or warning; Detail the resolver's account.
+	Verdict string `json:"verdict"`
+	Detail  string `json:"detail"`
+}
+
+// Place is how a usage check names a reference, the project's place first:
+// "pytensor/link/numba/cache.py:49 replaces
+// numba.core.bytecode.FunctionIdentity._unique_ids".
+func (r Reference) Place() string {
+	s := fmt.Sprintf("%s:%d %s %s", r.File, r.Line, r.Verb(), r.Name)
+	if r.Guarded {
+		s += " (guarded)"
+	}
+	return s
+}
+
+// Verb says what the code does with the name: "replaces" (a
+// monkeypatch), "calls", "imports", "uses".
+func (r Reference) Verb() string {
+	verb := map[string]string{
+		"import": "imports", "call": "calls", "assign": "replaces", "delete": "deletes",
+		"subclass": "uses, through a subclass,", "instance": "uses, on an instance,",
+	}[r.Kind]
+	if verb == "" {
+		verb = "uses"
+	}
+	return verb
+}
+
+// MaxListed is how many references of a usage check the text and Markdown
+// reports list (a pull request body included); the rest are counted, and
+// the JSON report has them all.
+const MaxListed = 20
 
 // An Environment describes the environments of a dynamic probe: the
 // interpreter, every distribution installed for the candidate (and the

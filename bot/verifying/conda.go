@@ -255,7 +255,7 @@ func (v *Verifier) condaProbe(ctx context.Context, req *Request, cand sources.Re
 		}
 		reason = why + ", so the probes read the conda package statically"
 	}
-	return v.condaStatic(ctx, name, baseline, cand, settings, reason)
+	return v.condaStatic(ctx, req, cand, reason)
 }
 
 // pipTwins returns the PyPI releases of the versions of baseline and cand
@@ -308,8 +308,8 @@ func (v *Verifier) pipTwins(ctx context.Context, name string, baseline *sources.
 // none of its own). A candidate whose package holds no Python module is a
 // warning entry, never a pass; a baseline without one leaves the
 // candidate to be probed alone, with a warning entry.
-func (v *Verifier) condaStatic(ctx context.Context, name string, baseline *sources.Release, cand sources.Release,
-	settings *config.Package, reason string) ([]report.Check, bool, error) {
+func (v *Verifier) condaStatic(ctx context.Context, req *Request, cand sources.Release, reason string) ([]report.Check, bool, error) {
+	name, baseline, settings := req.Package, req.Baseline, req.Settings
 	rd := newCondaReader(v, condaTarget(settings), cand)
 	warn := func(version, detail string) report.Check {
 		return report.Check{Kind: probe.CheckKind, Name: "conda package " + name + " " + version, Candidate: "unknown",
@@ -322,7 +322,7 @@ func (v *Verifier) condaStatic(ctx context.Context, name string, baseline *sourc
 	if why != "" {
 		return []report.Check{warn(cand.Version, "probes not run: "+why)}, false, nil
 	}
-	opts := probe.Options{Package: name, Candidate: cand.Version, Specs: settings.Probes, Static: true,
+	opts := probe.Options{Package: name, Candidate: cand.Version, Specs: settings.Probes, Uses: usesOf(req.Uses), Static: true,
 		Timeout: v.Timeout, Runner: v.Runner, CandidateWheel: candWheel}
 	var out []report.Check
 	if baseline != nil {
@@ -340,16 +340,12 @@ func (v *Verifier) condaStatic(ctx context.Context, name string, baseline *sourc
 	if err != nil {
 		return nil, false, err
 	}
-	suffix := "; read statically (" + reason + ")" + wheelsRead(opts)
-	for _, r := range rep.Results {
-		e := r.Check()
-		out = append(out, report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate,
-			Detail: e.Detail + suffix, Verdict: string(r.Verdict)})
-	}
+	checks, blocked := checksOf(rep, req, opts, nil, "; read statically ("+reason+")"+wheelsRead(opts))
+	out = append(out, checks...)
 	if notes := rd.notes(); len(notes) > 0 && len(out) > 0 {
 		out[len(out)-1].Detail += "; " + strings.Join(notes, "; ")
 	}
-	return out, rep.Verdict == probe.Blocked, nil
+	return out, blocked, nil
 }
 
 // condaPython returns the importable files of r's conda package as a

@@ -15,6 +15,7 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/checks/artifact"
 	"github.com/pinbot-dev/pinbot/checks/probe"
+	"github.com/pinbot-dev/pinbot/checks/usage"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/progress"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -103,6 +104,10 @@ type Request struct {
 	// Prerelease marks the candidate as the pre-release of an early
 	// warning: recorded verdicts come from the report's early warning.
 	Prerelease bool
+	// Uses are the references the repository's code makes to the package
+	// (checks/usage), judged by one usage check beside its probes, in the
+	// same environments and process; nil for none.
+	Uses []usage.Ref
 }
 
 // A Beside is a release installed beside a candidate: its requirement
@@ -136,7 +141,7 @@ func (v *Verifier) Verify(ctx context.Context, req Request) (Result, error) {
 	log := v.log().With("package", req.Package)
 	candidates := req.Candidates
 	fallbacks := cmp.Or(v.Fallbacks, 3)
-	if v.NoInstall && len(req.Settings.Probes) > 0 {
+	if v.NoInstall && (len(req.Settings.Probes) > 0 || len(req.Uses) > 0) {
 		fallbacks = 0 // every candidate would probe the same installed release
 	}
 	if len(candidates) > fallbacks+1 {
@@ -191,7 +196,7 @@ func (v *Verifier) Resolve(ctx context.Context, requirements []string) (*probe.R
 // reports whether a check failed that passed at the baseline.
 func (v *Verifier) run(ctx context.Context, req *Request, cand sources.Release) (checks []report.Check, blocked bool, err error) {
 	settings := req.Settings
-	if len(settings.Probes) > 0 {
+	if len(settings.Probes) > 0 || len(req.Uses) > 0 {
 		var pc []report.Check
 		var b bool
 		if isConda(cand) {
@@ -223,7 +228,7 @@ func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Re
 		withReqs = append(withReqs, w.Requirement)
 	}
 	opts := probe.Options{
-		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, With: withReqs,
+		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, Uses: usesOf(req.Uses), With: withReqs,
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
 		Constraints: req.Constraints, HTTPClient: v.HTTPClient, Progress: v.Progress,
@@ -272,14 +277,32 @@ func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Re
 	if err != nil {
 		return nil, false, err
 	}
-	env := reportEnvironment(rep)
+	out, blocked := checksOf(rep, req, opts, reportEnvironment(rep), wheelsRead(opts))
+	return append(out, wheelChecks...), blocked, nil
+}
+
+// checksOf turns a probe run's report into the report's checks: one per
+// probe, and the usage check of req's references when it had some; suffix
+// ends every detail (what the checks read). blocked reports whether one of
+// them blocks: the usage check judges guarded references more mildly than
+// the probe report's verdict, which counts every use alike.
+func checksOf(rep *probe.Report, req *Request, opts probe.Options, env *report.Environment, suffix string) ([]report.Check, bool) {
 	var out []report.Check
+	blocked := false
 	for _, r := range rep.Results {
 		e := r.Check()
 		out = append(out, report.Check{Kind: e.Kind, Name: e.Name, OK: e.OK, Baseline: e.Baseline, Candidate: e.Candidate,
-			Detail: e.Detail + wheelsRead(opts), Verdict: string(r.Verdict), Environment: env})
+			Detail: e.Detail + suffix, Verdict: string(r.Verdict), Environment: env})
+		blocked = blocked || r.Verdict == probe.Blocked
 	}
-	return append(out, wheelChecks...), rep.Verdict == probe.Blocked, nil
+	if len(req.Uses) > 0 && len(rep.Uses) > 0 {
+		c := usageCheck(req.Uses, rep.Uses, opts.Baseline, opts.Candidate)
+		c.Detail += suffix
+		c.Environment = env
+		out = append(out, c)
+		blocked = blocked || c.Verdict == string(probe.Blocked)
+	}
+	return out, blocked
 }
 
 // A HeldError is a candidate the project's own pins of other packages hold

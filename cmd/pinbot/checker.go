@@ -213,10 +213,12 @@ func runTemp() (string, func(), error) {
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
-// hasChecks reports whether any watched package asks for probes or a scan.
+// hasChecks reports whether any watched package may be checked: it asks
+// for probes or a scan, or its usage checks are on (the default), which
+// judge the names the repository's code uses from it.
 func hasChecks(cfg *config.Config) bool {
 	for _, p := range cfg.Packages {
-		if p.HasChecks() {
+		if p.HasChecks() || p.UsageOn() {
 			return true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pinbot-dev/pinbot/checks/probe"
 	"github.com/pinbot-dev/pinbot/checks/symbols"
+	"github.com/pinbot-dev/pinbot/checks/usage"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/diag"
 	"github.com/pinbot-dev/pinbot/internal/escape"
@@ -116,7 +117,11 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 			names = slices.Clone(config.DefaultPackages)
 		}
 	}
-	data := initFile(read, names, found)
+	refs, err := usage.Find(ctx, repo.FS(), usage.Options{Packages: usagePackagesOf(names)})
+	if err != nil {
+		return err
+	}
+	data := initFile(read, names, found, refs.Refs)
 	if _, err := config.Parse(target, data); err != nil {
 		return fmt.Errorf("internal error: the written configuration does not parse: %w", err)
 	}
@@ -274,7 +279,16 @@ func hasCap(ss map[string]versions.Scheme, p pins.Pin) (capped, ok bool) {
 // initFile renders the configuration: every package with its settings at
 // their defaults, and its ready-made checks when it is pinned, commented,
 // and the pin files found, as a commented list.
-func initFile(read pinsRead, names []string, found []pins.Found) []byte {
+// usagePackagesOf is the usage finder's list of the packages names.
+func usagePackagesOf(names []string) []usage.Package {
+	out := make([]usage.Package, len(names))
+	for i, n := range names {
+		out[i] = usage.Package{Name: n}
+	}
+	return out
+}
+
+func initFile(read pinsRead, names []string, found []pins.Found, refs []usage.Ref) []byte {
 	where := read.where
 	inFile := map[string][]string{} // file -> watched packages
 	for file, pkgs := range read.inFile {
@@ -303,6 +317,7 @@ func initFile(read pinsRead, names []string, found []pins.Found) []byte {
 		b.WriteString(`    cap: inclusive       # inclusive (<=NEWEST), exclusive (<NEXT BOUNDARY) or preserve (keep the operator)
 `)
 		writeAddCap(&b, n, read)
+		writeUsage(&b, n, refs)
 		b.WriteString(`    yanked: report       # a cap naming a yanked release: report it, or follow (lower it)
     unify: false         # bring every pin of the package to one range across files
     prereleases: false   # let pre-releases be targets
@@ -448,6 +463,54 @@ func writeAddCap(b *bytes.Buffer, pkg string, read pinsRead) {
 
 // writePresets writes the ready-made checks for pkg, commented out: removing
 // the "# " of the key lines turns them on.
+// maxPrivateListed bounds the private names init lists under a package.
+const maxPrivateListed = 10
+
+// writeUsage writes the package's usage key with what its checks would
+// cover: how many names the repository's code uses from it, and the
+// private ones, each with its first place, so that a maintainer sees what
+// the guard holds and where a probe would add to it (a name's behaviour,
+// its source). Names and places are the repository's text: escaped.
+func writeUsage(b *bytes.Buffer, pkg string, refs []usage.Ref) {
+	var names, private []string
+	first := map[string]usage.Ref{}
+	for _, r := range refs {
+		if r.Package != pkg {
+			continue
+		}
+		if _, ok := first[r.Name]; !ok {
+			first[r.Name] = r
+			names = append(names, r.Name)
+			if r.Private {
+				private = append(private, r.Name)
+			}
+		}
+	}
+	b.WriteString("    usage: auto          # check every name the code uses from it at each new release (off: do not)\n")
+	if len(names) == 0 {
+		fmt.Fprintf(b, "    # No Python file here uses %s yet: its usage checks have nothing to check.\n", pkg)
+		return
+	}
+	text := fmt.Sprintf("The usage checks cover the %d names the code uses from %s", len(names), pkg)
+	if len(names) == 1 {
+		text = fmt.Sprintf("The usage checks cover the one name the code uses from %s", pkg)
+	}
+	if len(private) == 0 {
+		writeComment(b, "    # ", text+"; none is private.")
+		return
+	}
+	writeComment(b, "    # ", fmt.Sprintf("%s (pinbot usage lists them), %s private:", text, countWord(len(private))))
+	for i, n := range private {
+		if i == maxPrivateListed {
+			fmt.Fprintf(b, "    #   ... and %d more\n", len(private)-maxPrivateListed)
+			break
+		}
+		r := first[n]
+		fmt.Fprintf(b, "    #   %s   %s:%d (%s)\n", escape.Text(n), escape.Text(r.File), r.Line, r.Kind)
+	}
+	writeComment(b, "    # ", "A probe adds what a name cannot show: how it behaves (expect: iterator, signature) or what its source holds (source-contains).")
+}
+
 func writePresets(b *bytes.Buffer, pkg string) {
 	probes, syms := presetsFor(pkg)
 	if len(probes) == 0 && len(syms) == 0 {

@@ -204,6 +204,19 @@ func checkTexts(key string, checks []report.Check) error {
 				return fmt.Errorf("%s[%d]: a text longer than %d bytes", key, i, maxText)
 			}
 		}
+		if len(c.Broken) > verifying.MaxBroken || c.Uses < 0 {
+			return fmt.Errorf("%s[%d]: %d references listed, more than a usage check lists (%d)", key, i, len(c.Broken), verifying.MaxBroken)
+		}
+		for j, r := range c.Broken {
+			if r.Line < 0 || r.Col < 0 {
+				return fmt.Errorf("%s[%d].broken[%d]: a place before the start of its file", key, i, j)
+			}
+			for _, s := range []string{r.Name, r.Kind, r.File, r.Baseline, r.Candidate, r.Verdict, r.Detail} {
+				if len(s) > maxText {
+					return fmt.Errorf("%s[%d].broken[%d]: a text longer than %d bytes", key, i, j, maxText)
+				}
+			}
+		}
 		if env := c.Environment; env != nil {
 			texts := append([]string{env.Python}, env.Constraints...)
 			for _, d := range append(slices.Clone(env.Candidate), env.Baseline...) {

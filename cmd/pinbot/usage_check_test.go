@@ -1,0 +1,380 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+// pytensorCache is the shape of pytensor's pytensor/link/numba/cache.py
+// (pymc-devs/pytensor): it replaces numba's FunctionIdentity._unique_ids at
+// import, so that numba's cache names do not collide across processes.
+const pytensorCache = `from collections.abc import Callable
+from tempfile import NamedTemporaryFile
+from typing import Any
+
+from numba.core.caching import CacheImpl, _CacheLocator
+
+from pytensor import config
+
+
+NUMBA_PYTENSOR_CACHE_ENABLED = True
+
+
+class _RandomUidIter:
+    def __next__(self):
+        return uuid4().int
+
+
+# Make numba's function uids random, so that cached functions of forked
+# processes do not collide.
+from numba.core.bytecode import FunctionIdentity
+
+FunctionIdentity._unique_ids = _RandomUidIter()
+`
+
+// usageNumba is a numba wheel with what pytensorCache uses: caching's
+// CacheImpl and _CacheLocator, and bytecode's FunctionIdentity, whose
+// _unique_ids drop removes.
+func usageNumba(version string, drop bool) fakes.Release {
+	fn, data := fakes.Wheel("numba", version, "py3-none-any", map[string][]byte{
+		"numba/__init__.py":      nil,
+		"numba/core/__init__.py": nil,
+		"numba/core/bytecode.py": numbaBytecode(drop),
+		"numba/core/caching.py":  []byte("class _CacheLocator:\n    pass\n\n\nclass CacheImpl:\n    pass\n"),
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// usageModes are the ways the usage checks run: statically, and with
+// python3 when it is installed (required with PINBOT_INTEGRATION).
+func usageModes(t *testing.T) map[string][]string {
+	modes := map[string][]string{"static": {"--static"}}
+	if py, err := exec.LookPath("python3"); err == nil {
+		modes["dynamic"] = []string{"--python", py}
+	} else if os.Getenv("PINBOT_INTEGRATION") != "" {
+		t.Fatal("python3 is not installed")
+	}
+	return modes
+}
+
+// usageOf returns the package's usage check, or nil.
+func usageOf(p report.Package) *report.Check {
+	for i := range p.Checks {
+		if p.Checks[i].Kind == "usage" {
+			return &p.Checks[i]
+		}
+	}
+	return nil
+}
+
+// TestCheckUsagePytensorCache: with no probe configured, pinbot check reads
+// the repository's code, finds pytensor's monkeypatch of numba's
+// FunctionIdentity._unique_ids, and checks the name at the baseline and the
+// candidate: 0.68.0 drops it, so the bump is blocked and the cap moves to
+// 0.67.0, the newest release that keeps it; the detail names the project's
+// place first.
+func TestCheckUsagePytensorCache(t *testing.T) {
+	t.Parallel()
+	for mode, flags := range usageModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			e := newEnv(t)
+			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+			e.pypi.Add("numba", usageNumba("0.66.0", false), usageNumba("0.67.0", false), usageNumba("0.68.0", true))
+			e.file("pyproject.toml", []byte("[project]\nname = \"pytensor\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+			e.file("pytensor/link/numba/cache.py", []byte(pytensorCache))
+			e.file(".pinbot.yml", []byte("packages:\n  numba: {}\n"))
+			code, out, stderr := e.run(append([]string{"check", "--dir", e.dir, "--format", "json", "--write"}, flags...)...)
+			if code != exitCheck {
+				t.Fatalf("exit %d, want 3\n%s\n%s", code, out, stderr)
+			}
+			var rep report.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			p := rep.Packages[0]
+			c := usageOf(p)
+			if p.Status != "blocked" || p.Newest != "0.67.0" || c == nil {
+				t.Fatalf("numba %s %s, checks %+v", p.Status, p.Newest, p.Checks)
+			}
+			want := "pytensor/link/numba/cache.py:22 replaces numba.core.bytecode.FunctionIdentity._unique_ids: passes at 0.66.0, missing at 0.68.0"
+			if c.Verdict != "blocked" || c.OK || !strings.HasPrefix(c.Detail, want) || c.Uses != 4 || len(c.Broken) != 1 {
+				t.Fatalf("usage check %+v, want detail %q", c, want)
+			}
+			b := c.Broken[0]
+			if b.Name != "numba.core.bytecode.FunctionIdentity._unique_ids" || b.File != "pytensor/link/numba/cache.py" || b.Line != 22 ||
+				b.Col != 18 || !b.Private || b.Guarded || b.Baseline != "passes" || b.Candidate != "missing" || b.Verdict != "blocked" || b.Kind != "assign" {
+				t.Errorf("broken %+v", b)
+			}
+			if got := e.read("pyproject.toml"); !strings.Contains(got, `"numba>=0.58,<=0.67.0"`) {
+				t.Errorf("--write wrote %q", got)
+			}
+			// The text report lists the place too.
+			_, text, _ := e.run(append([]string{"check", "--dir", e.dir}, flags...)...)
+			if !strings.Contains(text, "check usage references: ") {
+				t.Errorf("text report:\n%s", text)
+			}
+		})
+	}
+}
+
+// looksBroken is a numba whose 0.68.0 moves and deprecates names in ways that
+// only look as if they broke the code using them: errors.NumbaWarning is
+// re-exported from its new home, compat.get_numba is answered by a module
+// __getattr__, types.Int is kept as a deprecated alias, and the code reaches
+// legacy.removed only under try/except ImportError.
+func looksBroken(version string, moved bool) fakes.Release {
+	files := map[string][]byte{
+		"numba/__init__.py":      nil,
+		"numba/core/__init__.py": nil,
+		"numba/core/errors.py":   []byte("class NumbaWarning(Warning):\n    pass\n"),
+		"numba/core/compat.py":   []byte("def get_numba(x, *, strict=False):\n    return x\n"),
+		"numba/core/types.py":    []byte("class Int:\n    pass\n"),
+		"numba/core/legacy.py":   []byte("def removed():\n    return 1\n"),
+	}
+	if moved {
+		files["numba/misc/__init__.py"] = nil
+		files["numba/misc/errors.py"] = []byte("class NumbaWarning(Warning):\n    pass\n")
+		files["numba/core/errors.py"] = []byte("from numba.misc.errors import NumbaWarning\n")
+		files["numba/core/compat.py"] = []byte("def __getattr__(name):\n    if name == 'get_numba':\n        return lambda x, *, strict=False: x\n    raise AttributeError(name)\n")
+		files["numba/core/types.py"] = []byte("import warnings\n\n\nclass Integer:\n    pass\n\n\nInt = Integer  # deprecated alias, kept\n")
+		delete(files, "numba/core/legacy.py")
+	}
+	fn, data := fakes.Wheel("numba", version, "py3-none-any", files)
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+const looksBrokenCode = `from numba.core.errors import NumbaWarning
+from numba.core import compat
+import numba.core.types as nt
+
+try:
+    from numba.core.legacy import removed
+except ImportError:
+    removed = None
+
+
+def run(x):
+    compat.get_numba(x, strict=True)
+    return nt.Int, NumbaWarning
+`
+
+// TestCheckUsageLooksBroken: names re-exported elsewhere, moved behind a
+// module __getattr__, kept as a deprecated alias, or reached under
+// try/except ImportError never block the bump; what cannot be decided (a
+// module __getattr__ read statically) and the guarded one that goes are
+// warnings.
+func TestCheckUsageLooksBroken(t *testing.T) {
+	t.Parallel()
+	for mode, flags := range usageModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			e := newEnv(t)
+			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+			e.pypi.Add("numba", looksBroken("0.67.0", false), looksBroken("0.68.0", true))
+			e.file("requirements.txt", []byte("numba>=0.60,<=0.67.0\n"))
+			e.file("src/app.py", []byte(looksBrokenCode))
+			e.file(".pinbot.yml", []byte("packages:\n  numba: {}\n"))
+			code, out, stderr := e.run(append([]string{"check", "--dir", e.dir, "--format", "json"}, flags...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d, want 0 (a bump)\n%s\n%s", code, out, stderr)
+			}
+			var rep report.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			p := rep.Packages[0]
+			c := usageOf(p)
+			if p.Status != "bump" || p.Newest != "0.68.0" || c == nil || c.Verdict != "warning" {
+				t.Fatalf("numba %s %s, usage %+v", p.Status, p.Newest, c)
+			}
+			for _, b := range c.Broken {
+				if b.Verdict == "blocked" {
+					t.Errorf("blocked: %+v", b)
+				}
+				if strings.HasPrefix(b.Name, "numba.core.legacy") && !b.Guarded {
+					t.Errorf("the guarded import is not marked so: %+v", b)
+				}
+			}
+			var legacy bool
+			for _, b := range c.Broken {
+				legacy = legacy || b.Name == "numba.core.legacy.removed" && b.Candidate == "missing"
+			}
+			if !legacy {
+				t.Errorf("the guarded name that goes is not listed: %+v", c.Broken)
+			}
+		})
+	}
+}
+
+// TestCheckUsageNone: a repository whose code does not use the package gets
+// no usage check, and usage: off turns a using one's off.
+func TestCheckUsageNone(t *testing.T) {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numba", usageNumba("0.66.0", false), usageNumba("0.67.0", false), usageNumba("0.68.0", true))
+	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+	e.file("x/other.py", []byte("import numpy\nnumpy.zeros(3)\n"))
+	e.file(".pinbot.yml", []byte("packages:\n  numba: {}\n"))
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static")
+	if code != exitOK || strings.Contains(out, `"kind": "usage"`) {
+		t.Fatalf("no reference: exit %d\n%s\n%s", code, out, stderr)
+	}
+	e.file("pytensor/cache.py", []byte(pytensorCache))
+	e.file(".pinbot.yml", []byte("packages:\n  numba: {usage: off}\n"))
+	code, out, stderr = e.run("check", "--dir", e.dir, "--format", "json", "--static")
+	if code != exitOK || strings.Contains(out, `"kind": "usage"`) {
+		t.Fatalf("usage: off: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// manyRemoved is a numba whose 0.68.0 removes the n functions names()
+// lists.
+func manyRemoved(version string, n int, drop bool) fakes.Release {
+	var b strings.Builder
+	for i := range n {
+		if !drop {
+			fmt.Fprintf(&b, "def f%d():\n    return %d\n\n\n", i, i)
+		}
+	}
+	b.WriteString("def kept():\n    return 0\n")
+	fn, data := fakes.Wheel("numba", version, "py3-none-any", map[string][]byte{
+		"numba/__init__.py": nil, "numba/core/__init__.py": nil, "numba/core/old.py": []byte(b.String()),
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// TestRunUsageDraft: a blocked usage check makes the pull request a draft
+// whose body lists the references that break, the first 20 and the rest
+// counted; the check job's JSON report carries them to run --verdicts,
+// which makes the same pull request without reading a wheel.
+func TestRunUsageDraft(t *testing.T) {
+	var code strings.Builder
+	code.WriteString("from numba.core import old\n\n\ndef use():\n")
+	for i := range 25 {
+		fmt.Fprintf(&code, "    old.f%d()\n", i)
+	}
+	code.WriteString("    old.kept()\n")
+	newUsageRunEnv := func() *runTestEnv {
+		e := newRunEnvFiles(t, testConfig, map[string]string{"pytensor/uses.py": code.String()})
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		e.pypi.Add("numba", manyRemoved("0.66.0", 25, false), manyRemoved("0.67.0", 25, false), manyRemoved("0.68.0", 25, true))
+		return e
+	}
+	checkBody := func(t *testing.T, e *runTestEnv) {
+		t.Helper()
+		p := e.gh.Pulls(testRepo)
+		if len(p) != 1 || !p[0].Draft || p[0].Title != "Bump numba cap to 0.67.0 (a check failed)" {
+			t.Fatalf("pull requests %+v", p)
+		}
+		for _, want := range []string{
+			"**The code's references that break** (25 of 27 references checked):",
+			"- ❌ `pytensor/uses.py`:5 calls `numba.core.old.f0`: passes → missing",
+			"- ❌ `pytensor/uses.py`:24 calls `numba.core.old.f19`: passes → missing",
+			"- … and 5 more references (the JSON report lists them)",
+		} {
+			if !strings.Contains(p[0].Body, want) {
+				t.Errorf("the body lacks %q:\n%s", want, p[0].Body)
+			}
+		}
+		if strings.Contains(p[0].Body, "old.f20`") {
+			t.Errorf("the body lists more than 20 references:\n%s", p[0].Body)
+		}
+	}
+
+	self := newUsageRunEnv()
+	if c, out, stderr := self.run("--static"); c != exitCheck {
+		t.Fatalf("exit %d, want 3\n%s\n%s", c, out, stderr)
+	}
+	checkBody(t, self)
+
+	e := newUsageRunEnv()
+	c, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--static")
+	if c != exitCheck {
+		t.Fatalf("check: exit %d\n%s\n%s", c, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	u := usageOf(rep.Packages[0])
+	if u == nil || u.Uses != 27 || len(u.Broken) != 25 || u.Verdict != "blocked" {
+		t.Fatalf("usage check %+v", u)
+	}
+	path := writeReport(t, rep)
+	fetched := e.wheelsFetched()
+	if c, out, stderr := e.run("--verdicts", path); c != exitCheck {
+		t.Fatalf("publish: exit %d, want 3\n%s\n%s", c, out, stderr)
+	}
+	if n := e.wheelsFetched() - fetched; n != 0 {
+		t.Errorf("the publisher fetched %d wheels", n)
+	}
+	checkBody(t, e)
+}
+
+// TestInitUsage: pinbot init says, under each package, what its usage
+// checks cover: how many names the code uses, and the private ones with
+// their first place.
+func TestInitUsage(t *testing.T) {
+	e := newEnv(t)
+	e.file("pyproject.toml", []byte("[project]\nname = \"pytensor\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+	e.file("pytensor/link/numba/cache.py", []byte(pytensorCache))
+	if code, out, stderr := e.run("init", "--dir", e.dir); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	written := e.read(".pinbot.yml")
+	for _, want := range []string{
+		"    usage: auto          # check every name the code uses from it at each new release (off: do not)\n",
+		"    # The usage checks cover the 4 names the code uses from numba (pinbot usage lists them), two\n    #   private:\n",
+		"    #   numba.core.caching._CacheLocator   pytensor/link/numba/cache.py:5 (import)\n",
+		"    #   numba.core.bytecode.FunctionIdentity._unique_ids   pytensor/link/numba/cache.py:22 (assign)\n",
+		"    # A probe adds what a name cannot show:",
+	} {
+		if !strings.Contains(written, want) {
+			t.Errorf("init wrote no %q:\n%s", want, written)
+		}
+	}
+}
+
+// TestCheckUsageEarlyWarning: a package with references has checks, so
+// its early warning is on: a pre-release that drops a name the code
+// replaces is announced as blocked, with the usage check's evidence, and
+// the cap still moves to the target, which keeps it.
+func TestCheckUsageEarlyWarning(t *testing.T) {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numba", usageNumba("0.66.0", false), usageNumba("0.67.0", false), usageNumba("0.68.0rc1", true))
+	e.file("pyproject.toml", []byte("[project]\nname = \"pytensor\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+	e.file("pytensor/link/numba/cache.py", []byte(pytensorCache))
+	e.file(".pinbot.yml", []byte("packages:\n  numba: {}\n"))
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0 (a pre-release changes no exit code)\n%s\n%s", code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Packages[0]
+	if p.Status != "bump" || p.Newest != "0.67.0" || usageOf(p) == nil || usageOf(p).Verdict != "ok" {
+		t.Fatalf("numba %s %s, checks %+v", p.Status, p.Newest, p.Checks)
+	}
+	pr := p.Prerelease
+	if pr == nil || pr.Version != "0.68.0rc1" || pr.Verdict != "blocked" || pr.Baseline != "0.67.0" {
+		t.Fatalf("early warning %+v", pr)
+	}
+	var c *report.Check
+	for i := range pr.Checks {
+		if pr.Checks[i].Kind == "usage" {
+			c = &pr.Checks[i]
+		}
+	}
+	if c == nil || c.Verdict != "blocked" || !strings.HasPrefix(c.Detail, "pytensor/link/numba/cache.py:22 replaces numba.core.bytecode.FunctionIdentity._unique_ids: passes at 0.67.0, missing at 0.68.0rc1") {
+		t.Errorf("the early warning's usage check %+v", c)
+	}
+}
