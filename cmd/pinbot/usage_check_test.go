@@ -378,3 +378,74 @@ func TestCheckUsageEarlyWarning(t *testing.T) {
 		t.Errorf("the early warning's usage check %+v", c)
 	}
 }
+
+// sklearnRelease is a scikit-learn whose 1.6.0 moves
+// BaseEstimator._validate_data to sklearn.utils.validation.validate_data.
+func sklearnRelease(version string, moved bool) fakes.Release {
+	base := "class BaseEstimator:\n    def _validate_data(self, X, y=None, reset=True):\n        return X\n\n    def get_params(self, deep=True):\n        return {}\n"
+	files := map[string][]byte{"sklearn/__init__.py": nil, "sklearn/utils/__init__.py": nil,
+		"sklearn/utils/validation.py": []byte("def check_array(a):\n    return a\n")}
+	if moved {
+		base = "class BaseEstimator:\n    def get_params(self, deep=True):\n        return {}\n"
+		files["sklearn/utils/validation.py"] = []byte("def check_array(a):\n    return a\n\n\ndef validate_data(est, X, y=None, reset=True):\n    return X\n")
+	}
+	files["sklearn/base.py"] = []byte(base)
+	fn, data := fakes.Wheel("scikit_learn", version, "py3-none-any", files)
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// mlirRelease is an MLIR binding whose 21.1.0 removes the private
+// Context._get_live_operation_count (llvm/llvm-project#155114).
+func mlirRelease(version string, removed bool) fakes.Release {
+	ctx := "class Context:\n    def _get_live_operation_count(self):\n        return 0\n\n    def _get_live_module_count(self):\n        return 0\n"
+	if removed {
+		ctx = "class Context:\n    def _get_live_module_count(self):\n        return 0\n"
+	}
+	fn, data := fakes.Wheel("mlir_python_bindings", version, "py3-none-any", map[string][]byte{
+		"mlir/__init__.py": nil, "mlir/ir.py": []byte(ctx),
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// TestCheckUsageThroughInstancesAndSubclasses: a method reached through
+// self in a subclass of a package class (scikit-learn's _validate_data) and
+// through an instance the code makes (MLIR's ctx._get_live_operation_count())
+// is checked on the class; the releases that remove them are blocked, the
+// method that stays passes.
+func TestCheckUsageThroughInstancesAndSubclasses(t *testing.T) {
+	t.Parallel()
+	estimator := "from sklearn.base import BaseEstimator\n\n\nclass Scaler(BaseEstimator):\n    def fit(self, X, y=None):\n" +
+		"        X = self._validate_data(X, reset=True)\n        self.get_params()\n        return self\n"
+	mlirTest := "from mlir.ir import Context\n\n\ndef test_live():\n    ctx = Context()\n    assert ctx._get_live_operation_count() == 0\n" +
+		"    assert ctx._get_live_module_count() == 0\n"
+	for mode, flags := range usageModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			e := newEnv(t)
+			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+			e.pypi.Add("scikit-learn", sklearnRelease("1.5.2", false), sklearnRelease("1.6.0", true))
+			e.pypi.Add("mlir-python-bindings", mlirRelease("20.1.0", false), mlirRelease("21.1.0", true))
+			e.file("requirements.txt", []byte("scikit-learn>=1.3,<=1.5.2\nmlir-python-bindings<=20.1.0\n"))
+			e.file("pkg/scaler.py", []byte(estimator))
+			e.file("tests/test_mlir.py", []byte(mlirTest))
+			e.file(".pinbot.yml", []byte("packages:\n  scikit-learn: {}\n  mlir-python-bindings: {}\n"))
+			code, out, stderr := e.run(append([]string{"check", "--dir", e.dir, "--format", "json"}, flags...)...)
+			if code != exitCheck {
+				t.Fatalf("exit %d, want 3\n%s\n%s", code, out, stderr)
+			}
+			var rep report.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{
+				"mlir-python-bindings": "tests/test_mlir.py:6 uses, on an instance, mlir.ir.Context._get_live_operation_count: passes at 20.1.0, missing at 21.1.0",
+				"scikit-learn":         "pkg/scaler.py:6 uses, through a subclass, sklearn.base.BaseEstimator._validate_data: passes at 1.5.2, missing at 1.6.0",
+			}
+			for _, p := range rep.Packages {
+				c := usageOf(p)
+				if p.Status != "blocked" || c == nil || c.Verdict != "blocked" || !strings.HasPrefix(c.Detail, want[p.Name]) || len(c.Broken) != 1 {
+					t.Errorf("%s %s, usage check %+v, want %q", p.Name, p.Status, c, want[p.Name])
+				}
+			}
+		})
+	}
+}
