@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -52,18 +50,6 @@ func usageNumba(version string, drop bool) fakes.Release {
 	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
 }
 
-// usageModes are the ways the usage checks run: statically, and with
-// python3 when it is installed (required with PINBOT_INTEGRATION).
-func usageModes(t *testing.T) map[string][]string {
-	modes := map[string][]string{"static": {"--static"}}
-	if py, err := exec.LookPath("python3"); err == nil {
-		modes["dynamic"] = []string{"--python", py}
-	} else if os.Getenv("PINBOT_INTEGRATION") != "" {
-		t.Fatal("python3 is not installed")
-	}
-	return modes
-}
-
 // usageOf returns the package's usage check, or nil.
 func usageOf(p report.Package) *report.Check {
 	for i := range p.Checks {
@@ -82,7 +68,7 @@ func usageOf(p report.Package) *report.Check {
 // place first.
 func TestCheckUsagePytensorCache(t *testing.T) {
 	t.Parallel()
-	for mode, flags := range usageModes(t) {
+	for mode, flags := range probeModes(t) {
 		t.Run(mode, func(t *testing.T) {
 			e := newEnv(t)
 			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
@@ -172,7 +158,7 @@ def run(x):
 // warnings.
 func TestCheckUsageLooksBroken(t *testing.T) {
 	t.Parallel()
-	for mode, flags := range usageModes(t) {
+	for mode, flags := range probeModes(t) {
 		t.Run(mode, func(t *testing.T) {
 			e := newEnv(t)
 			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
@@ -418,7 +404,7 @@ func TestCheckUsageThroughInstancesAndSubclasses(t *testing.T) {
 		"        X = self._validate_data(X, reset=True)\n        self.get_params()\n        return self\n"
 	mlirTest := "from mlir.ir import Context\n\n\ndef test_live():\n    ctx = Context()\n    assert ctx._get_live_operation_count() == 0\n" +
 		"    assert ctx._get_live_module_count() == 0\n"
-	for mode, flags := range usageModes(t) {
+	for mode, flags := range probeModes(t) {
 		t.Run(mode, func(t *testing.T) {
 			e := newEnv(t)
 			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
