@@ -151,8 +151,13 @@ type Package struct {
 	ProbeEnvironment ProbeEnvironment `yaml:"probe-environment"`
 	// EarlyWarning runs the package's checks against a pre-release newer
 	// than the target, when there is one (default on for a package with
-	// checks; see EarlyWarns).
-	EarlyWarning *bool `yaml:"early-warning"`
+	// checks; see EarlyWarns). It is the boolean form of the early-warning
+	// key; its mapping form is EarlyWarnings.
+	EarlyWarning *bool `yaml:"early-warning,mapping=EarlyWarnings"`
+	// EarlyWarnings is early-warning's mapping form
+	// (early-warning: {nightly: scientific-python}): on, with where the
+	// package's nightly builds are (NightlySource).
+	EarlyWarnings *EarlyWarnings `yaml:"-"`
 	// Solve, when set, overrides the global solve for this package.
 	Solve *bool `yaml:"solve"`
 
@@ -200,16 +205,13 @@ func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.
 
 // EarlyWarns reports whether the package's checks are run against a
 // pre-release newer than its target: on for a package with checks, unless
-// early-warning: false.
+// early-warning: false (the mapping form is on).
 func (p *Package) EarlyWarns() bool {
-	return p.HasChecks() && (p.EarlyWarning == nil || *p.EarlyWarning)
+	return p.HasChecks() && (p.EarlyWarning == nil || *p.EarlyWarning || p.EarlyWarnings != nil)
 }
 
 // Validate checks the package's values.
 func (p *Package) Validate() error {
-	if p.EarlyWarning != nil && *p.EarlyWarning && !p.HasChecks() {
-		return fmt.Errorf("early-warning: true, but the package has no probes or symbols to run against a pre-release")
-	}
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
 		return err
 	}
