@@ -125,6 +125,9 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 		fail := func(err error) ([]Side, *Environment, *resolveRecord, probeInfo, error) {
 			return nil, nil, nil, probeInfo{}, err
 		}
+		if err := checkPinned(opts, py, version); err != nil {
+			return fail(err)
+		}
 		var rec *resolveRecord
 		var dists []Dist
 		first := false // no resolution recorded: install and let pip report it
@@ -411,7 +414,7 @@ func probeIn(ctx context.Context, opts *Options, python, version string, specs [
 		WantVersion bool       `json:"want_version"`
 		Tail        int        `json:"tail"`
 		Probes      []reqProbe `json:"probes"`
-	}{Package: opts.Package, WantVersion: true, Tail: detailMax}
+	}{Package: distOf(opts, version), WantVersion: true, Tail: detailMax}
 	for i, s := range specs {
 		req.Probes = append(req.Probes, reqProbe{i, s.DisplayName(), s.Path, s.expectKind(), s.SourceContains, s.Signature, s.Run})
 	}
