@@ -24,6 +24,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/verifying"
@@ -56,6 +57,7 @@ type Verdicts struct {
 var (
 	_ verifying.Recorded           = (*Verdicts)(nil)
 	_ verifying.PrereleaseRecorded = (*Verdicts)(nil)
+	_ verifying.NightlyRecorded    = (*Verdicts)(nil)
 )
 
 type entry struct {
@@ -64,6 +66,7 @@ type entry struct {
 	checks   []report.Check
 	err      string
 	pre      *report.Prerelease
+	nightly  *report.Nightly
 }
 
 // ReadFile reads and validates the report at path: a regular file (not a
@@ -94,6 +97,8 @@ type pkg struct {
 	Verdicts []report.Verdict `json:"verdicts"`
 	// Prerelease is the early warning: the checks on a pre-release.
 	Prerelease *report.Prerelease `json:"prerelease"`
+	// Nightly is the early warning from nightly builds: the checks on one.
+	Nightly *report.Nightly `json:"nightly"`
 }
 
 // Parse validates data, the report read from file (named in errors).
@@ -129,7 +134,7 @@ func Parse(file string, data []byte) (*Verdicts, error) {
 		if prev, ok := v.pkgs[k]; ok {
 			return nil, diag.Errorf(file, 0, 0, key, "%s: a second entry for %s", quote(p.Name), prev.name)
 		}
-		v.pkgs[k] = &entry{name: p.Name, verdicts: p.Verdicts, checks: p.Checks, err: p.Error, pre: p.Prerelease}
+		v.pkgs[k] = &entry{name: p.Name, verdicts: p.Verdicts, checks: p.Checks, err: p.Error, pre: p.Prerelease, nightly: p.Nightly}
 	}
 	return v, nil
 }
@@ -193,7 +198,49 @@ func (p *pkg) validate() error {
 			return err
 		}
 	}
+	if n := p.Nightly; n != nil {
+		if err := validNightly(n); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// validNightly checks a package's nightly: only what NightlyVerdict
+// reads and the publisher shows is taken, each bounded.
+func validNightly(n *report.Nightly) error {
+	switch {
+	case !report.ValidVersion(n.Version):
+		return fmt.Errorf("nightly.version: %s is not a version", quote(n.Version))
+	case n.Baseline != "" && !report.ValidVersion(n.Baseline):
+		return fmt.Errorf("nightly.baseline: %s is not a version", quote(n.Baseline))
+	case !slices.Contains([]string{"ok", "blocked", "warning"}, n.Verdict):
+		return fmt.Errorf("nightly.verdict: %s is not ok, blocked or warning", quote(n.Verdict))
+	case len(n.Checks) > maxChecks:
+		return fmt.Errorf("nightly: %d checks, more than %d", len(n.Checks), maxChecks)
+	case len(n.Source) > maxText || len(n.Reason) > maxText || len(n.Distribution) > maxText:
+		return errors.New("nightly: a text too long")
+	case n.Distribution != "" && !report.ValidName(n.Distribution):
+		return fmt.Errorf("nightly.distribution: %s is not a package name", quote(n.Distribution))
+	case len(n.Beside) > maxVerdicts || len(n.Skipped) > report.MaxPrereleaseSkipped:
+		return errors.New("nightly: more builds beside it or skipped than a report holds")
+	}
+	for key, b := range map[string]*report.NightlyBuild{"first_failing": n.FirstFailing, "last_passing": n.LastPassing} {
+		if b != nil && !report.ValidVersion(b.Version) {
+			return fmt.Errorf("nightly.%s.version: %s is not a version", key, quote(b.Version))
+		}
+	}
+	for _, s := range n.Beside {
+		if len(s) > maxText {
+			return errors.New("nightly.beside: a text too long")
+		}
+	}
+	for _, s := range n.Skipped {
+		if !report.ValidVersion(s.Version) || len(s.Source) > maxText || len(s.Reason) > maxText {
+			return errors.New("nightly.skipped: not a version, or a text too long")
+		}
+	}
+	return checkTexts("nightly.checks", n.Checks)
 }
 
 // checkTexts bounds the texts of checks, the report's key.
@@ -304,6 +351,38 @@ func (v *Verdicts) PrereleaseVerdict(pkg, baseline, version string) ([]report.Ch
 		return nil, false, fmt.Errorf("the check job's report says %s", quote(firstLine(e.pre.Reason)))
 	}
 	return e.pre.Checks, e.pre.Verdict == "blocked", nil
+}
+
+// NightlyVerdict returns the recorded nightly of pkg: the checks on the
+// build of version uploaded at uploaded (zero: the source said no time)
+// against baseline, and whether a check blocked it. Another build, or
+// another baseline, is an error wrapping verifying.ErrNotJudged; a build the
+// check job could not decide is an error carrying the job's reason, so
+// that the publisher says the same.
+func (v *Verdicts) NightlyVerdict(pkg, baseline, version string, uploaded time.Time) ([]report.Check, bool, error) {
+	e, ok := v.pkgs[config.Key(pkg)]
+	switch {
+	case !ok || e.nightly == nil:
+		return nil, false, fmt.Errorf("the report %s has no nightly for %s: %w", v.file, pkg, verifying.ErrNotJudged)
+	case e.nightly.Version != version || !e.nightly.Uploaded.Equal(uploaded):
+		return nil, false, fmt.Errorf("the report %s checked %s nightly %s, not %s, the build this run found: %w",
+			v.file, pkg, quote(buildName(e.nightly.Build())), buildName(report.NightlyBuild{Version: version, Uploaded: uploaded}), verifying.ErrNotJudged)
+	case e.nightly.Baseline != baseline:
+		return nil, false, fmt.Errorf("the report %s judged %s nightly %s against %s, this run compares with %s: %w",
+			v.file, pkg, version, orNone(e.nightly.Baseline), orNone(baseline), verifying.ErrNotJudged)
+	case e.nightly.Verdict == "warning" && !slices.ContainsFunc(e.nightly.Checks, func(c report.Check) bool { return c.Verdict == "warning" }):
+		return nil, false, fmt.Errorf("the check job's report says %s", quote(firstLine(e.nightly.Reason)))
+	}
+	return e.nightly.Checks, e.nightly.Verdict == "blocked", nil
+}
+
+// buildName names a build in an error: its version, and its upload time
+// when known.
+func buildName(b report.NightlyBuild) string {
+	if b.Uploaded.IsZero() {
+		return b.Version
+	}
+	return b.Version + " uploaded " + b.Uploaded.UTC().Format(time.RFC3339)
 }
 
 // For returns nil when the report may be published to repo ("owner/name"):
