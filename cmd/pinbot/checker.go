@@ -133,6 +133,7 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) (*planning.Checker, *verifying.Verifier) {
 	hc := f.HTTPClient()
 	srcs := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
+	nightlies := newNightlies(cfg, srcs, hc, f.policy().WorstCase())
 	store := f.cacheDir()
 	if store == "" {
 		store = tmp
@@ -160,13 +161,15 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		v.Index = src.IndexURL()
 	}
 	v.Channels = map[string]sources.Source{}
-	for _, src := range srcs {
-		if sources.SchemeOf(src) == conda.Scheme {
-			v.Channels[src.Name()] = src
+	for _, set := range []map[string]sources.Source{srcs, nightlies} {
+		for _, src := range set {
+			if _, ok := src.(renamed); !ok && sources.SchemeOf(src) == conda.Scheme {
+				v.Channels[src.Name()] = src
+			}
 		}
 	}
 	return &planning.Checker{
-		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes(),
+		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Nightlies: nightlies, Schemes: schemes.Schemes(),
 		Verifier: v, Log: f.Log, Now: f.Now,
 	}, v
 }

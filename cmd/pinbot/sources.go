@@ -9,6 +9,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/sources/conda"
+	"github.com/pinbot-dev/pinbot/sources/findlinks"
 	"github.com/pinbot-dev/pinbot/sources/goproxy"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 )
@@ -38,24 +39,8 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 	if len(channels) == 0 {
 		channels = []string{conda.DefaultChannel}
 	}
-	// Shards are read for the platforms the packages require (conda's default
-	// subdirs for a package that names none), and noarch.
-	var subdirs []string
-	for _, p := range cfg.Packages {
-		platforms := conda.DefaultSubdirs
-		if p != nil && len(p.Platforms) > 0 {
-			platforms = p.Platforms
-		}
-		for _, pl := range platforms {
-			if !slices.Contains(subdirs, pl) {
-				subdirs = append(subdirs, pl)
-			}
-		}
-	}
-	slices.Sort(subdirs)
 	for i, ch := range channels {
-		src := conda.New(conda.Options{Channel: ch, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
-			Budget: lookup}, hc)
+		src := newChannel(cfg, ch, hc, lookup)
 		out[ch] = src
 		if i == 0 {
 			out[condaAlias] = src
@@ -74,6 +59,80 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 		out[goproxy.Name] = gp
 	}
 	return out
+}
+
+// newChannel is the source of one conda channel, read as
+// sources.conda says: its API or sharded repodata, its labels, and, for
+// shards, the subdirs of the platforms the packages require (conda's
+// default subdirs for a package that names none) and noarch.
+func newChannel(cfg *config.Config, channel string, hc *http.Client, lookup time.Duration) sources.Source {
+	var subdirs []string
+	for _, p := range cfg.Packages {
+		platforms := conda.DefaultSubdirs
+		if p != nil && len(p.Platforms) > 0 {
+			platforms = p.Platforms
+		}
+		for _, pl := range platforms {
+			if !slices.Contains(subdirs, pl) {
+				subdirs = append(subdirs, pl)
+			}
+		}
+	}
+	slices.Sort(subdirs)
+	cc := cfg.Sources.Conda
+	return conda.New(conda.Options{Channel: channel, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
+		Budget: lookup}, hc)
+}
+
+// newNightlies builds the nightly source of each package that names one
+// (early-warning: {nightly: ...}; config.Package.NightlySource), by
+// package key: a PEP 503/691 index read by sources/pypi's simple API, a
+// find-links page by sources/findlinks, the package's own PyPI source asked
+// for another project (tf-nightly), or a conda channel, the configured
+// channel's source when sources.conda.channels lists it. Packages naming
+// one place share its source. Every one reads through hc, with web's
+// bounds, as the other sources do.
+func newNightlies(cfg *config.Config, srcs map[string]sources.Source, hc *http.Client, lookup time.Duration) map[string]sources.Source {
+	out := map[string]sources.Source{}
+	made := map[config.Nightly]sources.Source{}
+	for _, name := range cfg.Watched() {
+		n, ok := cfg.Packages[name].NightlySource()
+		if !ok {
+			continue
+		}
+		src, ok := made[n]
+		if !ok {
+			switch n.Kind() {
+			case config.NightlyIndex:
+				src = pypi.NewSimple(n.Index, hc)
+			case config.NightlyFindLinks:
+				src = findlinks.New(n.FindLinks, hc)
+			case config.NightlyProject:
+				src = renamed{src: srcs[pypi.Name], project: n.Project}
+			default:
+				if src = srcs[n.Channel]; src == nil {
+					src = newChannel(cfg, n.Channel, hc, lookup)
+				}
+			}
+			made[n] = src
+		}
+		out[name] = src
+	}
+	return out
+}
+
+// renamed asks its source for another project than the package's name: a
+// package's nightly builds published on its own index under another name
+// (tf-nightly for tensorflow).
+type renamed struct {
+	src     sources.Source
+	project string
+}
+
+func (r renamed) Name() string   { return r.src.Name() }
+func (r renamed) Scheme() string { return sources.SchemeOf(r.src) }
+func (r renamed) Releases(ctx context.Context, _ string) ([]sources.Release, error) {
+	return r.src.Releases(ctx, r.project)
 }
 
 // failing is a source that could not be set up: every lookup reports why, so

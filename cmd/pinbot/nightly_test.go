@@ -1,0 +1,256 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+// router returns the base transport that sends e's routes to their fakes
+// (nil when there are none): pinbot asks the real service's URL, such as
+// the scientific-python preset's index, and the fake answers it.
+func (e *env) router() http.RoundTripper {
+	if len(e.routes) == 0 {
+		return nil
+	}
+	return routeTripper(e.routes)
+}
+
+// routeTripper maps URL prefixes to a fake's base URL. The response names
+// the request as it was sent, so that what the page links resolves against
+// the real URL, and is routed again.
+type routeTripper map[string]string
+
+func (rt routeTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	for prefix, to := range rt {
+		rest, ok := strings.CutPrefix(req.URL.String(), prefix)
+		if !ok {
+			continue
+		}
+		u, err := url.Parse(to + rest)
+		if err != nil {
+			return nil, err
+		}
+		routed := req.Clone(req.Context())
+		routed.URL, routed.Host = u, u.Host
+		resp, err := http.DefaultTransport.RoundTrip(routed)
+		if resp != nil {
+			resp.Request = req
+		}
+		return resp, err
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// nightlyProbe is numba's probe the nightly tests run: static probing
+// decides it (no run snippet).
+const nightlyProbe = "packages:\n  numba:\n    probes:\n      - path: numba.core.bytecode.FunctionIdentity._unique_ids\n        expect: iterator\n"
+
+// day is a day of November 2026, when the nightly builds are uploaded.
+func day(d int) time.Time { return time.Date(2026, 11, d, 3, 0, 0, 0, time.UTC) }
+
+// nightlyBuild is a numba nightly build, uploaded on the day its version
+// says; drop removes _unique_ids.
+func nightlyBuild(version string, drop bool, up time.Time) fakes.Release {
+	r := numbaRelease(version, drop)
+	r.Uploaded = up
+	return r
+}
+
+// nightlyEnv is a repository capping numba at 0.66.0 (PyPI has 0.66.0 and
+// 0.67.0, the target: both keep _unique_ids) whose early warning reads the
+// nightly source early-warning names, and a fake index serving nightly
+// builds.
+func nightlyEnv(t *testing.T, earlyWarning string, builds ...fakes.Release) (*env, *fakes.PyPI) {
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", builds...)
+	e := earlyEnv(t, nightlyProbe+"    early-warning: "+strings.ReplaceAll(earlyWarning, "NIGHTLY", nightly.URL)+"\n")
+	return e, nightly
+}
+
+// checkNightly runs pinbot check --static --format json and returns the
+// report's numba entry and warnings, asserting exit 0: a nightly changes
+// no exit code.
+func checkNightly(t *testing.T, e *env, pkg string) (report.Package, []string) {
+	t.Helper()
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Packages {
+		if p.Name == pkg {
+			return p, rep.Warnings
+		}
+	}
+	t.Fatalf("no %s in\n%s", pkg, out)
+	return report.Package{}, nil
+}
+
+// wantNightly checks a nightly against what the tests expect of it.
+func wantNightly(t *testing.T, n *report.Nightly, version, source, verdict string, uploaded time.Time) {
+	t.Helper()
+	if n == nil {
+		t.Fatal("no nightly in the report")
+	}
+	if n.Version != version || n.Source != source || n.Verdict != verdict || !n.Uploaded.Equal(uploaded) || n.Baseline != "0.67.0" {
+		t.Errorf("nightly %s (%s) %s uploaded %v against %s, want %s (%s) %s uploaded %v against 0.67.0; reason %q",
+			n.Version, n.Source, n.Verdict, n.Uploaded, n.Baseline, version, source, verdict, uploaded, n.Reason)
+	}
+	switch verdict {
+	case "blocked":
+		if !strings.HasPrefix(n.Reason, "fails probe numba.core.bytecode.FunctionIdentity._unique_ids (passes at 0.67.0, fails at "+version+": ") ||
+			strings.Contains(n.Reason, "ships") ||
+			n.FirstFailing == nil || n.FirstFailing.Version != version || n.LastPassing != nil {
+			t.Errorf("blocked nightly: reason %q, first failing %v, last passing %v", n.Reason, n.FirstFailing, n.LastPassing)
+		}
+	case "ok":
+		if n.Reason != "passes every check against 0.67.0" || n.FirstFailing != nil || n.LastPassing == nil || n.LastPassing.Version != version {
+			t.Errorf("passing nightly: reason %q, first failing %v, last passing %v", n.Reason, n.FirstFailing, n.LastPassing)
+		}
+	}
+}
+
+// TestCheckNightlySources drives each kind of nightly source through pinbot
+// check against fakes serving builds as the real indexes do: the newest
+// build newer than the target is checked with the package's probes against
+// 0.67.0 (what the caps admit once they move), the cap moves to 0.67.0 and
+// no further, and the exit code is the bump's.
+func TestCheckNightlySources(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	builds := []fakes.Release{nightlyBuild("0.69.0.dev20261124", false, day(24)), nightlyBuild("0.69.0.dev20261130", true, day(30)),
+		nightlyBuild("0.69.0.dev20261117", false, day(17))}
+	t.Run("scientific-python, JSON form", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: scientific-python}", builds...)
+		e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		p, _ := checkNightly(t, e, "numba")
+		if p.Status != "bump" || p.Newest != "0.67.0" || p.Pins[0].After != "numba>=0.58,<=0.67.0" {
+			t.Errorf("the nightly moved the plan: %s %s %+v", p.Status, p.Newest, p.Pins)
+		}
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", config.ScientificPythonNightlyIndex, "blocked", day(30))
+		if reqs := strings.Join(nightly.Requests(), " "); !strings.Contains(reqs, "/simple/numba/") || !strings.Contains(reqs, "numba-0.69.0.dev20261130-py3-none-any.whl") {
+			t.Errorf("the index was asked %s", reqs)
+		}
+		// The text and Markdown reports say it too.
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: numba nightly 0.69.0.dev20261130 ("+config.ScientificPythonNightlyIndex+"): blocked since 0.69.0.dev20261130 (first failing seen): fails probe") {
+			t.Errorf("text:\n%s", text)
+		}
+		_, md, _ := e.run("check", "--dir", e.dir, "--static", "--format", "markdown")
+		if !strings.Contains(md, "**Early warning:** numba nightly 0.69.0.dev20261130 (") || !strings.Contains(md, "| Check | Result | Baseline | Nightly | Detail |") {
+			t.Errorf("markdown:\n%s", md)
+		}
+	})
+	t.Run("scientific-python, HTML form", func(t *testing.T) {
+		// anaconda.org's simple API answers PEP 503 HTML: no upload times.
+		e, nightly := nightlyEnv(t, "{nightly: scientific-python}", builds...)
+		nightly.HTMLOnly = true
+		e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", config.ScientificPythonNightlyIndex, "blocked", time.Time{})
+	})
+	t.Run("an index with local labels", func(t *testing.T) {
+		// PyTorch's nightly index: a local version label per variant.
+		e, _ := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}", nightlyBuild("0.69.0.dev20261129+cpu", true, day(29)),
+			nightlyBuild("0.69.0.dev20261130+cpu", false, day(30)))
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130+cpu", p.Nightly.Source, "ok", day(30))
+		if !strings.HasSuffix(p.Nightly.Source, "/simple") || !strings.HasPrefix(p.Nightly.Source, "http://127.0.0.1") {
+			t.Errorf("source %q", p.Nightly.Source)
+		}
+	})
+	t.Run("a find-links page", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: {find-links: 'NIGHTLY"+fakes.FindLinksPath+"'}}", builds...)
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", nightly.URL+fakes.FindLinksPath, "blocked", time.Time{})
+	})
+	t.Run("tf-nightly under its own name", func(t *testing.T) {
+		e := newEnv(t)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		tf := func(project, version string, gone bool) fakes.Release {
+			api := []byte("def convert_variables_to_constants_v2(func):\n    return func\n")
+			if gone {
+				api = []byte("# moved\n")
+			}
+			fn, data := fakes.Wheel(project, version, "py3-none-any", map[string][]byte{
+				"tensorflow/__init__.py": nil, "tensorflow/python/__init__.py": nil, "tensorflow/python/framework/__init__.py": nil,
+				"tensorflow/python/framework/convert_to_constants.py": api,
+			})
+			return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+		}
+		e.pypi.Add("tensorflow", tf("tensorflow", "2.19.1", false), tf("tensorflow", "2.20.0", false))
+		e.pypi.Add("tf-nightly", tf("tf-nightly", "2.21.0.dev20261129", false), tf("tf-nightly", "2.21.0.dev20261130", true))
+		e.file("requirements.txt", []byte("tensorflow>=2.18,<=2.20.0\n"))
+		e.file(".pinbot.yml", []byte("packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
+			"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n"))
+		p, _ := checkNightly(t, e, "tensorflow")
+		n := p.Nightly
+		if p.Status != "current" || n == nil || n.Version != "2.21.0.dev20261130" || n.Distribution != "tf-nightly" || n.Source != "tf-nightly on pypi" ||
+			n.Baseline != "2.20.0" || n.Verdict != "blocked" || len(n.Checks) == 0 || !strings.Contains(n.Checks[0].Detail, "read tf_nightly-2.21.0.dev20261130-py3-none-any.whl (baseline tensorflow-2.20.0-py3-none-any.whl)") {
+			t.Errorf("%s, nightly %+v", p.Status, n)
+		}
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked") {
+			t.Errorf("text:\n%s", text)
+		}
+	})
+	t.Run("a conda label channel", func(t *testing.T) {
+		// numba's dev builds are conda packages: they are read as conda
+		// packages, compared with conda-forge's 0.67.0, though the pins
+		// are PyPI pins.
+		c := fakes.NewConda(t)
+		c.Add("conda-forge", "numba", condaNumbaPackage("0.66.0", false), condaNumbaPackage("0.67.0", false))
+		dev := func(v string, drop bool, up time.Time) fakes.CondaFile {
+			f := condaNumbaPackage(v, drop)
+			f.Labels, f.Uploaded = []string{"dev"}, up
+			return f
+		}
+		c.Add("numba", "numba", dev("0.69.0dev20261124", false, day(24)), dev("0.69.0dev20261130", true, day(30)))
+		e := earlyEnv(t, nightlyProbe+"    early-warning: {nightly: {channel: numba/label/dev}}\n")
+		e.vars["PINBOT_CONDA_URL"] = c.URL
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0dev20261130", "numba/label/dev", "blocked", day(30))
+		if n := p.Nightly; len(n.Checks) == 0 || !strings.Contains(n.Checks[0].Detail, "read numba-0.69.0dev20261130-py312h6e6e5ba_0.conda (baseline numba-0.67.0-py312h6e6e5ba_0.conda)") {
+			t.Errorf("checks %+v", n.Checks)
+		}
+	})
+}
+
+// TestCheckNightlyUnseen: a nightly source that does not answer is a
+// report warning, and nothing else changes (the plan, the exit code); one
+// without the package, or whose every build the gates hold back, says so.
+func TestCheckNightlyUnseen(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e, nightly := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	nightly.Fail("/simple/numba/", repeat(fakes.Fault{Status: 503, Body: "Service Unavailable"}, 8)...)
+	p, warnings := checkNightly(t, e, "numba")
+	if p.Status != "bump" || p.Newest != "0.67.0" || p.Nightly != nil {
+		t.Errorf("%s %s, nightly %+v", p.Status, p.Newest, p.Nightly)
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "numba: early warning: the nightly source "+nightly.URL+"/simple did not answer (") ||
+		!strings.Contains(warnings[0], "503") {
+		t.Errorf("warnings %q", warnings)
+	}
+	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}")
+	nightly.Remove("numba")
+	if _, warnings := checkNightly(t, e, "numba"); len(warnings) != 1 || !strings.Contains(warnings[0], "the nightly source "+nightly.URL+"/simple has no build of numba (") {
+		t.Errorf("no numba: warnings %q", warnings)
+	}
+	// The only build is for Linux; the package needs macOS wheels.
+	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    platforms: [osx-arm64]",
+		numbaWheel("0.69.0.dev20261130", "cp312-cp312-manylinux_2_17_x86_64", true, day(30)))
+	if p, warnings := checkNightly(t, e, "numba"); p.Nightly != nil || len(warnings) != 1 || warnings[0] != "numba: early warning: no nightly build on "+nightly.URL+
+		"/simple newer than the target passes the package's gates (0.69.0.dev20261130 has no wheel for osx-arm64)" {
+		t.Errorf("gated: nightly %+v, warnings %q", p.Nightly, warnings)
+	}
+}
