@@ -121,9 +121,10 @@ func (n Nightly) Where() string {
 
 // NightlySource returns where the package's nightly builds are, the preset
 // resolved (scientific-python is its index); false when the configuration
-// names none, or the early warning is off.
+// names none. A package without checks names one only as a member of a
+// group, whose other members' checks install its nightly beside theirs.
 func (p *Package) NightlySource() (Nightly, bool) {
-	if !p.EarlyWarns() || p.EarlyWarnings == nil {
+	if p == nil || p.EarlyWarnings == nil {
 		return Nightly{}, false
 	}
 	e := p.EarlyWarnings
@@ -139,9 +140,11 @@ func (p *Package) NightlySource() (Nightly, bool) {
 }
 
 // checkEarlyWarning checks that every package whose early warning is asked
-// for (early-warning: true, or its mapping form) has checks to run: a
-// fleet's defaults may give the probes a repository's file turns the early
-// warning on for, so it is checked once the files are merged.
+// for (early-warning: true, or its mapping form) has checks to run, or, for
+// a nightly source, is a member of a group, whose other members' checks
+// install its nightly beside theirs: a fleet's defaults may give the probes
+// a repository's file turns the early warning on for, so it is checked once
+// the files are merged.
 func (c *Config) checkEarlyWarning() error {
 	var errs diag.List
 	for _, name := range c.Watched() {
@@ -150,9 +153,12 @@ func (c *Config) checkEarlyWarning() error {
 			continue
 		}
 		key := cmp.Or(p.KeyPath(), "packages."+name) + ".early-warning"
+		group, _ := c.GroupOf(name)
 		switch {
-		case p.EarlyWarnings != nil:
-			errs = append(errs, c.Errorf(key, "the package has no probes or symbols to run against a pre-release or a nightly build"))
+		case p.EarlyWarnings != nil && p.EarlyWarnings.NightlyPreset == "" && p.EarlyWarnings.Nightly == nil:
+			errs = append(errs, c.Errorf(key, "the package has no probes or symbols to run against a pre-release"))
+		case p.EarlyWarnings != nil && group == "":
+			errs = append(errs, c.Errorf(key, "the package has no probes or symbols to run against a nightly build, and is in no group whose members' checks would install it"))
 		case p.EarlyWarning != nil && *p.EarlyWarning:
 			errs = append(errs, c.Errorf(key, "true, but the package has no probes or symbols to run against a pre-release"))
 		}

@@ -62,7 +62,8 @@ func TestNightlyErrors(t *testing.T) {
 		checked + "    early-warning: {nightly: {channel: 'numba/label/'}}\n":           `c.yml:4:40: packages.numba.early-warning.nightly.channel: "numba/label/" is not a channel name`,
 		checked + "    early-warning: {nightly: {wheel: x}}\n":                          `c.yml:4:31: packages.numba.early-warning.nightly.wheel: unknown key (known keys: index, find-links, project, channel)`,
 		checked + "    early-warning: {nightlies: scientific-python}\n":                 `c.yml:4:21: packages.numba.early-warning.nightlies: unknown key (known keys: nightly)`,
-		"packages:\n  numba:\n    early-warning: {nightly: {project: numba-nightly}}\n": `c.yml:3:20: packages.numba.early-warning: the package has no probes or symbols to run against a pre-release or a nightly build`,
+		"packages:\n  numba:\n    early-warning: {nightly: {project: numba-nightly}}\n": `c.yml:3:20: packages.numba.early-warning: the package has no probes or symbols to run against a nightly build, and is in no group whose members' checks would install it`,
+		"packages:\n  numba:\n    early-warning: {}\n":                                  `c.yml:3:20: packages.numba.early-warning: the package has no probes or symbols to run against a pre-release`,
 	} {
 		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q:\nerr  %v\nwant %q", doc, err, want)
@@ -94,5 +95,21 @@ func TestNightlyOverDefaults(t *testing.T) {
 	}
 	if n, ok := cfg.Packages["numba"].NightlySource(); ok || cfg.Packages["numba"].EarlyWarns() {
 		t.Errorf("early-warning: false over a nightly: %+v %v", n, ok)
+	}
+}
+
+// TestNightlyGroupMember: a group's member without checks may name its
+// nightly source: the other members' checks install its builds beside
+// theirs. It runs no early warning of its own.
+func TestNightlyGroupMember(t *testing.T) {
+	doc := checked + "    early-warning: {nightly: {index: 'https://idx.example/simple'}}\n  llvmlite:\n    early-warning: {nightly: {index: 'https://idx.example/simple'}}\n" +
+		"groups:\n  numba-stack: [numba, llvmlite]\n"
+	cfg, err := config.Parse("c.yml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := cfg.Packages["llvmlite"]
+	if n, ok := l.NightlySource(); !ok || n.Index != "https://idx.example/simple" || l.EarlyWarns() {
+		t.Errorf("llvmlite: %+v %v, early warning %v", n, ok, l.EarlyWarns())
 	}
 }

@@ -32,6 +32,9 @@ type nightlyBuild struct {
 	plan                 *plan.Plan
 	pkg                  plan.Package
 	lookups              []plan.Lookup
+	// judged is set when the package's own checks judge the build; a
+	// group's member without checks is only installed beside the others.
+	judged bool
 }
 
 // chooseNightly asks p's nightly source (Checker.Nightlies) for its builds

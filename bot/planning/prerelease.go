@@ -54,7 +54,10 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 	builds := map[string]*nightlyBuild{} // the nightly builds chosen, by package
 	for i := range plans {
 		p := &plans[i]
-		if !settings[p.Name].EarlyWarns() || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
+		// A group's member without checks of its own may name a nightly
+		// source: its build is installed beside the other members'.
+		warns := settings[p.Name].EarlyWarns()
+		if (!warns && groups.of[p.Name] == "") || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
 			continue
 		}
 		var constraints []probe.Constraint // as for the target (verifyAll)
@@ -62,12 +65,14 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 			constraints = probeConstraints(p.Name, project)
 		}
 		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints, Installs: planned.version, Prerelease: true}
-		pr, skipped, unseen := c.earlyWarn(ctx, log, p, pkgs[i], lookups[p.Name], req)
-		if pr != nil || len(skipped) > 0 {
-			out[p.Name] = earlyWarning{pr: pr, skipped: skipped}
-		}
-		for _, w := range unseen {
-			warnings = append(warnings, p.Name+": early warning: "+w+": a pre-release there would go unseen")
+		if warns {
+			pr, skipped, unseen := c.earlyWarn(ctx, log, p, pkgs[i], lookups[p.Name], req)
+			if pr != nil || len(skipped) > 0 {
+				out[p.Name] = earlyWarning{pr: pr, skipped: skipped}
+			}
+			for _, w := range unseen {
+				warnings = append(warnings, p.Name+": early warning: "+w+": a pre-release there would go unseen")
+			}
 		}
 		req.Prerelease = false
 		b, warning := c.chooseNightly(ctx, log, p, pkgs[i], req)
@@ -75,13 +80,16 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 			warnings = append(warnings, p.Name+": early warning: "+warning)
 		}
 		if b != nil {
-			b.plan, b.pkg, b.lookups = p, pkgs[i], lookups[p.Name]
+			b.plan, b.pkg, b.lookups, b.judged = p, pkgs[i], lookups[p.Name], warns
 			builds[p.Name] = b
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(builds)) {
 		if ctx.Err() != nil {
 			break
+		}
+		if !builds[name].judged {
+			continue // only installed beside its group's other members
 		}
 		ew := out[name]
 		ew.nightly = c.judgeNightly(ctx, log, builds[name], builds, groups, plans, lookups)

@@ -254,3 +254,91 @@ func TestCheckNightlyUnseen(t *testing.T) {
 		t.Errorf("gated: nightly %+v, warnings %q", p.Nightly, warnings)
 	}
 }
+
+// groupNightlyEnv is a repository whose numba and llvmlite move together
+// (a group), with numba's probe; llvmliteNightly is llvmlite's
+// early-warning value ("" for none).
+func groupNightlyEnv(t *testing.T, llvmliteNightly string) (*env, *fakes.PyPI) {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false))
+	e.pypi.Add("llvmlite", llvmliteWheel("0.49.0"), llvmliteWheel("0.50.0"))
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	nightly.Add("llvmlite", llvmliteWheel("0.51.0.dev20261130"))
+	e.file("requirements.txt", []byte("numba>=0.58,<=0.67.0\nllvmlite>=0.48,<=0.50.0\n"))
+	config := nightlyProbe + "    early-warning: {nightly: {index: " + nightly.URL + "/simple}}\n  llvmlite:\n"
+	if llvmliteNightly != "" {
+		config += "    early-warning: " + strings.ReplaceAll(llvmliteNightly, "NIGHTLY", nightly.URL) + "\n"
+	}
+	e.file(".pinbot.yml", []byte(config+"groups:\n  numba-stack: [numba, llvmlite]\n"))
+	return e, nightly
+}
+
+// TestCheckNightlyGroupDynamic: jax and jaxlib's case with numba and
+// llvmlite: both nightlies come from one index, so numba's nightly is
+// probed (in Python, installed) with llvmlite's beside it, each from its
+// own file: the probes' index (the fake PyPI) has neither, so an install
+// that asked it would fail. The baseline's environment is the index's
+// numba 0.67.0 and llvmlite at the target.
+func TestCheckNightlyGroupDynamic(t *testing.T) {
+	dynamicOnly(t)
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e, nightly := groupNightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}")
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var n *report.Nightly
+	for _, p := range rep.Packages {
+		switch {
+		case p.Name == "numba":
+			n = p.Nightly
+		case p.Nightly != nil:
+			t.Errorf("%s has a nightly of its own without checks: %+v", p.Name, p.Nightly)
+		}
+	}
+	if n == nil || n.Verdict != "blocked" || len(n.Beside) != 1 || n.Beside[0] != "llvmlite 0.51.0.dev20261130 (nightly, from the same source)" {
+		t.Fatalf("nightly %+v\n%s", n, stderr)
+	}
+	env := n.Checks[0].Environment
+	if env == nil || distVersion(asDists(env.Candidate), "numba") != "0.69.0.dev20261130" || distVersion(asDists(env.Candidate), "llvmlite") != "0.51.0.dev20261130" ||
+		distVersion(asDists(env.Baseline), "numba") != "0.67.0" {
+		t.Errorf("environments %+v", env)
+	}
+	if reqs := strings.Join(nightly.Requests(), " "); !strings.Contains(reqs, "llvmlite-0.51.0.dev20261130-py3-none-any.whl") {
+		t.Errorf("llvmlite's nightly wheel was not fetched from its index: %s", reqs)
+	}
+}
+
+// TestCheckNightlyGroupApart: a member whose nightlies come from nowhere
+// (or from another source) is installed at its target, and the report
+// says so.
+func TestCheckNightlyGroupApart(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	for name, llvmlite := range map[string]string{"no nightly": "", "another source": "{nightly: {find-links: 'NIGHTLY" + fakes.FindLinksPath + "'}}"} {
+		t.Run(name, func(t *testing.T) {
+			e, _ := groupNightlyEnv(t, llvmlite)
+			p, _ := checkNightly(t, e, "numba")
+			if n := p.Nightly; n == nil || n.Verdict != "blocked" || len(n.Beside) != 1 || n.Beside[0] != "llvmlite 0.50.0 (its target: no nightly from the same source)" {
+				t.Errorf("nightly %+v", n)
+			}
+			_, text, _ := e.run("check", "--dir", e.dir, "--static")
+			if !strings.Contains(text, "    installed beside it: llvmlite 0.50.0 (its target: no nightly from the same source)\n") {
+				t.Errorf("text:\n%s", text)
+			}
+		})
+	}
+}
+
+func asDists(ds []report.Distribution) []struct{ Name, Version string } {
+	out := make([]struct{ Name, Version string }, len(ds))
+	for i, d := range ds {
+		out[i].Name, out[i].Version = d.Name, d.Version
+	}
+	return out
+}
