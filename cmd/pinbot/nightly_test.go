@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -341,4 +343,162 @@ func asDists(ds []report.Distribution) []struct{ Name, Version string } {
 		out[i].Name, out[i].Version = d.Name, d.Version
 	}
 	return out
+}
+
+// nightlyMessages are the Slack messages that speak of numba's nightly.
+func (e *runTestEnv) nightlyMessages() []string {
+	var out []string
+	for _, m := range e.slack.Messages() {
+		if strings.Contains(string(m), "numba nightly") {
+			out = append(out, string(m))
+		}
+	}
+	return out
+}
+
+// TestRunNightlyWeeks: six weekly runs of pinbot run against a nightly index
+// whose builds pass, start failing, keep failing, are out of reach for a
+// week, and pass again. Slack hears of the first failure and of the fix,
+// once each; the report and the dashboard say since when; pinbot check,
+// with the same cache, reads the window; nothing opens a pull request or
+// changes the exit code.
+func TestRunNightlyWeeks(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	nightly := fakes.NewPyPI(t)
+	config := nightlyProbe + "    add-cap: false\n    early-warning: {nightly: {index: " + nightly.URL + "/simple}}\n"
+	e := newRunEnv(t, config)
+	e.pypi.Add("numba", numbaRelease("0.65.0", false), numbaRelease("0.66.0", false))
+	var builds []fakes.Release
+	week := func(b fakes.Release, down bool) (string, string) {
+		t.Helper()
+		if b.Version != "" {
+			builds = append(builds, b)
+			nightly.Add("numba", builds...)
+		}
+		if down {
+			nightly.Fail("/simple/numba/", repeat(fakes.Fault{Status: 503, Body: "Service Unavailable"}, 4)...)
+		}
+		code, out, stderr := e.run("--static")
+		if code != 0 {
+			t.Fatalf("exit %d, want 0\n%s\n%s", code, out, stderr)
+		}
+		if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
+			t.Fatalf("a pull request was opened: %+v", pulls)
+		}
+		return out, stderr
+	}
+	line := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  early warning: numba nightly ") {
+				return strings.TrimPrefix(l, "  early warning: numba nightly ")
+			}
+		}
+		return ""
+	}
+	src := " (" + nightly.URL + "/simple): "
+
+	out, _ := week(nightlyBuild("0.69.0.dev20261117", false, day(17)), false)
+	if l := line(out); l != "0.69.0.dev20261117"+src+"ok: passes every check against 0.66.0" || len(e.nightlyMessages()) != 0 {
+		t.Fatalf("week 1: %q, messages %q", l, e.nightlyMessages())
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261124", true, day(24)), false)
+	msgs := e.nightlyMessages()
+	if l := line(out); !strings.HasPrefix(l, "0.69.0.dev20261124"+src+"blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117: fails probe ") ||
+		len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly 0.69.0.dev20261124 ("+nightly.URL+"/simple): blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") {
+		t.Fatalf("week 2: %q, messages %q", l, msgs)
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261130", true, day(30)), false)
+	if l := line(out); !strings.HasPrefix(l, "0.69.0.dev20261130"+src+"blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117: ") ||
+		len(e.nightlyMessages()) != 1 {
+		t.Fatalf("week 3: %q, messages %q", l, e.nightlyMessages())
+	}
+	if is := e.gh.Issues(testRepo); len(is) != 1 || !strings.Contains(is[0].Body, "❌ nightly 0.69.0.dev20261130 blocked since 0.69.0.dev20261124") {
+		t.Fatalf("week 3: the dashboard %+v", is)
+	}
+	// pinbot check, with run's cache, reads the window; it writes no state.
+	statePath := filepath.Join(e.vars["PINBOT_CACHE_DIR"], stateFile)
+	before, err := os.ReadFile(statePath)
+	if err != nil || !strings.Contains(string(before), `"first_failing"`) {
+		t.Fatalf("state %s: %v", before, err)
+	}
+	code, checkOut, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--static")
+	if code != 0 || !strings.Contains(line(checkOut), "blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") {
+		t.Fatalf("check: exit %d\n%s\n%s", code, checkOut, stderr)
+	}
+	if after, _ := os.ReadFile(statePath); string(after) != string(before) {
+		t.Errorf("pinbot check changed the state file")
+	}
+	// The index is down: a warning, and nothing else changes.
+	out, _ = week(fakes.Release{}, true)
+	if line(out) != "" || !strings.Contains(out, "warning: numba: early warning: the nightly source "+nightly.URL+"/simple did not answer (") ||
+		len(e.nightlyMessages()) != 1 {
+		t.Fatalf("week 4:\n%s\nmessages %q", out, e.nightlyMessages())
+	}
+	// A job without the cache: the dashboard's record remembers.
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	out, _ = week(nightlyBuild("0.69.0.dev20261207", true, day(7).AddDate(0, 1, 0)), false)
+	if l := line(out); !strings.Contains(l, "blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") || len(e.nightlyMessages()) != 1 {
+		t.Fatalf("week 5: %q, messages %q", l, e.nightlyMessages())
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261214", false, day(14).AddDate(0, 1, 0)), false)
+	msgs = e.nightlyMessages()
+	if l := line(out); l != "0.69.0.dev20261214"+src+"ok: passes every check against 0.66.0" || len(msgs) != 2 ||
+		!strings.Contains(msgs[1], "numba nightly passes again on 0.69.0.dev20261214") || !strings.Contains(msgs[1], "It failed from 0.69.0.dev20261124 (first failing seen)") {
+		t.Fatalf("week 6: %q, messages %q", l, msgs)
+	}
+	week(nightlyBuild("0.69.0.dev20261221", false, day(21).AddDate(0, 1, 0)), false)
+	if len(e.nightlyMessages()) != 2 {
+		t.Errorf("a passing build after the fix was alerted: %q", e.nightlyMessages())
+	}
+}
+
+// TestRunVerdictsNightly: in the two-job layout the check job runs the
+// nightly's checks, and pinbot run --verdicts takes its verdict from the
+// report, for the same build it finds itself, fetching no wheel; a report
+// of another build is not taken (a warning, no alert).
+func TestRunVerdictsNightly(t *testing.T) {
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	setup := func(t *testing.T) *runTestEnv {
+		e := newRunEnv(t, nightlyProbe+"    early-warning: {nightly: {index: "+nightly.URL+"/simple}}\ndashboard: false\n")
+		e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false))
+		return e
+	}
+	e := setup(t)
+	code, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--static")
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := numbaEntry(t, rep)["nightly"].(map[string]any)
+	if n["version"] != "0.69.0.dev20261130" || n["verdict"] != "blocked" || n["baseline"] != "0.67.0" || n["uploaded"] != "2026-11-30T03:00:00Z" {
+		t.Fatalf("the check job's nightly: %v", n)
+	}
+	nightly.ResetLog()
+	if code, out, stderr := e.run("--verdicts", writeReport(t, rep)); code != 0 || !strings.Contains(out, "early warning: numba nightly 0.69.0.dev20261130") {
+		t.Fatalf("publish: exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, r := range nightly.Requests() {
+		if strings.HasSuffix(r, ".whl") {
+			t.Errorf("the publisher fetched %s", r)
+		}
+	}
+	if msgs := e.nightlyMessages(); len(msgs) != 1 || !strings.Contains(msgs[0], "blocked since 0.69.0.dev20261130 (first failing seen)") {
+		t.Errorf("slack %q", msgs)
+	}
+
+	// The report judged another build of the same version.
+	n["uploaded"] = "2026-11-29T03:00:00Z"
+	e = setup(t)
+	code, out, stderr = e.run("--verdicts", writeReport(t, rep))
+	if code != 0 || !strings.Contains(out, "early warning: numba nightly 0.69.0.dev20261130 ("+nightly.URL+"/simple): warning: the checks could not judge it: the report") ||
+		!strings.Contains(out, "not 0.69.0.dev20261130 uploaded 2026-11-30T03:00:00Z, the build this run found") {
+		t.Fatalf("another build: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if msgs := e.nightlyMessages(); len(msgs) != 0 {
+		t.Errorf("a nightly the publisher could not match was alerted: %q", msgs)
+	}
 }
