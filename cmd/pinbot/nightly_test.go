@@ -502,3 +502,26 @@ func TestRunVerdictsNightly(t *testing.T) {
 		t.Errorf("a nightly the publisher could not match was alerted: %q", msgs)
 	}
 }
+
+// TestFleetReportNightly: pinbot fleet report carries each repository's
+// nightly, its verdict and since when, from the reports the fleet's jobs
+// wrote.
+func TestFleetReportNightly(t *testing.T) {
+	e, _ := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static", "--repository", "lab/a")
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, stderr)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lab__a.json"), []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = e.run("fleet", "report", "--reports", dir)
+	if code != 0 {
+		t.Fatalf("fleet report: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "Nightly builds:\n\n| repository | nightly | verdict | first failing | last passing | why |") ||
+		!strings.Contains(out, "| lab/a | `0.69.0.dev20261130 (http://127.0.0.1:") || !strings.Contains(out, "/simple)` | `blocked` | `0.69.0.dev20261130` | – | `fails probe ") {
+		t.Errorf("fleet dashboard:\n%s", out)
+	}
+}
