@@ -1,7 +1,10 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -523,5 +526,152 @@ func TestFleetReportNightly(t *testing.T) {
 	if !strings.Contains(out, "Nightly builds:\n\n| repository | nightly | verdict | first failing | last passing | why |") ||
 		!strings.Contains(out, "| lab/a | `0.69.0.dev20261130 (http://127.0.0.1:") || !strings.Contains(out, "/simple)` | `blocked` | `0.69.0.dev20261130` | – | `fails probe ") {
 		t.Errorf("fleet dashboard:\n%s", out)
+	}
+}
+
+// A nightlyKind is one kind of nightly source, as the run tests set it up:
+// its early-warning value, the fakes behind it, and how the report names
+// it.
+type nightlyKind struct {
+	name, earlyWarning string
+	// serve puts the builds where the kind's source reads them (the
+	// index fake, or a conda channel) and points pinbot at them.
+	serve  func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release)
+	source func(nightly *fakes.PyPI) string
+}
+
+// nightlyKinds are the numba nightly sources of the run tests.
+var nightlyKinds = []nightlyKind{
+	{"scientific-python, JSON form", "{nightly: scientific-python}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+			e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		}, func(*fakes.PyPI) string { return config.ScientificPythonNightlyIndex }},
+	{"scientific-python, HTML form", "{nightly: scientific-python}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+			nightly.HTMLOnly = true
+			e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		}, func(*fakes.PyPI) string { return config.ScientificPythonNightlyIndex }},
+	{"an index", "{nightly: {index: NIGHTLY/simple}}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+		},
+		func(nightly *fakes.PyPI) string { return nightly.URL + "/simple" }},
+	{"a find-links page", "{nightly: {find-links: 'NIGHTLY" + fakes.FindLinksPath + "'}}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+		},
+		func(nightly *fakes.PyPI) string { return nightly.URL + fakes.FindLinksPath }},
+	{"a conda label channel", "{nightly: {channel: numba/label/dev}}",
+		func(t *testing.T, e *env, _ *fakes.PyPI, builds ...fakes.Release) {
+			c := fakes.NewConda(t)
+			c.Add("conda-forge", "numba", condaNumbaPackage("0.65.0", false), condaNumbaPackage("0.66.0", false))
+			var dev []fakes.CondaFile
+			for _, b := range builds {
+				// The wheel's bytecode says whether the build drops
+				// _unique_ids; the conda package carries the same.
+				drop := !strings.Contains(string(wheelMember(t, b, "numba/core/bytecode.py")), "_unique_ids = ")
+				f := condaNumbaPackage(b.Version, drop)
+				f.Labels, f.Uploaded = []string{"dev"}, b.Uploaded
+				dev = append(dev, f)
+			}
+			c.Add("numba", "numba", dev...)
+			e.vars["PINBOT_CONDA_URL"] = c.URL
+		}, func(*fakes.PyPI) string { return "numba/label/dev" }},
+}
+
+// wheelMember is a member of a fake release's only wheel.
+func wheelMember(t *testing.T, r fakes.Release, name string) []byte {
+	t.Helper()
+	for _, data := range r.Artifacts {
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range zr.File {
+			if f.Name == name {
+				rc, _ := f.Open()
+				b, _ := io.ReadAll(rc)
+				rc.Close()
+				return b
+			}
+		}
+	}
+	t.Fatalf("no %s in %s", name, r.Version)
+	return nil
+}
+
+// TestRunNightlySources drives each kind of nightly source through pinbot
+// run: a build that starts failing is alerted once with since when, in
+// the text report and in Slack; a later build failing the same way is
+// not; no pull request is opened and the exit code stays 0.
+func TestRunNightlySources(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	for _, k := range nightlyKinds {
+		t.Run(k.name, func(t *testing.T) {
+			nightly := fakes.NewPyPI(t)
+			ew := strings.ReplaceAll(k.earlyWarning, "NIGHTLY", nightly.URL)
+			e := newRunEnv(t, nightlyProbe+"    add-cap: false\n    early-warning: "+ew+"\n")
+			e.pypi.Add("numba", numbaRelease("0.65.0", false), numbaRelease("0.66.0", false))
+			v1, v2, v3 := "0.69.0.dev20261124", "0.69.0.dev20261130", "0.69.0.dev20261201"
+			if k.name == "a conda label channel" {
+				v1, v2, v3 = "0.69.0dev20261124", "0.69.0dev20261130", "0.69.0dev20261201"
+			}
+			builds := []fakes.Release{nightlyBuild(v1, false, day(24)), nightlyBuild(v2, true, day(30))}
+			k.serve(t, e.env, nightly, builds...)
+			code, out, stderr := e.run("--static")
+			want := "  early warning: numba nightly " + v2 + " (" + k.source(nightly) + "): blocked since " + v2 + " (first failing seen): fails probe "
+			if code != 0 || !strings.Contains(out, want) {
+				t.Fatalf("exit %d, want 0 and %q\n%s\n%s", code, want, out, stderr)
+			}
+			if msgs := e.nightlyMessages(); len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly "+v2+" ("+k.source(nightly)+"): blocked since "+v2) {
+				t.Errorf("slack %q", msgs)
+			}
+			k.serve(t, e.env, nightly, append(builds, nightlyBuild(v3, true, day(1).AddDate(0, 1, 0)))...)
+			code, out, stderr = e.run("--static")
+			if code != 0 || !strings.Contains(out, "  early warning: numba nightly "+v3+" ("+k.source(nightly)+"): blocked since "+v2+" (first failing seen): ") {
+				t.Fatalf("second run: exit %d\n%s\n%s", code, out, stderr)
+			}
+			if msgs := e.nightlyMessages(); len(msgs) != 1 {
+				t.Errorf("the same failure alerted again: %q", msgs)
+			}
+			if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
+				t.Errorf("pull requests %+v", pulls)
+			}
+		})
+	}
+}
+
+// TestRunNightlyProject: tf-nightly, tensorflow's nightly under its own
+// name on the package's index, through pinbot run.
+func TestRunNightlyProject(t *testing.T) {
+	e := newRunEnvFiles(t, "packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
+		"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n", map[string]string{"requirements.txt": "tensorflow>=2.18,<=2.20.0\n"})
+	tf := func(project, version string, gone bool) fakes.Release {
+		api := []byte("def convert_variables_to_constants_v2(func):\n    return func\n")
+		if gone {
+			api = []byte("# moved\n")
+		}
+		fn, data := fakes.Wheel(project, version, "py3-none-any", map[string][]byte{
+			"tensorflow/__init__.py": nil, "tensorflow/python/__init__.py": nil, "tensorflow/python/framework/__init__.py": nil,
+			"tensorflow/python/framework/convert_to_constants.py": api,
+		})
+		return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+	}
+	e.pypi.Add("tensorflow", tf("tensorflow", "2.19.1", false), tf("tensorflow", "2.20.0", false))
+	e.pypi.Add("tf-nightly", tf("tf-nightly", "2.21.0.dev20261130", true))
+	code, out, stderr := e.run("--static")
+	if code != 0 || !strings.Contains(out, "  early warning: tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked since 2.21.0.dev20261130 (first failing seen): fails probe ") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var msgs []string
+	for _, m := range e.slack.Messages() {
+		if strings.Contains(string(m), "tensorflow nightly") {
+			msgs = append(msgs, string(m))
+		}
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked") {
+		t.Errorf("slack %q", msgs)
 	}
 }
