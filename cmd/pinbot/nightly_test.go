@@ -61,6 +61,20 @@ const nightlyProbe = "packages:\n  numba:\n    probes:\n      - path: numba.core
 // day is a day of November 2026, when the nightly builds are uploaded.
 func day(d int) time.Time { return time.Date(2026, 11, d, 3, 0, 0, 0, time.UTC) }
 
+// tfRelease is a wheel of project (tensorflow, tf-nightly) whose
+// tensorflow module has convert_variables_to_constants_v2, unless gone.
+func tfRelease(project, version string, gone bool) fakes.Release {
+	api := []byte("def convert_variables_to_constants_v2(func):\n    return func\n")
+	if gone {
+		api = []byte("# moved\n")
+	}
+	fn, data := fakes.Wheel(project, version, "py3-none-any", map[string][]byte{
+		"tensorflow/__init__.py": nil, "tensorflow/python/__init__.py": nil, "tensorflow/python/framework/__init__.py": nil,
+		"tensorflow/python/framework/convert_to_constants.py": api,
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
 // nightlyBuild is a numba nightly build, uploaded on the day its version
 // says; drop removes _unique_ids.
 func nightlyBuild(version string, drop bool, up time.Time) fakes.Release {
@@ -182,19 +196,8 @@ func TestCheckNightlySources(t *testing.T) {
 	t.Run("tf-nightly under its own name", func(t *testing.T) {
 		e := newEnv(t)
 		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
-		tf := func(project, version string, gone bool) fakes.Release {
-			api := []byte("def convert_variables_to_constants_v2(func):\n    return func\n")
-			if gone {
-				api = []byte("# moved\n")
-			}
-			fn, data := fakes.Wheel(project, version, "py3-none-any", map[string][]byte{
-				"tensorflow/__init__.py": nil, "tensorflow/python/__init__.py": nil, "tensorflow/python/framework/__init__.py": nil,
-				"tensorflow/python/framework/convert_to_constants.py": api,
-			})
-			return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
-		}
-		e.pypi.Add("tensorflow", tf("tensorflow", "2.19.1", false), tf("tensorflow", "2.20.0", false))
-		e.pypi.Add("tf-nightly", tf("tf-nightly", "2.21.0.dev20261129", false), tf("tf-nightly", "2.21.0.dev20261130", true))
+		e.pypi.Add("tensorflow", tfRelease("tensorflow", "2.19.1", false), tfRelease("tensorflow", "2.20.0", false))
+		e.pypi.Add("tf-nightly", tfRelease("tf-nightly", "2.21.0.dev20261129", false), tfRelease("tf-nightly", "2.21.0.dev20261130", true))
 		e.file("requirements.txt", []byte("tensorflow>=2.18,<=2.20.0\n"))
 		e.file(".pinbot.yml", []byte("packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
 			"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n"))
@@ -648,19 +651,8 @@ func TestRunNightlySources(t *testing.T) {
 func TestRunNightlyProject(t *testing.T) {
 	e := newRunEnvFiles(t, "packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
 		"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n", map[string]string{"requirements.txt": "tensorflow>=2.18,<=2.20.0\n"})
-	tf := func(project, version string, gone bool) fakes.Release {
-		api := []byte("def convert_variables_to_constants_v2(func):\n    return func\n")
-		if gone {
-			api = []byte("# moved\n")
-		}
-		fn, data := fakes.Wheel(project, version, "py3-none-any", map[string][]byte{
-			"tensorflow/__init__.py": nil, "tensorflow/python/__init__.py": nil, "tensorflow/python/framework/__init__.py": nil,
-			"tensorflow/python/framework/convert_to_constants.py": api,
-		})
-		return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
-	}
-	e.pypi.Add("tensorflow", tf("tensorflow", "2.19.1", false), tf("tensorflow", "2.20.0", false))
-	e.pypi.Add("tf-nightly", tf("tf-nightly", "2.21.0.dev20261130", true))
+	e.pypi.Add("tensorflow", tfRelease("tensorflow", "2.19.1", false), tfRelease("tensorflow", "2.20.0", false))
+	e.pypi.Add("tf-nightly", tfRelease("tf-nightly", "2.21.0.dev20261130", true))
 	code, out, stderr := e.run("--static")
 	if code != 0 || !strings.Contains(out, "  early warning: tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked since 2.21.0.dev20261130 (first failing seen): fails probe ") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)

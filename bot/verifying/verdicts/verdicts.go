@@ -182,19 +182,7 @@ func (p *pkg) validate() error {
 		return err
 	}
 	if pr := p.Prerelease; pr != nil {
-		switch {
-		case !report.ValidVersion(pr.Version):
-			return fmt.Errorf("prerelease.version: %s is not a version", quote(pr.Version))
-		case pr.Baseline != "" && !report.ValidVersion(pr.Baseline):
-			return fmt.Errorf("prerelease.baseline: %s is not a version", quote(pr.Baseline))
-		case !slices.Contains([]string{"ok", "blocked", "warning"}, pr.Verdict):
-			return fmt.Errorf("prerelease.verdict: %s is not ok, blocked or warning", quote(pr.Verdict))
-		case len(pr.Checks) > maxChecks:
-			return fmt.Errorf("prerelease: %d checks, more than %d", len(pr.Checks), maxChecks)
-		case len(pr.Source) > maxText || len(pr.Reason) > maxText:
-			return errors.New("prerelease: a text too long")
-		}
-		if err := checkTexts("prerelease.checks", pr.Checks); err != nil {
+		if err := validEarly("prerelease", pr.Version, pr.Baseline, pr.Verdict, pr.Checks, pr.Source, pr.Reason); err != nil {
 			return err
 		}
 	}
@@ -206,28 +194,40 @@ func (p *pkg) validate() error {
 	return nil
 }
 
+// validEarly checks what an early warning (key: the report's prerelease or
+// nightly) says of its candidate: a version, a baseline, a verdict of
+// ok, blocked or warning, checks and texts within bounds.
+func validEarly(key, version, baseline, verdict string, checks []report.Check, texts ...string) error {
+	switch {
+	case !report.ValidVersion(version):
+		return fmt.Errorf("%s.version: %s is not a version", key, quote(version))
+	case baseline != "" && !report.ValidVersion(baseline):
+		return fmt.Errorf("%s.baseline: %s is not a version", key, quote(baseline))
+	case !slices.Contains([]string{"ok", "blocked", "warning"}, verdict):
+		return fmt.Errorf("%s.verdict: %s is not ok, blocked or warning", key, quote(verdict))
+	case len(checks) > maxChecks:
+		return fmt.Errorf("%s: %d checks, more than %d", key, len(checks), maxChecks)
+	case slices.ContainsFunc(texts, func(s string) bool { return len(s) > maxText }):
+		return errors.New(key + ": a text too long")
+	}
+	return checkTexts(key+".checks", checks)
+}
+
 // validNightly checks a package's nightly: only what NightlyVerdict
 // reads and the publisher shows is taken, each bounded.
 func validNightly(n *report.Nightly) error {
+	if err := validEarly("nightly", n.Version, n.Baseline, n.Verdict, n.Checks, n.Source, n.Reason, n.Distribution); err != nil {
+		return err
+	}
 	switch {
-	case !report.ValidVersion(n.Version):
-		return fmt.Errorf("nightly.version: %s is not a version", quote(n.Version))
-	case n.Baseline != "" && !report.ValidVersion(n.Baseline):
-		return fmt.Errorf("nightly.baseline: %s is not a version", quote(n.Baseline))
-	case !slices.Contains([]string{"ok", "blocked", "warning"}, n.Verdict):
-		return fmt.Errorf("nightly.verdict: %s is not ok, blocked or warning", quote(n.Verdict))
-	case len(n.Checks) > maxChecks:
-		return fmt.Errorf("nightly: %d checks, more than %d", len(n.Checks), maxChecks)
-	case len(n.Source) > maxText || len(n.Reason) > maxText || len(n.Distribution) > maxText:
-		return errors.New("nightly: a text too long")
 	case n.Distribution != "" && !report.ValidName(n.Distribution):
 		return fmt.Errorf("nightly.distribution: %s is not a package name", quote(n.Distribution))
 	case len(n.Beside) > maxVerdicts || len(n.Skipped) > report.MaxPrereleaseSkipped:
 		return errors.New("nightly: more builds beside it or skipped than a report holds")
 	}
-	for key, b := range map[string]*report.NightlyBuild{"first_failing": n.FirstFailing, "last_passing": n.LastPassing} {
+	for i, b := range []*report.NightlyBuild{n.FirstFailing, n.LastPassing} {
 		if b != nil && !report.ValidVersion(b.Version) {
-			return fmt.Errorf("nightly.%s.version: %s is not a version", key, quote(b.Version))
+			return fmt.Errorf("nightly.%s.version: %s is not a version", []string{"first_failing", "last_passing"}[i], quote(b.Version))
 		}
 	}
 	for _, s := range n.Beside {
@@ -240,7 +240,7 @@ func validNightly(n *report.Nightly) error {
 			return errors.New("nightly.skipped: not a version, or a text too long")
 		}
 	}
-	return checkTexts("nightly.checks", n.Checks)
+	return nil
 }
 
 // checkTexts bounds the texts of checks, the report's key.
