@@ -2,8 +2,10 @@ package pins
 
 import (
 	"io/fs"
-	"os"
 	"path"
+	"strings"
+
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 )
 
 // SkipDirs are directory names Discover never enters: version control, caches,
@@ -23,20 +25,49 @@ var SkipDirs = map[string]bool{
 type Found struct {
 	Path   string // slash-separated, relative to the root
 	Format Format
+	// Target is, for a symbolic link, the regular file it leads to
+	// (slash-separated, relative to the root, its links resolved); it is ""
+	// for a file found under its own name.
+	Target string
 }
 
-// Discover walks root and returns the files that one of formats matches, in
+// A LinkResolver is a file system that says where a symbolic link leads,
+// confined to itself, as a repository's (repofs.Root.FS) does. Discovery
+// reads the links of such a file system and skips those of any other.
+type LinkResolver interface {
+	fs.FS
+	// Resolve returns the slash-separated name, relative to the root, that
+	// name leads to once every link on the way is followed; it fails for a
+	// name that leads outside the root, or nowhere.
+	Resolve(name string) (string, error)
+}
+
+// Discover walks the repository at root (opened with repofs, so confined to
+// it) as DiscoverFS does.
+func Discover(root string, formats []Format) ([]Found, error) {
+	repo, err := repofs.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
+	return DiscoverFS(repo.FS(), formats)
+}
+
+// DiscoverFS walks a file system, such as a repository's (repofs.Root.FS),
+// whose root is ".", and returns the files that one of formats matches, in
 // lexical order, with the first matching format for each: by path, else by
 // content for the formats that are Sniffers. It skips SkipDirs, virtual
 // environments (directories holding pyvenv.cfg), what the repository's
-// .gitignore files (and .git/info/exclude) ignore, and anything that is not
-// a regular file: links, named pipes, devices.
-func Discover(root string, formats []Format) ([]Found, error) {
-	return DiscoverFS(os.DirFS(root), formats)
-}
-
-// DiscoverFS is Discover over a file system, such as a repository's
-// (repofs.Root.FS), whose root is ".".
+// .gitignore files (and .git/info/exclude) ignore, and anything that is
+// neither a regular file nor a link to one: named pipes, devices.
+//
+// A symbolic link (in a LinkResolver) is found under its own name, read by
+// the format that name (or the content behind it) says, when it leads to a
+// regular file inside the root and outside the directories discovery skips
+// by name (a link into .git is not read); its Target says which file. A link
+// to a directory is not entered: following one could walk a tree twice, or
+// forever. A file reached under several names is in the result under each:
+// Once keeps one.
 //
 // It walks the tree itself, rather than with fs.WalkDir, so that each
 // directory is read once: its listing says whether it holds a pyvenv.cfg or
@@ -78,17 +109,73 @@ func (d *discovery) walk(dir string, entries []fs.DirEntry) {
 			d.walk(p, sub)
 			continue
 		}
-		if !e.Type().IsRegular() || d.ign.ignored(p, false) {
+		link := e.Type()&fs.ModeSymlink != 0
+		if !link && !e.Type().IsRegular() || d.ign.ignored(p, false) {
 			continue
+		}
+		target := ""
+		if link {
+			if target = d.linkTarget(p); target == "" {
+				continue
+			}
 		}
 		f := Lookup(d.formats, p)
 		if f == nil {
-			f = sniff(d.fsys, p, e, d.formats)
+			f = sniff(d.fsys, p, d.formats)
 		}
 		if f != nil {
-			d.found = append(d.found, Found{Path: p, Format: f})
+			d.found = append(d.found, Found{Path: p, Format: f, Target: target})
 		}
 	}
+}
+
+// linkTarget returns the regular file the link p leads to, or "" when the
+// file system cannot say where links lead, or p leads outside it, nowhere,
+// to anything but a regular file (a directory, which is not entered), or
+// into a directory discovery skips by name.
+func (d *discovery) linkTarget(p string) string {
+	lr, ok := d.fsys.(LinkResolver)
+	if !ok {
+		return ""
+	}
+	real, err := lr.Resolve(p)
+	if err != nil {
+		return ""
+	}
+	if info, err := fs.Stat(d.fsys, real); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	for _, dir := range strings.Split(path.Dir(real), "/") {
+		if SkipDirs[dir] {
+			return ""
+		}
+	}
+	return real
+}
+
+// Once returns found with each file once, in its order: under its own name
+// when found holds it so, else under the first link to it. Discovery
+// finds a file and the links to it each under their own name; a file read
+// twice would be planned and written twice.
+func Once(found []Found) []Found {
+	own := map[string]bool{}
+	for _, f := range found {
+		if f.Target == "" {
+			own[f.Path] = true
+		}
+	}
+	seen := map[string]bool{}
+	var out []Found
+	for _, f := range found {
+		if f.Target != "" && (own[f.Target] || seen[f.Target]) {
+			continue
+		}
+		if f.Target != "" {
+			seen[f.Target] = true
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func hasEntry(entries []fs.DirEntry, name string) bool {

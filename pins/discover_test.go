@@ -167,3 +167,74 @@ func TestSelection(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverLinks finds a link under its own name when it leads to a
+// regular file inside the repository, whatever the target is called, and
+// reads its content through it (a conda environment told by content); it
+// skips links that lead out, nowhere, in a loop, into .git, or that
+// .gitignore ignores, and does not enter a linked directory. Once keeps a
+// file reached under several names under its own name, else under its first
+// link.
+func TestDiscoverLinks(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"requirements.txt": "numba\n"})
+	writeTree(t, root, map[string]string{
+		".gitignore":           "requirements-local.txt\n",
+		".git/config":          "[core]\n",
+		"deps/base.txt":        "numba\n",
+		"deps/env.txt":         condaEnv,
+		"lib/requirements.txt": "numba\n",
+		"requirements-dev.txt": "numba\n",
+	})
+	for name, target := range map[string]string{
+		"requirements.txt":        "deps/base.txt",    // the case: the target's name is no pin file name
+		"ci/requirements-ci.txt":  "../deps/base.txt", // the same file under a third name
+		"abs-requirements.txt":    filepath.Join(root, "deps", "base.txt"),
+		"constraints.txt":         "requirements-dev.txt", // a file found under its own name too
+		"env/link.yml":            "../deps/env.txt",      // told by the content behind it
+		"out-requirements.txt":    filepath.Join(outside, "requirements.txt"),
+		"up-requirements.txt":     "../" + filepath.Base(outside) + "/requirements.txt",
+		"gone-requirements.txt":   "deps/missing.txt",
+		"loop-requirements.txt":   "loop-requirements.txt",
+		"git-requirements.txt":    ".git/config",
+		"requirements-local.txt":  "deps/base.txt", // ignored by .gitignore
+		"linked":                  "lib",           // a directory: not entered
+		"dir-requirements.txt":    "lib",
+		"deps/requirements-x.txt": "../requirements.txt", // a link to a link
+	} {
+		full := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.Symlink(filepath.FromSlash(target), full); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, err := pins.Discover(root, all.Formats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range found {
+		got = append(got, f.Path+" "+f.Format.Name()+" -> "+f.Target)
+	}
+	want := []string{
+		"abs-requirements.txt requirements -> deps/base.txt",
+		"ci/requirements-ci.txt requirements -> deps/base.txt",
+		"constraints.txt requirements -> requirements-dev.txt",
+		"deps/requirements-x.txt requirements -> deps/base.txt",
+		"env/link.yml condaenv -> deps/env.txt",
+		"lib/requirements.txt requirements -> ",
+		"requirements-dev.txt requirements -> ",
+		"requirements.txt requirements -> deps/base.txt",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Discover (-want +got):\n%s", diff)
+	}
+	got = nil
+	for _, f := range pins.Once(found) {
+		got = append(got, f.Path)
+	}
+	if want := []string{"abs-requirements.txt", "env/link.yml", "lib/requirements.txt", "requirements-dev.txt"}; !slices.Equal(got, want) {
+		t.Errorf("Once = %v, want %v", got, want)
+	}
+}

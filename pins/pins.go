@@ -45,6 +45,19 @@ type CommentAligner interface {
 	AlignsComments()
 }
 
+// A ChannelNamer is a Format whose files name the conda channels their
+// conda pins come from apart from any one pin: an environment file's
+// channels list, a pixi workspace's channels. Channels returns them in the
+// file's order, each as a Pin.Source names it (a channel's URL on
+// anaconda.org or prefix.dev is its name), without "defaults" and
+// "nodefaults"; a file that does not parse gives its error. The channel a
+// pin names itself ("conda-forge::numba", a pixi table's channel key) is
+// its Source.
+type ChannelNamer interface {
+	Format
+	Channels(path string, data []byte) ([]string, error)
+}
+
 // A Span is a half-open byte range [Start, End) in a file.
 type Span struct{ Start, End int }
 
@@ -94,37 +107,9 @@ type Pin struct {
 	// such a pin's constraint without replacing its hashes (Edit.Extra).
 	Hashes   Span
 	HashText string
-	// Tie is text outside the constraint that belongs to the version it
-	// names and changes with it: a conda build string naming one build of
-	// the pinned version ("setuptools=58.0.4=py37hecd8cb5_0"), which no other
-	// version has. Apply makes its replacements with every edit that changes
-	// the constraint; the zero Tie has none.
-	Tie Tie
 }
 
-// A Tie is what goes with a pin's version when the version changes. Tail is
-// the build string with its separator ("=py37hecd8cb5_0"), which goes (New
-// ""); Join is the text between name and version when it must change with it
-// (an "=" becomes a space, so that the version stays an exact match:
-// "setuptools 59.0.0"), else the zero Replace. Why says so, for the report.
-type Tie struct {
-	Join, Tail Replace
-	Why        string
-}
-
-// Replaces returns the replacements of t, none for the zero Tie.
-func (t Tie) Replaces() []Replace {
-	var out []Replace
-	for _, r := range []Replace{t.Join, t.Tail} {
-		if r != (Replace{}) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// With returns the requirement text with its constraint replaced by c (and
-// the pin's Tie replaced, when c is a new constraint).
+// With returns the requirement text with its constraint replaced by c.
 func (p Pin) With(c string) string {
 	start, end := p.Span.Start-p.TextStart, p.Span.End-p.TextStart
 	if start < 0 || end > len(p.Text) || start > end {
@@ -133,29 +118,7 @@ func (p Pin) With(c string) string {
 	if p.Constraint == "" && c != "" {
 		c = p.Insert + c
 	}
-	reps := []Replace{{Span: Span{start, end}, New: c}}
-	if c != p.Constraint {
-		for _, r := range p.Tie.Replaces() {
-			s, e := r.Span.Start-p.TextStart, r.Span.End-p.TextStart
-			if s < 0 || e > len(p.Text) || s > e {
-				return p.Text
-			}
-			reps = append(reps, Replace{Span: Span{s, e}, New: r.New})
-		}
-	}
-	slices.SortFunc(reps, func(a, b Replace) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
-	var b strings.Builder
-	last := 0
-	for _, r := range reps {
-		if r.Span.Start < last {
-			return p.Text
-		}
-		b.WriteString(p.Text[last:r.Span.Start])
-		b.WriteString(r.New)
-		last = r.Span.End
-	}
-	b.WriteString(p.Text[last:])
-	return b.String()
+	return p.Text[:start] + c + p.Text[end:]
 }
 
 // An Edit replaces the constraint of one pin.
@@ -176,8 +139,8 @@ type Replace struct {
 	Old, New string
 }
 
-// A splice is one replacement Apply makes: a constraint, an Extra span
-// (extra: hash options, after which no comment is realigned) or a Tie span.
+// A splice is one replacement Apply makes: a constraint or an Extra span
+// (extra: hash options, after which no comment is realigned).
 type splice struct {
 	span  Span
 	repl  string
@@ -215,11 +178,6 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 		for _, r := range e.Extra {
 			splices = append(splices, splice{span: r.Span, repl: r.New, edit: e, extra: true})
 		}
-		if e.New != e.Pin.Constraint {
-			for _, r := range e.Pin.Tie.Replaces() {
-				splices = append(splices, splice{span: r.Span, repl: r.New, edit: e})
-			}
-		}
 	}
 	slices.SortStableFunc(splices, func(a, b splice) int { return cmp.Compare(a.span.Start, b.span.Start) })
 	for i := 1; i < len(splices); i++ {
@@ -233,23 +191,16 @@ func Apply(f Format, path string, data []byte, edits []Edit) (out []byte, err er
 	}
 	_, keepCols := f.(CommentAligner)
 	out = make([]byte, 0, len(data)+64)
-	last, carry := 0, 0
-	for i, s := range splices {
+	last := 0
+	for _, s := range splices {
 		out = append(out, data[last:s.span.Start]...)
 		out = append(out, s.repl...)
 		last = s.span.End
-		// Splices that touch (a constraint and the build string it drops)
-		// shift what follows them together.
-		delta := carry + len(s.repl) - (s.span.End - s.span.Start)
-		if i+1 < len(splices) && splices[i+1].span.Start == last && splices[i+1].edit.Pin.Span == s.edit.Pin.Span {
-			carry = delta
-			continue
-		}
-		carry = 0
 		// Keep an aligned trailing comment in its column by resizing the
 		// spaces before it, leaving at least two (numba-feedstock aligns its
 		// "# [selector]"s, which are semantics, not decoration).
 		if n := countSpaces(data[last:]); keepCols && !s.extra && n > 0 && last+n < len(data) && data[last+n] == '#' {
+			delta := len(s.repl) - (s.span.End - s.span.Start)
 			out = append(out, strings.Repeat(" ", max(n-delta, min(n, 2)))...)
 			last += n
 		}
@@ -302,17 +253,6 @@ func verifyEdit(path string, data []byte, e Edit) error {
 	if e.Pin.HashText != "" && e.New != e.Pin.Constraint && !hashes {
 		return editErr(path, e.Pin, "a new version needs new hashes: the edit must replace the pin's hash options %q", e.Pin.HashText)
 	}
-	if e.New != e.Pin.Constraint {
-		for _, r := range e.Pin.Tie.Replaces() {
-			sp := r.Span
-			if sp.Start < 0 || sp.End > len(data) || sp.Start > sp.End {
-				return editErr(path, e.Pin, "span %d-%d is outside the file", sp.Start, sp.End)
-			}
-			if got := string(data[sp.Start:sp.End]); got != r.Old {
-				return editErr(path, e.Pin, "expected %q at byte %d, found %q", r.Old, sp.Start, got)
-			}
-		}
-	}
 	return nil
 }
 
@@ -341,8 +281,6 @@ func confirm(path string, before, after []Pin, edits []Edit) error {
 			return editErr(path, b, "rewrite changed an unedited requirement %q to %q (nothing written)", b.Text, a.Text)
 		case a.HashText != newHashes:
 			return editErr(path, b, "rewrite produced hash options %q, want %q (nothing written)", a.HashText, newHashes)
-		case edited && a.Constraint != b.Constraint && a.Tie.Tail.Old != "":
-			return editErr(path, b, "rewrite left %q, which belongs to the old version (nothing written)", a.Tie.Tail.Old)
 		}
 	}
 	return nil

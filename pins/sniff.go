@@ -39,10 +39,10 @@ func Detect(formats []Format, rel string, data []byte) Format {
 }
 
 // sniff returns the first Sniffer of formats that recognises the content of
-// the regular file p of fsys (d is its entry), or nil. The file is read only
-// when a Sniffer may want it and it holds at most SniffLimit bytes; a file
-// that cannot be read is no pin file.
-func sniff(fsys fs.FS, p string, d fs.DirEntry, formats []Format) Format {
+// the regular file p of fsys (or the regular file the link p leads to), or
+// nil. The file is read only when a Sniffer may want it and it holds at most
+// SniffLimit bytes; a file that cannot be read is no pin file.
+func sniff(fsys fs.FS, p string, formats []Format) Format {
 	var want []Sniffer
 	for _, f := range formats {
 		if s, ok := f.(Sniffer); ok && s.MaySniff(p) {
@@ -52,7 +52,7 @@ func sniff(fsys fs.FS, p string, d fs.DirEntry, formats []Format) Format {
 	if len(want) == 0 {
 		return nil
 	}
-	if info, err := d.Info(); err != nil || info.Size() > SniffLimit {
+	if info, err := fs.Stat(fsys, p); err != nil || info.Size() > SniffLimit {
 		return nil
 	}
 	data, err := fs.ReadFile(fsys, p)

@@ -1,5 +1,7 @@
 package versions
 
+import "slices"
+
 // A Bound is one side of the range a constraint admits, in a comparable form
 // (">=0.58", "<=0.67.0"); the zero Bound is no bound.
 type Bound struct {
@@ -122,4 +124,55 @@ func opRank(op, high Op) int {
 		return 1
 	}
 	return 0
+}
+
+// A MajorCross is a cap that moves across a major version: From and To are
+// the upper bounds before and after ("<7" and "<8", or "<=7.0.1"), spelled
+// out as Bounds spells them.
+type MajorCross struct {
+	From, To Bound
+}
+
+// CrossesMajor reports whether moving a constraint from old to new lets in a
+// major version old shut out: old has an upper bound, and the highest major
+// version new admits is above the highest old admits. A cap at a major
+// boundary ("<7", "<7.0.0", an implied one such as ~=6.31 or ^6.1) admits
+// nothing of 7, so "<7" to "<8" or to "<=7.0.1" crosses, as does
+// "<=6.31.1" to "<=7.0.1"; "<1" to "<=0.67.0" does not, nor does giving a
+// constraint with no cap one. Versions with another epoch or prefix are
+// not compared.
+func CrossesMajor(s Scheme, old, new Constraint) (MajorCross, bool) {
+	_, from, ok := Bounds(s, old)
+	if !ok || from.Version == "" {
+		return MajorCross{}, false
+	}
+	_, to, ok := Bounds(s, new)
+	if !ok {
+		return MajorCross{}, false
+	}
+	c := MajorCross{From: from, To: to}
+	fp, fm, ok := topMajor(from)
+	if !ok {
+		return MajorCross{}, false
+	}
+	if to.Version == "" {
+		return c, true // no cap any more: every major version is admitted
+	}
+	tp, tm, ok := topMajor(to)
+	return c, ok && fp == tp && tm > fm
+}
+
+// topMajor returns the highest major version a cap admits, with the prefix
+// (a "v", an epoch) its version has: <=6.31.1 and <6.32 admit 6, <7 and
+// <7.0.0rc1 admit 6 (nothing of 7 but pre-releases), <0 nothing.
+func topMajor(b Bound) (prefix string, major int, ok bool) {
+	prefix, nums, ok := splitRelease(b.Version)
+	if !ok {
+		return "", 0, false
+	}
+	major = nums[0]
+	if b.Op == LT && !slices.ContainsFunc(nums[1:], func(n int) bool { return n != 0 }) {
+		major--
+	}
+	return prefix, major, major >= 0
 }

@@ -7,12 +7,15 @@ import (
 )
 
 // wildcardBase returns the release a prefix clause starts at ("0.61" for
-// "0.61.*"), or "" when v has no wildcard.
+// "0.61.*", "1" for Poetry's "1.*.*"), or "" when v has no wildcard.
 func wildcardBase(v string) string {
 	if !strings.HasSuffix(v, "*") {
 		return ""
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(v, "*"), ".")
+	for strings.HasSuffix(v, "*") {
+		v = strings.TrimSuffix(strings.TrimSuffix(v, "*"), ".")
+	}
+	return v
 }
 
 // splitRelease splits a version into what precedes its release numbers (a "v"

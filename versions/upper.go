@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // A Strategy says how a cap moves when a newer release is accepted.
@@ -12,11 +13,15 @@ type Strategy string
 // The cap strategies.
 const (
 	// Inclusive caps at the newest accepted release: "<=0.67.0", the
-	// tested-through cap (pytensor's canonical numba>=X.Y,<=A.B.C).
+	// tested-through cap (pytensor's canonical numba>=X.Y,<=A.B.C). A range
+	// written as one clause that shuts the target out is expanded into its
+	// lower bound and that cap: "^3.7" with 4.0.0 out becomes ">=3.7,<=4.0.0".
 	Inclusive Strategy = "inclusive"
 	// Exclusive caps below the next release boundary at the pin's own
 	// precision: "<0.62" with 0.62.1 out becomes "<0.63", "<3" with 3.1.0
-	// becomes "<4"; a new cap is "<" the target's next minor ("<0.68").
+	// becomes "<4"; a new cap is "<" the target's next minor ("<0.68"). A
+	// one-clause range is expanded as under Inclusive, with this cap:
+	// "~=0.9" with 1.1.0 out becomes ">=0.9,<1.2".
 	Exclusive Strategy = "exclusive"
 	// Preserve keeps the operator the pin uses: "<=" moves like Inclusive, "<"
 	// like Exclusive, "==0.61.0" becomes "==NEWEST", and ranges written as one
@@ -53,7 +58,8 @@ type Move struct {
 	Conflict bool
 	// RaisesLower is set when the rewrite raises the lower bound: Preserve moving
 	// "==0.61.0", "~=2.16", "^0.56.0" or "0.61.*", whose one clause is both
-	// the lower bound and the cap.
+	// the lower bound and the cap. Inclusive and Exclusive expand such a range
+	// into two clauses instead, which keeps the lower bound.
 	RaisesLower bool
 	// Yanked is set when a cap names a release its source yanked.
 	Yanked bool
@@ -65,7 +71,11 @@ type Move struct {
 // NewUpper moves the upper bound of c so that it admits target, following p. Only
 // the bytes of the cap clauses change (or a clause is appended); lower bounds,
 // exclusions and spacing stay as written. A cap is never lowered: a cap already
-// above target is left alone (see NewUpperYanked for yanked releases).
+// above target is left alone (see NewUpperYanked for yanked releases). A range
+// written as one clause (~=, ^, ~, a prefix match) that is the constraint's
+// only cap and shuts target out is, under Inclusive and Exclusive, rewritten
+// into two clauses in the bytes of that clause: its own lower bound and the
+// strategy's cap (">=3.7,<=4.0.0" for "^3.7").
 func NewUpper(s Scheme, c Constraint, target string, p Policy) (Move, error) {
 	return NewUpperYanked(s, c, target, p, nil)
 }
@@ -103,6 +113,9 @@ type mover struct {
 	m       Move // flags gathered on the way
 	edits   []clauseEdit
 	reasons []string
+	// expand are the one-clause ranges that shut the target out, to be
+	// expanded into two clauses (Inclusive and Exclusive).
+	expand []Clause
 }
 
 // A clauseEdit replaces the bytes of one clause (an empty span inserts).
@@ -159,6 +172,9 @@ func (u *mover) plan() (Move, bool) {
 		case !u.admits(cl):
 			return u.conflict("%s excludes %s; left as written", u.text(cl), u.t)
 		}
+	}
+	if len(u.expand) > 0 {
+		return u.expandRange(uppers)
 	}
 	switch len(uppers) {
 	case 0:
@@ -232,7 +248,8 @@ func (u *mover) implied(cl Clause) (Move, bool) {
 		return u.conflict("%s excludes %s; left as written", u.text(cl), u.t)
 	}
 	if u.p.Strategy != Preserve {
-		return u.conflict("%s caps below %s; the %s strategy does not rewrite it (cap: preserve does)", u.text(cl), u.t, u.p.Strategy)
+		u.expand = append(u.expand, cl)
+		return Move{}, false
 	}
 	nv, ok := u.shifted(cl)
 	if !ok {
@@ -241,6 +258,54 @@ func (u *mover) implied(cl Clause) (Move, bool) {
 	u.m.RaisesLower = true
 	nt := u.c.Text[cl.Start:cl.VersionStart] + nv
 	u.edit(cl, nt, "%s becomes %s to admit %s (cap: preserve keeps the operator); this raises the lower bound", u.text(cl), nt, u.t)
+	return Move{}, false
+}
+
+// expandRange rewrites the one-clause range that shuts the target out
+// (u.expand) into two clauses, in the bytes of that clause: its lower bound
+// (">=" the version it starts at: "^3.7" and "~=3.7" start at 3.7, "0.61.*"
+// and conda's "=0.61" at 0.61) and the cap the strategy writes for the target
+// in its place ("<=4.0.0"; under Exclusive "<" the next boundary at the
+// clause's precision). The comma joins them in every scheme pinbot edits
+// (PEP 440, Poetry, conda), with the clause's own space after the operator.
+// A prefix match also admits the pre-releases of its first release
+// (0.61.0rc1 for "0.61.*"), which ">=0.61" does not: the only versions the
+// expansion drops, and ones pinbot never targets. A range beside another cap
+// ("~=2.16,<2.20") is left as written: which of the two should carry the
+// new cap is not pinbot's to guess.
+func (u *mover) expandRange(uppers []Clause) (Move, bool) {
+	cl := u.expand[0]
+	if len(u.expand) > 1 || len(uppers) > 0 {
+		return u.conflict("%s caps below %s beside another cap; the %s strategy expands a one-clause range only when it is the pin's only cap (cap: preserve moves both)", u.text(cl), u.t, u.p.Strategy)
+	}
+	lower := wildcardBase(cl.Version)
+	if lower == "" {
+		lower = cl.Version
+	}
+	if Precision(lower) == 0 {
+		return u.conflict("%s caps below %s and pinbot cannot tell the version it starts at; left as written", u.text(cl), u.t)
+	}
+	op, v, ok := u.freshCap(cl)
+	if !ok {
+		return u.stop("cannot compute a cap for %s", u.t)
+	}
+	written := u.c.Text[cl.Start:cl.VersionStart]
+	gap := written[len(strings.TrimRightFunc(written, unicode.IsSpace)):]
+	sep := ","
+	if gap != "" || strings.Contains(u.c.Text, ", ") {
+		sep = ", "
+	}
+	nt := string(GE) + gap + lower + sep + string(op) + gap + v
+	what := "the operator " + strings.TrimSpace(written)
+	switch {
+	case strings.HasSuffix(cl.Version, ".*"):
+		what = "the prefix match .*"
+	case cl.Wildcard():
+		what = "the prefix match *"
+	case cl.Op == Fuzzy:
+		what = "the fuzzy match ="
+	}
+	u.edit(cl, nt, "%s caps below %s: %s was expanded into %s to keep the lower bound (cap: %s)", u.text(cl), u.t, what, nt, u.p.Strategy)
 	return Move{}, false
 }
 

@@ -194,7 +194,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		for _, w := range p.Warnings {
 			rep.Warnings = append(rep.Warnings, w.Error())
 		}
-		rp := toReport(p)
+		rp := toReport(p, data)
 		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
 		rp.Prerelease, rp.PrereleaseSkipped, rp.Nightly = prereleases[p.Name].pr, prereleases[p.Name].skipped, prereleases[p.Name].nightly
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
@@ -268,14 +268,16 @@ func (c *Checker) watched(only []string) map[string]*config.Package {
 }
 
 // files returns the configured pin files, or the discovered ones that the
-// configuration's include and exclude globs keep. A configured file no
-// format matches by name is told by its content (a conda environment file
-// under any name).
+// configuration's include and exclude globs keep, each file once
+// (pins.Once). A configured file no format matches by name is told by its
+// content (a conda environment file under any name).
 func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 	if len(c.Config.Files) == 0 {
 		found, err := pins.DiscoverFS(repo.FS(), c.Formats)
 		sel := pins.Selection{Include: c.Config.FileGlobs.Include, Exclude: c.Config.FileGlobs.Exclude}
-		return sel.Apply(found), err
+		// The globs choose among the names a file is found under (a link
+		// kept by an include glob is read even when its target is not).
+		return pins.Once(sel.Apply(found)), err
 	}
 	var out []pins.Found
 	for _, f := range c.Config.Files {
@@ -444,6 +446,15 @@ func (c *Checker) write(ctx context.Context, log *slog.Logger, repo *repofs.Root
 	return paths, nil
 }
 
+// reportMajor says that the pin's cap crosses a major version, with the
+// comment beside it in its file (data), if any; nil when it does not.
+func reportMajor(pp plan.PinPlan, data []byte) *report.Major {
+	if pp.Major == nil {
+		return nil
+	}
+	return &report.Major{From: pp.Major.From.String(), To: pp.Major.To.String(), Comment: pins.LineComment(data, pp.Pin)}
+}
+
 // readPinFile reads the pin file at path through repo, after removing what
 // a killed write of it left behind. It returns nil data, and no error, for a
 // path that leads to a file already read under another name (read maps
@@ -469,7 +480,9 @@ func (c *Checker) readPinFile(repo *repofs.Root, log *slog.Logger, path string, 
 	return repo.ReadFile(path)
 }
 
-func toReport(p plan.Plan) report.Package {
+// toReport is the report's entry for a plan; data holds the pin files read,
+// for the comment beside a pin whose cap crosses a major version.
+func toReport(p plan.Plan, data map[string][]byte) report.Package {
 	rp := report.Package{Name: p.Name, Newest: p.Target, Status: string(p.Status), Sources: p.Newest, Reason: p.Reason, Drift: reportDrift(p.Drift), Hold: p.Hold}
 	if p.Err != nil {
 		rp.Error = p.Err.Error()
@@ -479,7 +492,7 @@ func toReport(p plan.Plan) report.Package {
 			File: pp.Pin.File, Line: pp.Pin.Line, Key: pp.Pin.Key,
 			Before: pp.Pin.Text, After: pp.Pin.With(pp.New),
 			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip, RaisesLower: pp.RaisesLower, Yanked: pp.Yanked,
-			Held: pp.Held, Fix: pp.Fix,
+			Held: pp.Held, Fix: pp.Fix, Major: reportMajor(pp, data[pp.Pin.File]),
 		})
 	}
 	slices.SortStableFunc(rp.Pins, func(a, b report.Pin) int {

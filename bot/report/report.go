@@ -270,6 +270,24 @@ type Pin struct {
 	// names the configuration that would move it ("cap: preserve").
 	Held bool   `json:"held,omitempty"`
 	Fix  string `json:"fix,omitempty"`
+	// Major is set when the pin's cap moves across a major version;
+	// absent otherwise.
+	Major *Major `json:"major,omitempty"`
+}
+
+// A Major says that a pin's cap moves across a major version: the old cap
+// shut out a major version the new one admits ("<7" to "<8"). Such a cap
+// often sits on the boundary on purpose, so the pull request says so in
+// its title and at the top of its body.
+type Major struct {
+	// From and To are the upper bounds before and after, spelled out
+	// ("<7", "<=7.0.1"; ~=6.31 is "<7").
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Comment is the comment written beside the pin on its line, the
+	// repository's own text, which often says why the cap is there; ""
+	// when there is none.
+	Comment string `json:"comment,omitempty"`
 }
 
 // A Check is the result of one check (an internal-API probe, a symbol scan)

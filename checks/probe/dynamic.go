@@ -241,10 +241,13 @@ func queryPython(ctx context.Context, opts *Options) (*pyInfo, error) {
 	defer done()
 	out, err := opts.Runner.Run(ctx, &Command{
 		Path: opts.Python, Args: []string{"-I", "-c", queryScript}, Dir: dir,
-		Env: sandboxEnv(opts.Environ, dir, "", nil), Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
+		Env: sandboxEnv(opts.Environ, dir, "", nil), Timeout: opts.InstallTimeout, MaxOutput: opts.MaxOutput,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("probe: running %s: %w", opts.Python, err)
+	}
+	if out.TimedOut {
+		return nil, fmt.Errorf("probe: asking %s what it is timed out after %s: %s", opts.Python, opts.InstallTimeout, tail(out.Stderr, 500))
 	}
 	var info pyInfo
 	if out.ExitCode != 0 || json.Unmarshal(bytes.TrimSpace(out.Stdout), &info) != nil || info.Executable == "" {
@@ -568,7 +571,9 @@ func (ps *pySignature) check(s *Spec) (Status, string) {
 }
 
 // sanitize makes text from untrusted code safe to show: no control characters but
-// newline and tab, valid UTF-8, at most detailMax bytes.
+// newline and tab, valid UTF-8, at most detailMax bytes. A longer text keeps its
+// beginning, where a detail says what happened (the verdict, the exception's type
+// and first line); tails of output are cut to size before (tail).
 func sanitize(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
@@ -583,11 +588,11 @@ func sanitize(s string) string {
 		return r
 	}, s)
 	if len(s) > detailMax {
-		cut := len(s) - detailMax
-		for cut < len(s) && !utf8.RuneStart(s[cut]) {
-			cut++
+		cut := detailMax
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
 		}
-		s = "..." + s[cut:]
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // fakePython stands in for python, pip and uv: it records every Command and
@@ -186,8 +187,8 @@ func TestFakeInstallAndCache(t *testing.T) {
 				t.Errorf("command %d has %s", i, kv)
 			}
 		}
-		if c.Timeout != DefaultTimeout || c.MaxOutput != DefaultMaxOutput {
-			t.Errorf("command %d limits %s %d", i, c.Timeout, c.MaxOutput)
+		if c.Timeout != stepLimit[stepKind(c)] || c.MaxOutput != DefaultMaxOutput {
+			t.Errorf("command %d (%s) limits %s %d", i, stepKind(c), c.Timeout, c.MaxOutput)
 		}
 	}
 	if v, _ := envOf(f.calls[2], "PIP_CONFIG_FILE"); v != os.DevNull {
@@ -269,6 +270,90 @@ func TestFakeInstallAndCache(t *testing.T) {
 	}
 	if strings.Contains(all, "pw@") || !strings.Contains(all, "numpy==2.5.2") {
 		t.Errorf("cache metadata has credentials or lacks the resolution: %s", all)
+	}
+}
+
+// stepKind names the step a command of the fake runner is: "query",
+// "venv", "resolve", "install" or "probe".
+func stepKind(c *Command) string {
+	switch args := c.Args; {
+	case len(args) >= 2 && args[0] == "-I" && args[1] == "-c":
+		return "query"
+	case slices.Contains(args, "venv"):
+		return "venv"
+	case slices.Contains(args, "--dry-run"), slices.Contains(args, "compile"):
+		return "resolve"
+	case slices.Contains(args, "install"):
+		return "install"
+	case len(args) == 4 && strings.HasSuffix(args[3], "pinbot_probe.py"):
+		return "probe"
+	}
+	return "other"
+}
+
+// stepLimit is each step's timeout with Options' limits left zero.
+var stepLimit = map[string]time.Duration{"query": DefaultInstallTimeout, "venv": DefaultInstallTimeout,
+	"resolve": DefaultResolveTimeout, "install": DefaultInstallTimeout, "probe": DefaultTimeout}
+
+// TestFakeEachStepHasItsOwnLimit: Options.Timeout bounds the probe process
+// alone; resolving and installing have limits of their own (#27: a 5 s
+// probe timeout also bounded pip's resolution, which a loaded machine
+// needed longer for).
+func TestFakeEachStepHasItsOwnLimit(t *testing.T) {
+	f := newFake(t)
+	opts := fakeOpts(t, f)
+	opts.Timeout = 5 * time.Second
+	run := func(what string, want map[string]time.Duration) {
+		t.Helper()
+		f.calls = nil
+		if _, err := Run(context.Background(), opts); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		seen := map[string]bool{}
+		for _, c := range f.calls {
+			k := stepKind(c)
+			seen[k] = true
+			if d, ok := want[k]; !ok || c.Timeout != d {
+				t.Errorf("%s: %s step %q has timeout %s, want %s", what, k, c.Args, c.Timeout, d)
+			}
+		}
+		for k := range want {
+			if !seen[k] {
+				t.Errorf("%s: no %s step among %q", what, k, f.argv())
+			}
+		}
+	}
+	probe := 5 * time.Second
+	run("cold", map[string]time.Duration{"query": DefaultInstallTimeout, "venv": DefaultInstallTimeout, "install": DefaultInstallTimeout, "probe": probe})
+	// A new file in the wheel directory: pip resolves again.
+	os.WriteFile(filepath.Join(opts.Index, "numba-0.68.0-py3-none-any.whl"), nil, 0o644)
+	run("resolving", map[string]time.Duration{"query": DefaultInstallTimeout, "resolve": DefaultResolveTimeout, "probe": probe})
+	opts.ResolveTimeout, opts.InstallTimeout = 7*time.Minute, 3*time.Minute
+	os.WriteFile(filepath.Join(opts.Index, "numba-0.69.0-py3-none-any.whl"), nil, 0o644)
+	run("resolving with limits", map[string]time.Duration{"query": 3 * time.Minute, "resolve": 7 * time.Minute, "probe": probe})
+
+	// An install that times out says which limit it hit.
+	opts.CacheDir = t.TempDir()
+	f.install = &Output{Stderr: []byte("Downloading numba"), TimedOut: true, ExitCode: -1}
+	_, err := Run(context.Background(), opts)
+	var ie *InstallError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "timed out after 3m0s") {
+		t.Errorf("install timing out: %v, want an InstallError that timed out after 3m0s", err)
+	}
+
+	// Resolve alone: the resolver gets the resolution's limit, not Timeout.
+	f.install, f.calls = nil, nil
+	if _, err := Resolve(context.Background(), Options{Python: opts.Python, Index: opts.Index, Runner: f, TempDir: opts.TempDir,
+		Environ: opts.Environ, Installer: "pip", Timeout: probe}, []string{"numba==0.67.0"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.calls {
+		if k := stepKind(c); c.Timeout != stepLimit[k] {
+			t.Errorf("Resolve: %s step has timeout %s, want %s", k, c.Timeout, stepLimit[k])
+		}
+	}
+	if len(f.calls) != 2 {
+		t.Errorf("Resolve ran %q", f.argv())
 	}
 }
 
@@ -621,8 +706,9 @@ func TestParseProbeOutput(t *testing.T) {
 	if _, _, err := parseProbeOutput(&Output{Stderr: []byte("No module named encodings"), ExitCode: 1}, specs, "1.0", time.Second); err == nil || !strings.Contains(err.Error(), "No module named encodings") {
 		t.Errorf("no header: %v", err)
 	}
-	if s := sanitize(strings.Repeat("é", 3000)); len(s) > detailMax+3 || !strings.HasPrefix(s, "...é") {
-		t.Errorf("sanitize cut %q...", s[:10])
+	if s := sanitize("TypeError: x\n" + strings.Repeat("é", 3000)); len(s) > detailMax+3 || !strings.HasPrefix(s, "TypeError: x\né") ||
+		!strings.HasSuffix(s, "é...") || !utf8.ValidString(s) {
+		t.Errorf("sanitize cut %q...%q", s[:20], s[len(s)-10:])
 	}
 }
 

@@ -155,7 +155,47 @@ func TestDynamicMLIRPreset(t *testing.T) {
 	wantResult(t, rep.Results[len(rep.Results)-1], Pass, Fail, UpstreamFixed, "upstream fixed, the workaround can go")
 }
 
+// TestDynamicSnippetEvidenceKeepsItsHead: a snippet that raises a long,
+// multi-line message after printing a lot (here protobuf 4.21's refusal of old
+// generated _pb2 code) keeps the exception's type and first line whole, then
+// as much of the rest and of the output's tail as fits; the check's detail
+// keeps its verdict (#27 item 8).
+func TestDynamicSnippetEvidenceKeepsItsHead(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	snippet := Spec{Name: "old generated code loads", Expect: "pass", Run: `from google.protobuf import descriptor as _descriptor
+print("загружаю сгенерированные модули " * 80)  # a chatty import: more bytes than characters
+_descriptor.FieldDescriptor(name="id", full_name="pkg.Msg.id", index=0)  # as a _pb2.py from protoc 3.18 does
+`}
+	rep := mustRun(t, dynOpts(t, "protobuf", "3.20.0", "4.21.0", snippet))
+	const first = "TypeError: Descriptors cannot not be created directly.\n"
+	r := rep.Results[0]
+	wantResult(t, r, Pass, Fail, Blocked, "snippet raised "+first+"If this call came from a _pb2.py file, your generated code is out of date")
+	for _, want := range []string{"(at snippet line 3: _descriptor.FieldDescriptor(", "; output: ...", "загружаю"} {
+		if !strings.Contains(r.Candidate.Detail, want) {
+			t.Errorf("candidate detail %q does not contain %q", r.Candidate.Detail, want)
+		}
+	}
+	if !strings.HasSuffix(r.Candidate.Detail, "модули") {
+		t.Errorf("candidate detail %q does not end with the output's end", r.Candidate.Detail)
+	}
+	if len(r.Candidate.Detail) > detailMax+3 {
+		t.Errorf("candidate detail is %d bytes, more than %d", len(r.Candidate.Detail), detailMax+3)
+	}
+	if got := rep.Checks()[0].Detail; !strings.HasPrefix(got, "blocked: passes at 3.20.0, fails at 4.21.0: snippet raised "+first) {
+		t.Errorf("check detail %q does not start with the verdict and the exception", got)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "snippet raised TypeError: Descriptors cannot not be created directly.") {
+		t.Errorf("the Markdown report does not show the exception whole:\n%s", md)
+	}
+}
+
+// TestDynamicTimeoutKillsProcessGroup: a package that hangs at import (and
+// starts a child) is killed with its whole process group when the probe's
+// timeout passes. The timeout is generous for a process that only has to
+// start Python and reach the import, so the test holds on a loaded machine;
+// resolving the release again (the second run does) is not bounded by it.
 func TestDynamicTimeoutKillsProcessGroup(t *testing.T) {
+	t.Parallel() // it waits out the probe's timeout: overlaps the other tests
 	f := getFixtures(t)
 	// Make the environment first: installing does not import the package.
 	warm := dynOpts(t, "hangpkg", "", "1.0", Spec{Run: "pass", Expect: "pass"})
@@ -163,13 +203,9 @@ func TestDynamicTimeoutKillsProcessGroup(t *testing.T) {
 	os.Remove(f.pidFile)
 
 	opts := dynOpts(t, "hangpkg", "", "1.0", Spec{Path: "hangpkg.VALUE"}, Spec{Path: "os.sep"})
-	opts.Timeout = 5 * time.Second
-	start := time.Now()
+	opts.Timeout = 20 * time.Second // the package sleeps 300 s
 	rep := mustRun(t, opts)
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("Run took %s with a 5s timeout", d)
-	}
-	wantResult(t, rep.Results[0], "", Unknown, Warning, "timed out after 5s while running this probe")
+	wantResult(t, rep.Results[0], "", Unknown, Warning, "timed out after 20s while running this probe")
 	wantResult(t, rep.Results[1], "", Unknown, Warning, "not run")
 
 	b, err := os.ReadFile(f.pidFile)
@@ -177,11 +213,21 @@ func TestDynamicTimeoutKillsProcessGroup(t *testing.T) {
 		t.Fatalf("the package did not start its child: %v", err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	deadline := time.Now().Add(10 * time.Second)
+	waitDead(t, pid, "child of the probe process survived the timeout")
+}
+
+// waitDead waits for pid to die after its process group was killed (SIGKILL
+// is delivered asynchronously); one still alive a minute later survived.
+func waitDead(t *testing.T, pid int, what string) {
+	t.Helper()
+	if pid <= 0 {
+		t.Fatalf("no pid (%d): %s", pid, what)
+	}
+	deadline := time.Now().Add(time.Minute)
 	for alive(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("child %d of the probe process survived the timeout", pid)
+			t.Fatalf("%d: %s", pid, what)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

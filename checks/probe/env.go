@@ -199,7 +199,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 		if i == 0 {
 			after = nil
 		}
-		if err := runSandboxed(ctx, opts, withUV, step, after); err != nil {
+		if err := runSandboxed(ctx, opts, withUV, opts.InstallTimeout, step, after); err != nil {
 			ie := &InstallError{Package: dist, Version: version, Err: err}
 			var se *stepError
 			if errors.As(err, &se) {
@@ -265,10 +265,11 @@ type stepError struct {
 
 func (e *stepError) Error() string { return e.err.Error() }
 
-// runSandboxed runs one installer step in a fresh sandbox directory: argv
-// builds the command there (it may write input files into it), after reads
-// what the step wrote before the directory is removed.
-func runSandboxed(ctx context.Context, opts *Options, uv bool, argv func(dir string) ([]string, error), after func(dir string) error) error {
+// runSandboxed runs one installer step in a fresh sandbox directory, for at
+// most timeout (the step's own limit: a resolution's or an install's, never
+// the probe's): argv builds the command there (it may write input files into
+// it), after reads what the step wrote before the directory is removed.
+func runSandboxed(ctx context.Context, opts *Options, uv bool, timeout time.Duration, argv func(dir string) ([]string, error), after func(dir string) error) error {
 	dir, done, err := sandbox(opts)
 	if err != nil {
 		return err
@@ -292,14 +293,14 @@ func runSandboxed(ctx context.Context, opts *Options, uv bool, argv func(dir str
 		}
 	}
 	out, err := opts.Runner.Run(ctx, &Command{
-		Path: args[0], Args: args[1:], Dir: dir, Env: env, Timeout: opts.Timeout, MaxOutput: opts.MaxOutput,
+		Path: args[0], Args: args[1:], Dir: dir, Env: env, Timeout: timeout, MaxOutput: opts.MaxOutput,
 	})
 	if err != nil {
 		return fmt.Errorf("running %s: %w", filepath.Base(args[0]), err)
 	}
 	switch {
 	case out.TimedOut:
-		return &stepError{fmt.Errorf("timed out after %s", opts.Timeout), redactText(tail(out.Stderr, 1500))}
+		return &stepError{fmt.Errorf("timed out after %s", timeout), redactText(tail(out.Stderr, 1500))}
 	case out.ExitCode != 0:
 		msg := tail(append(append([]byte(nil), out.Stdout...), out.Stderr...), 1500)
 		return &stepError{fmt.Errorf("%s exited with status %d", filepath.Base(args[0]), out.ExitCode), redactText(msg)}

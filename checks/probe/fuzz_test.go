@@ -19,6 +19,7 @@ func FuzzScanPython(f *testing.F) {
 	f.Add(bytecodeGood)
 	f.Add(resolveWheel["pkg/core.py"])
 	f.Add("class A: x = 1; y = f'{a[\"b\"]!r:>{w}}'\n\tdef g(): yield\n")
+	f.Add("import typing as t\nfrom typing import TYPE_CHECKING as TC\nif TC:\n    class A:\n        if t.TYPE_CHECKING: x = 1\nelif y: f = 1\nelse:\n    A = 2\n")
 	f.Fuzz(fuzzScan)
 }
 
@@ -40,6 +41,9 @@ func fuzzScan(t *testing.T, src string) {
 		n := len(pf.lines)
 		var walk func(sc *pyScope)
 		walk = func(sc *pyScope) {
+			if sc.typeOnly != nil && sc.typeOnly != sc {
+				walk(sc.typeOnly) // the bindings under if TYPE_CHECKING keep the same invariants
+			}
 			for name, bs := range sc.names {
 				for _, b := range bs {
 					if !isIdentifier(name) || b.start < 1 || b.start > b.line || b.line > b.end || b.end > n {

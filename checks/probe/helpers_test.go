@@ -203,8 +203,104 @@ func testWheels(pidFile string) []testWheel {
 		{"hangpkg", "1.0", map[string]string{"hangpkg/__init__.py": fmt.Sprintf(hangPy, pidFile)}},
 		{"loudpkg", "1.0", map[string]string{"loudpkg/__init__.py": loudPy}},
 		{"tokenpkg", "1.0", map[string]string{"tokenpkg/__init__.py": tokenPy}},
+		protobuf("3.20.0", protobufDescriptor320),
+		protobuf("4.21.0", protobufDescriptor421),
+		{"tcpkg", "1.0", map[string]string{"tcpkg/__init__.py": "", "tcpkg/api.py": tcAPI10, "tcpkg/lazy.py": tcLazy10}},
+		{"tcpkg", "2.0", map[string]string{"tcpkg/__init__.py": "", "tcpkg/api.py": tcAPI20, "tcpkg/lazy.py": tcLazy20}},
 	}
 }
+
+func protobuf(version, descriptor string) testWheel {
+	return testWheel{"protobuf", version, map[string]string{
+		"google/protobuf/__init__.py":   fmt.Sprintf("__version__ = %q\n", version),
+		"google/protobuf/descriptor.py": descriptor,
+	}}
+}
+
+// protobufDescriptor320 lets old generated _pb2 code make descriptors, as
+// protobuf 3.20 did.
+const protobufDescriptor320 = `class FieldDescriptor:
+    def __init__(self, name, full_name, index, create_key=None, **kwargs):
+        self.name, self.full_name, self.index = name, full_name, index
+`
+
+// protobufDescriptor421 refuses them with protobuf 4.21's message, word for word.
+const protobufDescriptor421 = `_internal_create_key = object()
+
+_MESSAGE = """Descriptors cannot not be created directly.
+If this call came from a _pb2.py file, your generated code is out of date and must be regenerated with protoc >= 3.19.0.
+If you cannot immediately regenerate your protos, some other possible workarounds are:
+ 1. Downgrade the protobuf package to 3.20.x or lower.
+ 2. Set PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python (but this will use pure-Python parsing and will be much slower).
+
+More information: https://developers.google.com/protocol-buffers/docs/news/2022-05-06#python-updates"""
+
+
+class FieldDescriptor:
+    def __new__(cls, name, full_name, index, create_key=None, **kwargs):
+        if create_key is not _internal_create_key:
+            raise TypeError(_MESSAGE)
+        return super().__new__(cls)
+`
+
+// tcAPI10 binds its names plainly; tcAPI20 moves some under the three
+// spellings of typing.TYPE_CHECKING, which is False at run time.
+const tcAPI10 = `from collections import OrderedDict as Registry
+
+
+def helper():
+    pass
+
+
+class Hook:
+    pass
+
+
+Fallback = None
+Annotation = object
+`
+
+const tcAPI20 = `import typing
+from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING as TC
+
+if TYPE_CHECKING:
+    from collections import OrderedDict as Registry
+
+if typing.TYPE_CHECKING:
+    def helper():
+        pass
+
+if TC:
+    class Hook:
+        pass
+else:
+    Fallback = None
+
+if TYPE_CHECKING:
+    Annotation = type
+else:
+    Annotation = object
+`
+
+const tcLazy10 = `class Hook:
+    pass
+`
+
+// tcLazy20 answers the name lazily, through a module __getattr__.
+const tcLazy20 = `from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .api import Hook
+
+
+def __getattr__(name):
+    if name == "Hook":
+        class Hook:
+            pass
+        return Hook
+    raise AttributeError(name)
+`
 
 const serializePy = `class ReduceMixin(object):
     """Picklable via _reduce_states / _rebuild."""

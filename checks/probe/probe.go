@@ -146,9 +146,19 @@ type Options struct {
 	// empty means a temporary directory removed when Run returns.
 	CacheDir string
 	// TempDir is where per-process sandbox directories are made; empty means os.TempDir().
-	TempDir   string
-	Timeout   time.Duration // per process; zero means DefaultTimeout
-	MaxOutput int64         // per process stream; zero means DefaultMaxOutput
+	TempDir string
+	// Timeout bounds each probe process (zero: DefaultTimeout): at the
+	// timeout its process group is killed and the probe in progress is
+	// unknown. It does not bound resolving or installing the release.
+	Timeout time.Duration
+	// ResolveTimeout bounds each resolver process (zero:
+	// DefaultResolveTimeout).
+	ResolveTimeout time.Duration
+	// InstallTimeout bounds each step that makes an environment: the
+	// interpreter query, creating the venv, installing (zero:
+	// DefaultInstallTimeout).
+	InstallTimeout time.Duration
+	MaxOutput      int64 // per process stream; zero means DefaultMaxOutput
 
 	// LocalWheels are verified wheels on this machine that dynamic probes
 	// install instead of downloading the same files from the index (see
@@ -324,18 +334,28 @@ func checkOptions(o *Options) error {
 	if o.Runner == nil {
 		o.Runner = ExecRunner{}
 	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.MaxOutput <= 0 {
-		o.MaxOutput = DefaultMaxOutput
-	}
+	o.setLimits()
 	switch o.Installer {
 	case "", "uv", "pip":
 	default:
 		return fmt.Errorf("probe: unknown installer %q (want uv or pip)", o.Installer)
 	}
 	return nil
+}
+
+// setLimits gives every process limit left zero its default.
+func (o *Options) setLimits() {
+	for _, l := range []struct {
+		d   *time.Duration
+		def time.Duration
+	}{{&o.Timeout, DefaultTimeout}, {&o.ResolveTimeout, DefaultResolveTimeout}, {&o.InstallTimeout, DefaultInstallTimeout}} {
+		if *l.d <= 0 {
+			*l.d = l.def
+		}
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = DefaultMaxOutput
+	}
 }
 
 // judge decides one probe's verdict from its results.

@@ -39,10 +39,11 @@ def emit(obj):
     _out.flush()
 
 
-def clip(s, n=None):
+def clip_head(s, n=None):
+    """s cut to its first n characters: a detail starts with what matters most."""
     n = n or TAIL
     s = str(s)
-    return s if len(s) <= n else "..." + s[-n:]
+    return s if len(s) <= n else s[:n] + "..."
 
 
 def ismodule(obj):
@@ -64,9 +65,14 @@ def describe(obj):
     return "a value of type %s" % name
 
 
-def exc_text(e):
+def exc_text(e, n=1000):
+    """The exception's type and first line whole (up to TAIL), then as much
+    of the rest of its message as fits in n: the first line is what users
+    search for ("TypeError: Descriptors cannot not be created directly.")."""
     import traceback
-    return clip("".join(traceback.format_exception_only(type(e), e)).strip(), 500)
+    text = "".join(traceback.format_exception_only(type(e), e)).strip()
+    first = text.split("\n", 1)[0]
+    return clip_head(text, min(max(n, len(first)), TAIL))
 
 
 class Undecided(Exception):
@@ -296,7 +302,9 @@ class Tail:
     def write(self, s):
         self.buf.append(s)
         self.size += len(s)
-        while self.size > TAIL and len(self.buf) > 1:
+        # Drop the oldest writes only while the rest still holds TAIL
+        # characters: a long line then a newline keeps the line's end.
+        while len(self.buf) > 1 and self.size - len(self.buf[0]) >= TAIL:
             self.size -= len(self.buf.popleft())
         if self.size > 4 * TAIL:
             s = "".join(self.buf)[-TAIL:]
@@ -331,18 +339,25 @@ def probe_run(p):
             import traceback
             tb = traceback.extract_tb(e.__traceback__)
             lines = p["run"].splitlines()
-            where = ["line %d: %s" % (f.lineno, lines[f.lineno - 1].strip() if 0 < f.lineno <= len(lines) else "")
+            where = ["line %d: %s" % (f.lineno, clip_head(lines[f.lineno - 1].strip(), 200) if 0 < f.lineno <= len(lines) else "")
                      for f in tb if f.filename == code.co_filename]
             err = exc_text(e) + (" (at snippet %s)" % where[-1] if where else "")
-    out = tail.text().strip()
-    out = ("; output: " + clip(out, 800)) if out else ""
-    if p.get("expect") == "fail":
-        if err is None:
-            raise Failed("the snippet now passes: upstream fixed, the workaround can go" + out)
-        return "still fails as expected: " + err + out
-    if err is not None:
-        raise Failed("snippet raised " + err + out)
-    return "snippet passed" + out
+    canary = p.get("expect") == "fail"
+    if canary:
+        detail = ("still fails as expected: " + err) if err is not None else \
+            "the snippet now passes: upstream fixed, the workaround can go"
+    else:
+        detail = ("snippet raised " + err) if err is not None else "snippet passed"
+    # The output's tail gets the room the exception leaves (800 at most), in
+    # UTF-8 bytes as pinbot caps a detail, so that the tail keeps its end.
+    out = tail.text().strip().encode("utf-8", "replace")
+    room = min(800, TAIL - len(detail.encode("utf-8", "replace")) - len("; output: ..."))
+    if out and room > 0:
+        kept = out.decode("utf-8") if len(out) <= room else "..." + out[-room:].decode("utf-8", "ignore")
+        detail += "; output: " + kept
+    if canary == (err is None):  # a canary that passes, or a snippet that raised
+        raise Failed(detail)
+    return detail
 
 
 def main():
@@ -394,7 +409,7 @@ def main():
         except BaseException as e:
             res = {"status": "fail", "detail": "probe raised " + exc_text(e)}
         res["i"] = p["i"]
-        res["detail"] = clip(res["detail"])
+        res["detail"] = clip_head(res["detail"])
         emit(res)
     emit({"done": True})
 

@@ -11,6 +11,8 @@ package probe
 //   - at module and class level it records simple assignments, annotated names,
 //     imports (import a.b as c, from a import b as c, relative imports) and
 //     deletions, noting the ones under if/try/for/while/match as conditional;
+//     those under `if TYPE_CHECKING:` (typing's, false at run time) are kept
+//     apart, since they never run, and that if's else always does;
 //   - it notes what makes names appear at run time: from x import *, a module
 //     __getattr__, setattr, globals(), exec, sys.modules[...], global statements.
 //
@@ -75,6 +77,10 @@ type pyScope struct {
 	allOps []*pyBinding
 	// selfAttrs are, in a class body, the lines where a method assigns self.NAME.
 	selfAttrs map[string][]int
+	// typeOnly holds the bindings made under `if TYPE_CHECKING:`, which do
+	// not exist at run time: apart, so that look-ups miss them, and kept
+	// for messages (nil when there are none).
+	typeOnly *pyScope
 }
 
 func newScope(class bool) *pyScope {
@@ -111,6 +117,9 @@ type frame struct {
 	cond      string     // why this block may not run
 	def       *pyBinding // innermost enclosing function, for yield
 	owner     *pyBinding // def or class whose end this block extends
+	// typeChecking: the last compound statement in this block was `if
+	// TYPE_CHECKING:`, so an else that follows always runs.
+	typeChecking bool
 }
 
 // The statement patterns of the Python scan, compiled when first used: only
@@ -271,6 +280,15 @@ func header(f *pyFile, cur *frame, L logLine, m, t string, decos []string, decoS
 		if cur.cond != "" {
 			fr.cond = cur.cond
 		}
+		// `if TYPE_CHECKING:` (or elif) never runs; the else of the if always does.
+		never := (kw == "if" || kw == "elif") && typeChecking(f, m[len(kw):colon])
+		switch {
+		case never && cur.scope != nil:
+			fr.scope, fr.cond = cur.scope.typeOnlyScope(), fmt.Sprintf("under %s TYPE_CHECKING at line %d", kw, L.start)
+		case kw == "else" && cur.typeChecking:
+			fr.cond = cur.cond
+		}
+		cur.typeChecking = never && kw == "if"
 		if kw == "for" {
 			bindForTargets(fr, L, m[:colon], t[:colon])
 		}

@@ -72,6 +72,11 @@ func summary(sc *pyScope, prefix string) []string {
 	for attr, lines := range sc.selfAttrs {
 		out = append(out, fmt.Sprintf("%sself.%s@%v", prefix, attr, lines))
 	}
+	if sc.typeOnly != nil && sc.typeOnly != sc {
+		for _, l := range summary(sc.typeOnly, prefix) {
+			out = append(out, "TYPE_CHECKING "+l)
+		}
+	}
 	sort.Strings(out)
 	return out
 }
@@ -103,6 +108,54 @@ def real(): return 1
 				"u annotated@7-7", "v assign@7-7 = 4", "w assign@7-7 = 3",
 				"x assign@1-2 = (1, 2)", "y assign@3-4 = 1 + 2", "z assign@6-6 {inside if at line 6} = 1",
 			}},
+		{"if TYPE_CHECKING never runs, its else always does", `from typing import TYPE_CHECKING
+import typing as t
+from typing_extensions import TYPE_CHECKING as TC
+if TYPE_CHECKING:
+    from x import A
+    if y:
+        B = 1
+else:
+    A = None
+if t.TYPE_CHECKING: C = 1
+elif z:
+    D = 1
+else:
+    D = 2
+if TC:
+    class E:
+        e = 1
+if x:
+    F = 1
+elif TC:
+    F = 2
+else:
+    F = 3
+class K:
+    if TYPE_CHECKING:
+        k: int = 0
+    else:
+        k = 1
+if not TYPE_CHECKING:
+    G = 1
+for TC in y:
+    pass
+if TC:
+    H = 1
+`, []string{
+			"TYPE_CHECKING from@1-1 typing:TYPE_CHECKING", "t import@2-2 typing", "TC from@3-3 typing_extensions:TYPE_CHECKING",
+			"TYPE_CHECKING A from@5-5 {under if TYPE_CHECKING at line 4} x:A",
+			"TYPE_CHECKING B assign@7-7 {under if TYPE_CHECKING at line 4} = 1",
+			"A assign@9-9 = None",
+			"TYPE_CHECKING C assign@10-10 {under if TYPE_CHECKING at line 10} = 1",
+			"D assign@12-12 {inside elif at line 11} = 1", "D assign@14-14 {inside else at line 13} = 2",
+			"TYPE_CHECKING E class@16-17 {under if TYPE_CHECKING at line 15} ()", "TYPE_CHECKING E.e assign@17-17 = 1",
+			"F assign@19-19 {inside if at line 18} = 1", "TYPE_CHECKING F assign@21-21 {under elif TYPE_CHECKING at line 20} = 2",
+			"F assign@23-23 {inside else at line 22} = 3",
+			"K class@24-28 ()", "TYPE_CHECKING K.k assign@26-26 {under if TYPE_CHECKING at line 25} = 0", "K.k assign@28-28 = 1",
+			"G assign@30-30 {inside if at line 29} = 1",
+			"TC other@31-31 {inside for at line 31}", "H assign@34-34 {inside if at line 33} = 1",
+		}},
 		{"conditionals", "try:\n    import a.b\nexcept ImportError:\n    a = None\nelse:\n    pass\nfinally:\n    f = 1\nwith open(p) as fh:\n    g = 2\nfor i, (j, k) in x:\n    pass\nwhile False:\n    h = 1\nmatch cmd:\n    case 1:\n        m = 1\nmatch = 5\n",
 			[]string{
 				"a assign@4-4 {inside except at line 3} = None", "a import@2-2 {inside try at line 1} a",

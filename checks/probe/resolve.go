@@ -315,7 +315,7 @@ func resolveRequirements(ctx context.Context, opts *Options, py *pyInfo, require
 		cacheArgs = []string{"--cache-dir", cache}
 	}
 	var dists []Dist
-	err := runSandboxed(ctx, opts, withUV, func(dir string) ([]string, error) {
+	err := runSandboxed(ctx, opts, withUV, opts.ResolveTimeout, func(dir string) ([]string, error) {
 		var argv []string
 		if withUV {
 			in := filepath.Join(dir, "requirements.in")

@@ -9,9 +9,20 @@ import (
 	"time"
 )
 
-// DefaultTimeout is how long one Python process (an install or a probe run) may take
-// when Options.Timeout is zero.
+// DefaultTimeout is how long one probe process (the Python process that imports
+// the release and runs its probes) may take when Options.Timeout is zero.
 const DefaultTimeout = 120 * time.Second
+
+// DefaultResolveTimeout is how long one resolver process (pip install --dry-run,
+// uv pip compile) may take when Options.ResolveTimeout is zero. A resolver
+// downloads metadata and may backtrack: it is not bounded by the probe's timeout.
+const DefaultResolveTimeout = 5 * time.Minute
+
+// DefaultInstallTimeout is how long one step that makes an environment (asking
+// the interpreter what it is, creating the venv, installing into it) may take
+// when Options.InstallTimeout is zero. An install downloads and unpacks wheels
+// (and may build an sdist): it is not bounded by the probe's timeout.
+const DefaultInstallTimeout = 10 * time.Minute
 
 // DefaultMaxOutput is how many bytes of stdout and of stderr are kept per process
 // when Options.MaxOutput is zero; the rest is read and discarded.

@@ -16,8 +16,9 @@ import (
 // considered (--only-binary :all:), so resolving runs no release code: the
 // metadata comes from wheels (or the index's PEP 658 files), never from
 // building an sdist. Options give the interpreter, the index, the cache,
-// the timeout and the runner, as for Run; Package and the versions are not
-// used.
+// the limits (ResolveTimeout for the resolver, InstallTimeout for the
+// interpreter query) and the runner, as for Run; Package, the versions and
+// Timeout are not used.
 //
 // requirements are PEP 508 requirement strings, one per line of the
 // requirements file handed to the resolver; a string that is empty, spans
@@ -37,12 +38,7 @@ func Resolve(ctx context.Context, opts Options, requirements []string) (*Resolut
 	if opts.Runner == nil {
 		opts.Runner = ExecRunner{}
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxOutput <= 0 {
-		opts.MaxOutput = DefaultMaxOutput
-	}
+	opts.setLimits()
 	if opts.Index != "" && isLocalDir(opts.Index) {
 		abs, err := filepath.Abs(strings.TrimPrefix(opts.Index, "file://"))
 		if err != nil {

@@ -409,7 +409,8 @@ func (w *wheel) member(obj *sobj, name string, seg, hops int) (*sobj, Status, st
 		if len(obj.file.top.stars) > 0 {
 			how += ", and no star import brings it in"
 		}
-		return nil, Fail, missing("module %s has no %s (%s) and no submodule %s", obj.module, name, how, name)
+		return nil, Fail, missing("module %s has no %s (%s) and no submodule %s", obj.module, name, how, name) +
+			typeOnlyNote(obj.file.top, name)
 	case bClass:
 		return w.classMember(obj, name, seg, hops, map[*pyBinding]bool{})
 	case bDef:
@@ -508,7 +509,7 @@ func (w *wheel) classMember(obj *sobj, name string, seg, hops int, seen map[*pyB
 	if len(basesSeen) > 0 {
 		where += " or its bases " + strings.Join(basesSeen, ", ")
 	}
-	return nil, Fail, where
+	return nil, Fail, where + typeOnlyNote(body, name)
 }
 
 // knownBases are base classes from outside a wheel whose class attributes (their
@@ -546,6 +547,17 @@ func moduleDynamic(f *pyFile, name string) string {
 		why = append(why[:3], "...")
 	}
 	return strings.Join(why, "; ")
+}
+
+// typeOnlyNote says where sc binds name only under `if TYPE_CHECKING:` ("" if
+// it does not): the name is missing at run time, but a reader of the source
+// sees it.
+func typeOnlyNote(sc *pyScope, name string) string {
+	if sc.typeOnly == nil || len(sc.typeOnly.names[name]) == 0 {
+		return ""
+	}
+	b := sc.typeOnly.names[name][0]
+	return fmt.Sprintf("; it is bound at line %d only %s, which is false at run time", b.line, b.cond)
 }
 
 // pick chooses the binding in effect after the module or class body has run.

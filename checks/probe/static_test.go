@@ -472,3 +472,41 @@ func TestAbsModule(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeCheckingNamesDoNotExist: a name bound only under `if
+// TYPE_CHECKING:` (typing's, in any of its spellings) does not exist at run
+// time: a static probe finds it missing, as Python does, unless a module
+// __getattr__ may answer it; the else of such an if binds (#27 item 8).
+func TestTypeCheckingNamesDoNotExist(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	f := getFixtures(t)
+	specs := []Spec{
+		{Path: "tcpkg.api.Registry"}, {Path: "tcpkg.api.helper", Expect: "callable"}, {Path: "tcpkg.api.Hook", Expect: "class"},
+		{Path: "tcpkg.api.Fallback"}, {Path: "tcpkg.api.Annotation"}, {Path: "tcpkg.lazy.Hook", Expect: "class"},
+	}
+	rep, err := Run(context.Background(), Options{Package: "tcpkg", Baseline: "1.0", Candidate: "2.0", Static: true, Index: f.dir, Specs: specs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, rep.Results[0], Pass, Fail, Blocked, `segment 3 "Registry" is missing: module tcpkg.api has no Registry (no def, class, assignment or import) `+
+		`and no submodule Registry; it is bound at line 6 only under if TYPE_CHECKING at line 5, which is false at run time`)
+	wantResult(t, rep.Results[1], Pass, Fail, Blocked, `segment 3 "helper" is missing`)
+	wantResult(t, rep.Results[1], Pass, Fail, Blocked, "it is bound at line 9 only under if TYPE_CHECKING at line 8")
+	wantResult(t, rep.Results[2], Pass, Fail, Blocked, "it is bound at line 13 only under if TYPE_CHECKING at line 12")
+	wantResult(t, rep.Results[3], Pass, Pass, OK, "Fallback = None (tcpkg.api line 16)")
+	wantResult(t, rep.Results[4], Pass, Pass, OK, "found Annotation = object (tcpkg.api line 21")
+	wantResult(t, rep.Results[5], Pass, Unknown, Warning, "module __getattr__ at line 7")
+	if rep.Verdict != Blocked {
+		t.Errorf("verdict %s, want blocked", rep.Verdict)
+	}
+
+	t.Run("Python agrees", func(t *testing.T) {
+		dyn := mustRun(t, dynOpts(t, "tcpkg", "1.0", "2.0", specs...))
+		for i, r := range dyn.Results[:5] {
+			if r.Verdict != rep.Results[i].Verdict {
+				t.Errorf("%s: dynamic %s (%s), static %s (%s)", r.Name, r.Verdict, r.Detail, rep.Results[i].Verdict, rep.Results[i].Detail)
+			}
+		}
+		wantResult(t, dyn.Results[5], Pass, Pass, OK, "") // the module __getattr__ answers it
+	})
+}

@@ -20,38 +20,25 @@ type githubLogin struct {
 	AppKey, AppKeyEnv     string // the App's PEM key, and its variable
 	APIURL                string
 	Owner, Repo           string // the installation to mint for: the repository's, or the owner's
-	Actions               bool   // mask every secret with ::add-mask:: before it could print
 	Counter               *gh.Counter
 }
 
 // tokens returns the credentials: App installation tokens when an App id is
 // given, else the static token. A missing secret is a usage error naming the
-// variable to set; in Actions the secrets and every minted token are masked.
+// variable to set. In Actions every JWT and installation token minted is
+// masked before it is used; the token and the key, given through the
+// environment, are the runner's to mask, and are never echoed.
 func (l githubLogin) tokens(ctx context.Context, f *Factory) (oauth2.TokenSource, error) {
 	if l.AppID == 0 {
 		if l.Token == "" {
 			return nil, &usageError{fmt.Errorf("no GitHub token: set %s, pass --token-env NAME, or configure a GitHub App (--app-id)", l.TokenEnv)}
-		}
-		if l.Actions {
-			gh.Mask(f.Stdout, l.Token)
 		}
 		return gh.StaticToken(l.Token), nil
 	}
 	if l.AppKey == "" {
 		return nil, &usageError{fmt.Errorf("GitHub App %d: no private key in %s (--app-key-env)", l.AppID, l.AppKeyEnv)}
 	}
-	if l.Actions {
-		gh.Mask(f.Stdout, l.AppKey)
-	}
-	ts, err := gh.AppTokens(ctx, gh.AppOptions{APIURL: l.APIURL, AppID: l.AppID, InstallationID: l.InstallationID,
-		PrivateKey: []byte(l.AppKey), Owner: l.Owner, Repo: l.Repo, HTTP: f.HTTPClient(), Clock: runHooks.clock, Counter: l.Counter})
-	if err != nil {
-		return nil, err
-	}
-	if l.Actions {
-		if tok, err := ts.Token(); err == nil {
-			gh.Mask(f.Stdout, tok.AccessToken)
-		}
-	}
-	return ts, nil
+	return gh.AppTokens(ctx, gh.AppOptions{APIURL: l.APIURL, AppID: l.AppID, InstallationID: l.InstallationID,
+		PrivateKey: []byte(l.AppKey), Owner: l.Owner, Repo: l.Repo, HTTP: f.HTTPClient(), Clock: runHooks.clock, Counter: l.Counter,
+		Minted: f.workflow().Mask})
 }

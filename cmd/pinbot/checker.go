@@ -123,7 +123,7 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&p.Static, "static", false, "probe by reading the wheels' Python files instead of running Python")
 	fl.StringVar(&p.Python, "python", "", "the Python interpreter probes run with (default: python3 on PATH)")
 	fl.BoolVar(&p.NoInstall, "no-install", false, "probe what --python already has installed instead of installing each release")
-	fl.DurationVar(&p.Timeout, "probe-timeout", 0, "the time a probe process may take (default 2m)")
+	fl.DurationVar(&p.Timeout, "probe-timeout", 0, "the time a probe process may take (default 2m); resolving and installing a release have their own limits")
 }
 
 // newChecker builds the check job for dir with the configuration's sources,

@@ -160,6 +160,43 @@ func TestCheckRefusesPathsOutside(t *testing.T) {
 	})
 }
 
+// TestCheckRefusesGitDir: nothing under .git is read, whatever names it (a
+// files: entry, a -r include, a link): actions/checkout leaves the workflow's
+// token in .git/config, and a repository could otherwise have pinbot quote it
+// in a warning or an error.
+func TestCheckRefusesGitDir(t *testing.T) {
+	const secret = "AUTHORIZATION: basic c2VjcmV0"
+	gitConfig := []byte("[http \"https://github.com/\"]\n\textraheader = " + secret + "\nnumba<=0.61.0\n")
+	for _, tc := range []struct {
+		name, config, requirements, want string
+		code                             int
+		stream                           string
+	}{
+		{"files entry", numbaOnly + "files: [.git/config]\n", "", "files: .git/config: refused: inside .git", exitUsage, "stderr"},
+		{"-r include", numbaOnly, "-r .git/config\nnumba<=0.61.0\n", "-r .git/config: .git/config: refused: inside .git", exitFailure, "stdout"},
+		{"-c include through a link", numbaOnly, "-c git.txt\nnumba<=0.61.0\n", "git.txt: refused: inside .git, where git keeps its configuration and credentials (git.txt -> .git/config)", exitFailure, "stdout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.file(".git/config", gitConfig)
+			e.link(".git/config", "git.txt")
+			if tc.requirements != "" {
+				e.file("requirements.txt", []byte(tc.requirements))
+			}
+			e.file(".pinbot.yml", []byte(tc.config))
+			code, stdout, stderr := e.runBounded(100*mib, "check", "--dir", e.dir, "--format", "json")
+			got := map[string]string{"stdout": stdout, "stderr": stderr}[tc.stream]
+			if code != tc.code || !strings.Contains(got, tc.want) {
+				t.Errorf("exit %d, want %d and %q on %s\n%s\n%s", code, tc.code, tc.want, tc.stream, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, "c2VjcmV0") || strings.Contains(stdout+stderr, "extraheader") {
+				t.Errorf("the credential in .git/config was quoted:\n%s\n%s", stdout, stderr)
+			}
+			assertUntouched(t, filepath.Join(e.dir, ".git", "config"), string(gitConfig))
+		})
+	}
+}
+
 // TestCheckRefusesWhatIsNotAPinFile: a named pipe, a directory and a 2 GB
 // (sparse) file where a pin file should be are errors naming them, within a
 // minute and 100 MB, and the other files are still checked.
@@ -235,5 +272,65 @@ func TestWriteThroughLinks(t *testing.T) {
 	}
 	if n := strings.Count(stdout, "numba<=0.61.0 → numba<=0.67.0"); n != 1 {
 		t.Errorf("the linked file is planned %d times, want once:\n%s", n, stdout)
+	}
+}
+
+// TestDiscoveredLinks: discovery reads a link found under a pin file's name
+// whose target is a regular file inside the repository, whatever the target
+// is called (requirements.txt -> deps/base.txt), under the link's name, and
+// --write writes through it; a file reached under several names (two links,
+// or a link and the file's own name) is planned and written once, under its
+// own name when discovery finds it so; a link that leads out of the
+// repository or into .git is not read, nor is a linked directory entered.
+func TestDiscoveredLinks(t *testing.T) {
+	e := newEnv(t)
+	out, private := e.outsideDir()
+	e.file("deps/base.txt", []byte("numba>=0.58,<=0.61.0\n"))
+	e.file("requirements-dev.txt", []byte("numba<=0.61.0  # dev\n"))
+	e.file("lib/requirements-lib.txt", []byte("numba>=0.57,<=0.61.0\n"))
+	e.file(".git/config", []byte("[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n"))
+	e.link("deps/base.txt", "requirements.txt")
+	e.link("../deps/base.txt", "tests/requirements.txt")
+	e.link("requirements-dev.txt", "constraints.txt")
+	e.link(filepath.Join(out, "requirements.txt"), "requirements-outside.txt")
+	e.link(".git/config", "requirements-git.txt")
+	e.link("lib", "linked")
+	e.file(".pinbot.yml", []byte(numbaOnly))
+	code, stdout, stderr := e.runBounded(100*mib, "check", "--dir", e.dir, "--write")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	spaced := strings.Join(strings.Fields(stdout), " ")
+	for _, want := range []string{
+		" requirements.txt:1 numba>=0.58,<=0.61.0 → numba>=0.58,<=0.67.0 ",
+		" requirements-dev.txt:1 numba<=0.61.0 → numba<=0.67.0 ",
+		" lib/requirements-lib.txt:1 numba>=0.57,<=0.61.0 → numba>=0.57,<=0.67.0 ",
+		" wrote lib/requirements-lib.txt, requirements-dev.txt, requirements.txt ",
+	} {
+		if !strings.Contains(spaced, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, not := range []string{"tests/requirements.txt", "constraints.txt", "requirements-outside", "0.60.0", "requirements-git", "AUTHORIZATION", "linked/"} {
+		if strings.Contains(stdout, not) {
+			t.Errorf("report mentions %q:\n%s", not, stdout)
+		}
+	}
+	for name, want := range map[string]string{
+		"deps/base.txt": "numba>=0.58,<=0.67.0\n", "requirements-dev.txt": "numba<=0.67.0  # dev\n",
+		"lib/requirements-lib.txt": "numba>=0.57,<=0.67.0\n",
+	} {
+		if got := e.read(name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	for name, target := range map[string]string{"requirements.txt": "deps/base.txt", "tests/requirements.txt": "../deps/base.txt", "constraints.txt": "requirements-dev.txt"} {
+		if got, err := os.Readlink(filepath.Join(e.dir, filepath.FromSlash(name))); err != nil || got != target {
+			t.Errorf("%s is no longer a link to %s: %q, %v", name, target, got, err)
+		}
+	}
+	assertUntouched(t, filepath.Join(out, "requirements.txt"), private)
+	if code, stdout, _ := e.run("check", "--dir", e.dir, "--write", "--format", "json"); code != exitOK || !strings.Contains(stdout, `"written": []`) {
+		t.Errorf("second --write: exit %d\n%s", code, stdout)
 	}
 }

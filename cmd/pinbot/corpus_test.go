@@ -10,8 +10,8 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
-// TestCheckWholeCorpus checks one repository holding all 20 corpus files at
-// their real paths (one directory per project), every format and source at
+// TestCheckWholeCorpus checks one repository holding every corpus file at
+// its real path (one directory per project), every format and source at
 // once: nothing fails, --write changes only lines of pins it reports as
 // changed, the rewritten files read back, and a second --write is a no-op.
 func TestCheckWholeCorpus(t *testing.T) {
@@ -33,9 +33,11 @@ func TestCheckWholeCorpus(t *testing.T) {
 		}
 		c.Add("conda-forge", name, fs...)
 	}
-	// numba's docs environment installs llvmlite from numba's dev label.
+	// numba's docs environment installs llvmlite from numba's dev label;
+	// stumpy's environment takes numba from the numba channel.
 	c.Add("numba", "llvmlite", fakes.CondaFile{Version: "0.49.0"},
 		fakes.CondaFile{Version: "0.50.0dev0", Labels: []string{"dev"}}, fakes.CondaFile{Version: "0.50.0", Labels: []string{"dev"}})
+	c.Add("numba", "numba", condaNumba("0.67.0")...)
 
 	orig := map[string]string{}
 	for _, name := range corpus.Files(t) {
@@ -46,7 +48,7 @@ func TestCheckWholeCorpus(t *testing.T) {
 		orig[rel] = string(data)
 	}
 	e.file(".pinbot.yml", []byte(`sources:
-  conda: {channels: [conda-forge, numba/label/dev]}
+  conda: {channels: [conda-forge, numba/label/dev, numba]}
 packages:
   numba: {}
   llvmlite: {}

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 	"github.com/pinbot-dev/pinbot/internal/repofs"
@@ -46,6 +48,9 @@ type Factory struct {
 	LogFormat string
 	Verbose   bool
 	Log       *slog.Logger
+
+	workflowOnce sync.Once
+	wf           *gh.Workflow
 }
 
 func newFactory(stdout, stderr io.Writer, getenv func(string) string) *Factory {
@@ -56,6 +61,24 @@ func newFactory(stdout, stderr io.Writer, getenv func(string) string) *Factory {
 		return &http.Client{Transport: f.cache(rt)}
 	}
 	return f
+}
+
+// inActions reports whether pinbot runs in a GitHub Actions step: it then
+// writes workflow commands, the step summary and outputs.
+func (f *Factory) inActions() bool {
+	return f.Getenv("GITHUB_ACTIONS") == "true"
+}
+
+// workflow returns where workflow commands (masks, annotations) go in
+// Actions: stderr, never stdout, which carries only the report asked for.
+// Outside Actions it is nil, which writes nothing.
+func (f *Factory) workflow() *gh.Workflow {
+	f.workflowOnce.Do(func() {
+		if f.inActions() {
+			f.wf = gh.NewWorkflow(f.Stderr)
+		}
+	})
+	return f.wf
 }
 
 // policy is web.DefaultPolicy with the configuration's network settings.

@@ -65,5 +65,5 @@ func (a *ghAuth) register(fl *pflag.FlagSet, app bool) {
 func (a *ghAuth) tokens(ctx context.Context, f *Factory, owner string, counter *gh.Counter) (oauth2.TokenSource, error) {
 	return githubLogin{Token: f.Getenv(a.TokenEnv), TokenEnv: a.TokenEnv, AppID: a.AppID, InstallationID: a.InstallationID,
 		AppKey: f.Getenv(a.AppKeyEnv), AppKeyEnv: a.AppKeyEnv, APIURL: f.Getenv("GITHUB_API_URL"), Owner: owner,
-		Actions: f.Getenv("GITHUB_ACTIONS") == "true", Counter: counter}.tokens(ctx, f)
+		Counter: counter}.tokens(ctx, f)
 }

@@ -159,9 +159,7 @@ func prefetch(ctx context.Context, f *Factory, cfg *config.Config, tmp string) s
 	if err != nil {
 		msg := "prefetching the checks' artifacts failed; the jobs will download what is missing: " + err.Error()
 		f.Log.Warn(msg)
-		if f.Getenv("GITHUB_ACTIONS") == "true" {
-			gh.Annotate(f.Stdout, gh.Annotation{Level: "warning", Title: "pinbot fleet plan", Text: msg})
-		}
+		f.workflow().Annotate(gh.Annotation{Level: "warning", Title: "pinbot fleet plan", Text: msg})
 	}
 	var paths []string
 	for _, p := range got {

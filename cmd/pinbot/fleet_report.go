@@ -67,11 +67,8 @@ skipped.`,
 
 func fleetReportRun(ctx context.Context, opts *FleetReportOptions) error {
 	f := opts.Factory
-	actions := f.Getenv("GITHUB_ACTIONS") == "true"
+	// The webhook is the runner's to mask, never echoed here.
 	webhook := f.Getenv("SLACK_WEBHOOK_URL")
-	if actions {
-		gh.Mask(f.Stdout, webhook)
-	}
 	reports, warnings, err := fleet.Read(opts.Reports)
 	if err != nil {
 		return &usageError{fmt.Errorf("--reports: %w", err)}
@@ -80,9 +77,7 @@ func fleetReportRun(ctx context.Context, opts *FleetReportOptions) error {
 	d.Server = f.Getenv("GITHUB_SERVER_URL")
 	for _, w := range append(warnings, dups...) {
 		f.Log.Warn(w)
-		if actions {
-			gh.Annotate(f.Stdout, gh.Annotation{Level: "warning", Title: "pinbot fleet report", Text: w})
-		}
+		f.workflow().Annotate(gh.Annotation{Level: "warning", Title: "pinbot fleet report", Text: w})
 	}
 	var md strings.Builder
 	if err := d.Markdown(&md); err != nil {

@@ -330,8 +330,12 @@ func TestFleetDefaults(t *testing.T) {
 	if code, _, stderr := e.run("check", "--dir", e.dir, "--defaults", defaults); code != exitUsage || !strings.Contains(stderr, "fleet.yml:2:16: packages.numba.cap") {
 		t.Errorf("bad defaults: exit %d\n%s", code, stderr)
 	}
-	if code, _, stderr := e.run("check", "--dir", e.dir, "--repository", "no-slash"); code != exitUsage {
-		t.Errorf("bad --repository: exit %d\n%s", code, stderr)
+	// A name GitHub does not allow is refused as the fleet's listings and
+	// reports refuse it.
+	for _, bad := range []string{"no-slash", "lab/..", "lab/a b", "lab/-x", "lab/a/b"} {
+		if code, _, stderr := e.run("check", "--dir", e.dir, "--repository", bad); code != exitUsage || !strings.Contains(stderr, "expected owner/name as GitHub allows them") {
+			t.Errorf("--repository %q: exit %d\n%s", bad, code, stderr)
+		}
 	}
 }
 

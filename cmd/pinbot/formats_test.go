@@ -286,13 +286,13 @@ func TestInit(t *testing.T) {
 	e.file("pyproject.toml", []byte("[project]\nname = \"demo\"\ndependencies = [\"numba>=0.58,<=0.66.0\", \"protobuf\"]\n"))
 	e.file("bad/setup.cfg", []byte("[options]\ninstall_requires =\n    numba[x\n"))
 	code, out, stderr := e.run("init", "--dir", e.dir)
-	if code != 0 || !strings.Contains(out, "3 watched package(s), 5 pin file(s) found") {
+	if code != 0 || !strings.Contains(out, "4 watched package(s), 5 pin file(s) found") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
 	written := e.read(".pinbot.yml")
 	golden(t, "init.golden", written)
 	cfg, err := config.Parse(".pinbot.yml", []byte(written))
-	if err != nil || len(cfg.Packages) != 3 || cfg.Packages["numba"].Policy().Strategy != "inclusive" {
+	if err != nil || len(cfg.Packages) != 4 || cfg.Packages["numba"].Policy().Strategy != "inclusive" {
 		t.Errorf("the written configuration: %+v, %v", cfg, err)
 	}
 

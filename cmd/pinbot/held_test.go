@@ -11,13 +11,14 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/fakes"
 )
 
-// heldRepo is a repository whose numba cap moves while protobuf (==5.29.3),
-// a Poetry caret on llvmlite (^0.48.0, as mlwrap's ^0.56.0 on numba) and a
-// ~= on tensorflow shut out their newest releases under the inclusive
-// strategy.
+// heldRepo is a repository whose numba cap moves while exact pins on
+// protobuf (==5.29.3), tensorflow (==2.19.0) and, in Poetry's bare-version
+// spelling, llvmlite ("0.48.0", as mlwrap's tensorflow "2.8.2") shut out
+// their newest releases under the inclusive strategy. (A one-clause range
+// such as ^0.48.0 or ~=2.19.0 is expanded and moves: TestCheckExpands.)
 var heldRepo = map[string]string{
-	"requirements.txt": "numba>=0.58,<=0.66.0\nprotobuf==5.29.3\ntensorflow~=2.19.0\n",
-	"pyproject.toml":   "[tool.poetry]\nname = \"x\"\n\n[tool.poetry.dependencies]\nllvmlite = \"^0.48.0\"\n",
+	"requirements.txt": "numba>=0.58,<=0.66.0\nprotobuf==5.29.3\ntensorflow==2.19.0\n",
+	"pyproject.toml":   "[tool.poetry]\nname = \"x\"\n\n[tool.poetry.dependencies]\nllvmlite = \"0.48.0\"\n",
 }
 
 const heldConfig = "packages:\n  numba: {}\n  protobuf: {}\n  tensorflow: {}\n  llvmlite: {}\n"
@@ -43,8 +44,8 @@ func TestCheckHeld(t *testing.T) {
 	want := map[string]struct{ status, hold string }{
 		"numba":      {"bump", ""},
 		"protobuf":   {"held", "requirements.txt:2 protobuf==5.29.3 shuts out 6.33.0: exact pin ==5.29.3; the inclusive strategy does not move exact pins (cap: preserve does)"},
-		"llvmlite":   {"held", `pyproject.toml:5 llvmlite = "^0.48.0" shuts out 0.49.0: ^0.48.0 caps below 0.49.0; the inclusive strategy does not rewrite it (cap: preserve does)`},
-		"tensorflow": {"held", "requirements.txt:3 tensorflow~=2.19.0 shuts out 2.20.0: ~=2.19.0 caps below 2.20.0"},
+		"llvmlite":   {"held", `pyproject.toml:5 llvmlite = "0.48.0" shuts out 0.49.0: exact pin 0.48.0; the inclusive strategy does not move exact pins (cap: preserve does)`},
+		"tensorflow": {"held", "requirements.txt:3 tensorflow==2.19.0 shuts out 2.20.0: exact pin ==2.19.0"},
 	}
 	for _, p := range rep.Packages {
 		w := want[p.Name]
@@ -105,8 +106,8 @@ func TestRunHeld(t *testing.T) {
 			t.Errorf("step summary lacks %q:\n%s", w, s)
 		}
 	}
-	if !strings.Contains(out, "::warning file=requirements.txt,line=2,title=pinbot%3A protobuf is held::") {
-		t.Errorf("no annotation for the held pin:\n%s", out)
+	if !strings.Contains(stderr, "::warning file=requirements.txt,line=2,title=pinbot%3A protobuf is held::") {
+		t.Errorf("no annotation for the held pin:\n%s", stderr)
 	}
 
 	// The next run: nothing new, no message.
@@ -131,7 +132,7 @@ const heldAlertConfig = "packages:\n  protobuf: {}\n  tensorflow: {}\ndashboard:
 // heldAlertEnv is a run environment whose requirements.txt pins protobuf
 // and tensorflow so that both are held, and whose clock the test moves.
 func heldAlertEnv(t *testing.T) (*runTestEnv, *time.Time) {
-	e := newRunEnvFiles(t, heldAlertConfig, map[string]string{"requirements.txt": "protobuf==5.29.3\ntensorflow~=2.19.0\n"})
+	e := newRunEnvFiles(t, heldAlertConfig, map[string]string{"requirements.txt": "protobuf==5.29.3\ntensorflow==2.19.0\n"})
 	now := time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC)
 	e.now = func() time.Time { return now }
 	return e, &now
@@ -173,7 +174,7 @@ func TestRunHeldAlerts(t *testing.T) {
 
 	m := heldStep(t, e)
 	for _, want := range []string{"2 held packages", "protobuf: held, 6.33.0 is shut out", "*Versions*\n6.33.0", "*Verdict*\nheld: protobuf==5.29.3",
-		"tensorflow: held, 2.20.0 is shut out", "*Verdict*\nheld: tensorflow~=2.19.0", "requirements.txt:1 protobuf==5.29.3 shuts out 6.33.0"} {
+		"tensorflow: held, 2.20.0 is shut out", "*Verdict*\nheld: tensorflow==2.19.0", "requirements.txt:1 protobuf==5.29.3 shuts out 6.33.0"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("first run: message lacks %q:\n%s", want, m)
 		}
@@ -183,7 +184,7 @@ func TestRunHeldAlerts(t *testing.T) {
 	if m := heldStep(t, e); m != "" {
 		t.Errorf("held as before, alerted again the next day:\n%s", m)
 	}
-	requirements("# pins\nprotobuf==5.29.3\ntensorflow~=2.19.0\n")
+	requirements("# pins\nprotobuf==5.29.3\ntensorflow==2.19.0\n")
 	if m := heldStep(t, e); m != "" {
 		t.Errorf("the same pins on other lines, alerted again:\n%s", m)
 	}

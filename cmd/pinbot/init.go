@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,9 @@ import (
 	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/all"
+	"github.com/pinbot-dev/pinbot/sources/conda"
+	"github.com/pinbot-dev/pinbot/versions"
+	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
 
 // InitOptions are the flags and dependencies of `pinbot init`.
@@ -36,12 +40,13 @@ func newInitCmd(f *Factory, runF func(context.Context, *InitOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Write a commented .pinbot.yml for the repository",
-		Long: `Init writes .pinbot.yml at the root of --dir: the watched packages (the defaults and
-the well-known fragile packages the repository pins, or each --package) with their
-settings spelled out and commented, the ready-made checks (presets) of those that are
-pinned, commented out, and the pin files pinbot finds there with the watched pins in
-each. It refuses to replace an existing configuration (under any of the names pinbot
-reads) unless --force is given, and then replaces that same file.`,
+		Long: `Init writes .pinbot.yml at the root of --dir: the watched packages (the fragile
+packages the repository pins, or each --package) with their settings spelled out and
+commented, add-cap off for a package none of whose pins has a cap, the conda channels
+the pin files name, the ready-made checks (presets) of the packages pinned, commented
+out, and the pin files pinbot finds there with the watched pins in each. It refuses to
+replace an existing configuration (under any of the names pinbot reads) unless --force
+is given, and then replaces that same file.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkDir(opts.Dir); err != nil {
@@ -55,7 +60,7 @@ reads) unless --force is given, and then replaces that same file.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Dir, "dir", ".", "the repository to configure")
-	fl.StringSliceVar(&opts.Packages, "package", nil, "watch this package (repeatable; default: "+strings.Join(config.DefaultPackages, ", ")+")")
+	fl.StringSliceVar(&opts.Packages, "package", nil, "watch this package (repeatable; default: the fragile packages the repository pins, else "+strings.Join(config.DefaultPackages, ", ")+")")
 	fl.BoolVar(&opts.Force, "force", false, "replace an existing configuration file")
 	return cmd
 }
@@ -93,18 +98,22 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	found = pins.Once(found)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	read := readPins(repo, found)
 	if len(names) == 0 {
-		// The defaults, and every well-known fragile package the
-		// repository pins: those pinbot has ready-made checks for.
-		names = slices.Clone(config.DefaultPackages)
-		for _, pkg := range read.pinned {
-			if p, s := presetsFor(pkg); (len(p) > 0 || len(s) > 0) && !slices.Contains(names, pkg) {
+		// What the repository pins of the packages pinbot knows to be
+		// fragile, in the list's order; with none, the defaults, which a
+		// configuration without packages watches anyway.
+		for _, pkg := range config.Fragile {
+			if slices.Contains(read.pinned, pkg) {
 				names = append(names, pkg)
 			}
+		}
+		if len(names) == 0 {
+			names = slices.Clone(config.DefaultPackages)
 		}
 	}
 	data := initFile(read, names, found)
@@ -172,17 +181,31 @@ type pinsRead struct {
 	inFile   map[string][]string // file -> packages
 	problems map[string]string   // file -> why it could not be read
 	partly   map[string]string   // file -> the entries that could not be read
+	// capped and uncapped are, by package, the places of its pins pinbot
+	// edits that have a cap (or whose constraint it cannot bound, which
+	// is no sign of a choice) and of those that have none.
+	capped, uncapped map[string][]string
+	// channels are the conda channels the files name, in the order first
+	// named, and the files naming each.
+	channels []string
+	namedBy  map[string][]string
 }
 
-// readPins reads the pins of every file found.
+// readPins reads the pins of every file found, and the channels they name.
 func readPins(repo *repofs.Root, found []pins.Found) pinsRead {
-	r := pinsRead{where: map[string][]string{}, inFile: map[string][]string{}, problems: map[string]string{}, partly: map[string]string{}}
+	r := pinsRead{where: map[string][]string{}, inFile: map[string][]string{}, problems: map[string]string{}, partly: map[string]string{},
+		capped: map[string][]string{}, uncapped: map[string][]string{}, namedBy: map[string][]string{}}
+	ss := schemes.Schemes()
 	for _, f := range found {
 		b, err := repo.ReadFile(f.Path)
 		var ps []pins.Pin
 		var skipped diag.List
 		if err == nil {
 			ps, skipped, err = pins.ReadFile(f.Format, f.Path, b)
+		}
+		if cn, ok := f.Format.(pins.ChannelNamer); ok && err == nil {
+			chs, _ := cn.Channels(f.Path, b) // a file that does not parse has no pins either
+			r.named(f.Path, chs...)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			r.problems[f.Path] = strings.SplitN(err.Error(), "\n", 2)[0]
@@ -193,16 +216,59 @@ func readPins(repo *repofs.Root, found []pins.Found) pinsRead {
 			}
 		}
 		for _, p := range ps {
+			p.Package = config.Key(p.Package)
 			if !slices.Contains(r.pinned, p.Package) {
 				r.pinned = append(r.pinned, p.Package)
 			}
-			r.where[p.Package] = append(r.where[p.Package], fmt.Sprintf("%s:%d", escape.Text(p.File), p.Line))
+			at := fmt.Sprintf("%s:%d", escape.Text(p.File), p.Line)
+			r.where[p.Package] = append(r.where[p.Package], at)
 			if !slices.Contains(r.inFile[f.Path], p.Package) {
 				r.inFile[f.Path] = append(r.inFile[f.Path], p.Package)
+			}
+			if capped, ok := hasCap(ss, p); ok && capped {
+				r.capped[p.Package] = append(r.capped[p.Package], at)
+			} else if ok {
+				r.uncapped[p.Package] = append(r.uncapped[p.Package], at)
+			}
+			if p.Scheme == "conda" && p.Source != conda.Alias {
+				r.named(f.Path, p.Source) // conda-forge::numba, a pixi table's channel
 			}
 		}
 	}
 	return r
+}
+
+// named records that the file names the channels. Files are read one after
+// the other, so a file already recorded for a channel is its last; a tree
+// naming a channel a line costs a map lookup a line.
+func (r *pinsRead) named(file string, channels ...string) {
+	for _, ch := range channels {
+		by, seen := r.namedBy[ch]
+		if !seen {
+			r.channels = append(r.channels, ch)
+		}
+		if len(by) == 0 || by[len(by)-1] != file {
+			r.namedBy[ch] = append(by, file)
+		}
+	}
+}
+
+// hasCap reports whether the pin caps its package's versions: an upper
+// bound, explicit (<7, <=0.66.0) or implied (==2.16.1, ~=2.16, ^0.56,
+// 0.61.*), or a constraint whose bounds cannot be told (alternatives, a
+// pattern), which is no sign that it was left open on purpose. ok is false
+// for a pin pinbot does not edit, whose add-cap it never applies.
+func hasCap(ss map[string]versions.Scheme, p pins.Pin) (capped, ok bool) {
+	s := ss[p.Scheme]
+	if p.Skip != "" || s == nil {
+		return false, false
+	}
+	c, err := s.ParseConstraint(p.Constraint)
+	if err != nil {
+		return true, true
+	}
+	_, upper, known := versions.Bounds(s, c)
+	return !known || upper.Version != "", true
 }
 
 // initFile renders the configuration: every package with its settings at
@@ -224,12 +290,9 @@ func initFile(read pinsRead, names []string, found []pins.Found) []byte {
 # pinbot configuration, written by "pinbot init".
 # Every key is optional; see https://github.com/pinbot-dev/pinbot/blob/main/docs/configuration.md
 
-# sources:
-#   pypi:
-#     url: https://pypi.org   # any index serving PyPI's JSON API
-
-packages:
 `)
+	writeSources(&b, read)
+	b.WriteString("\npackages:\n")
 	for _, n := range names {
 		if locs := where[n]; len(locs) > 0 {
 			fmt.Fprintf(&b, "  # %s is pinned at %s\n", n, strings.Join(locs, ", "))
@@ -238,8 +301,9 @@ packages:
 		}
 		fmt.Fprintf(&b, "  %s:\n", n)
 		b.WriteString(`    cap: inclusive       # inclusive (<=NEWEST), exclusive (<NEXT BOUNDARY) or preserve (keep the operator)
-    add-cap: true        # give a pin without an upper bound one
-    yanked: report       # a cap naming a yanked release: report it, or follow (lower it)
+`)
+		writeAddCap(&b, n, read)
+		b.WriteString(`    yanked: report       # a cap naming a yanked release: report it, or follow (lower it)
     unify: false         # bring every pin of the package to one range across files
     prereleases: false   # let pre-releases be targets
 `)
@@ -272,6 +336,114 @@ packages:
 		fmt.Fprintf(&b, "#   - %s   # %s (%s)\n", escape.Text(f.Path), escape.Text(note), f.Format.Name())
 	}
 	return b.Bytes()
+}
+
+// maxChannels bounds the channels init writes: a real repository names a
+// few, and a hostile tree naming hundreds should not make a configuration
+// that asks them all.
+const maxChannels = 16
+
+// writeSources writes the sources section: the conda channels the pin files
+// name when any is another than conda-forge, the default. conda-forge stays
+// first, as the channel of the conda pins of files that name none, then the
+// others in the order the files name them (discovery's order). A name that
+// is no channel pinbot can ask (a URL of another host) is said in a
+// comment, escaped, and not written.
+func writeSources(b *bytes.Buffer, read pinsRead) {
+	channels := []string{conda.DefaultChannel}
+	var refused []string
+	for _, ch := range read.channels { // each once
+		switch {
+		case ch == conda.DefaultChannel:
+		case (&config.Conda{Channels: []string{ch}}).Validate() != nil:
+			refused = append(refused, ch)
+		default:
+			channels = append(channels, ch)
+		}
+	}
+	if len(channels) == 1 {
+		b.WriteString(`# sources:
+#   pypi:
+#     url: https://pypi.org   # any index serving PyPI's JSON API
+`)
+		writeRefused(b, "", refused)
+		return
+	}
+	b.WriteString(`sources:
+  # pypi:
+  #   url: https://pypi.org   # any index serving PyPI's JSON API
+  conda:
+`)
+	writeComment(b, "    # ", "The conda channels the pin files name. A file's conda pins come from the first channel it names, "+
+		"or the one a pin names itself (conda-forge::numba); the first here serves the files that name none, as by default.")
+	b.WriteString("    channels:\n")
+	for i, ch := range channels {
+		if i == maxChannels {
+			fmt.Fprintf(b, "      # and %d more, not written\n", len(channels)-maxChannels)
+			break
+		}
+		line := "      - " + yamlString(ch)
+		if files := read.namedBy[ch]; len(files) > 0 {
+			line += "   # " + escape.Text(andList(firstFew(files)))
+		}
+		b.WriteString(line + "\n")
+	}
+	writeRefused(b, "    ", refused)
+}
+
+// writeRefused says, in a comment, which channels the files name that
+// pinbot cannot ask by name.
+func writeRefused(b *bytes.Buffer, indent string, refused []string) {
+	if len(refused) == 0 {
+		return
+	}
+	var quoted []string
+	for _, ch := range firstFew(refused) {
+		quoted = append(quoted, strconv.Quote(ch))
+	}
+	writeComment(b, indent+"# ", "Not asked: "+escape.Text(strings.Join(quoted, ", "))+": no channel name pinbot can ask on the channel host.")
+}
+
+// firstFew returns the first three of list, and a last item saying how many
+// more there are.
+func firstFew(list []string) []string {
+	if len(list) <= 3 {
+		return list
+	}
+	return append(slices.Clone(list[:3]), fmt.Sprintf("%d more", len(list)-3))
+}
+
+// yamlString writes a channel name (a name config accepts) as a YAML
+// string: plain when YAML reads it as that string, quoted when it would
+// read another value (true, null, 1.5).
+func yamlString(s string) string {
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~":
+		return strconv.Quote(s)
+	}
+	if s == "" || s[0] < 'A' || s[0] > 'z' || (s[0] > 'Z' && s[0] < 'a') {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// writeAddCap writes the package's add-cap: false when it is pinned and
+// none of the pins pinbot edits has a cap, a choice the repository made
+// (umap's numba>=0.51.2, onnx's protobuf>=6.31.1), with how to turn it on;
+// true otherwise, naming the pins it would give a cap, if any.
+func writeAddCap(b *bytes.Buffer, pkg string, read pinsRead) {
+	open := read.uncapped[pkg]
+	if len(open) > 0 && len(read.capped[pkg]) == 0 {
+		writeComment(b, "    # ", fmt.Sprintf("No pin of %s has a cap (%s): a choice, it seems, so pinbot adds none; "+
+			"add-cap: true caps %s at the newest release.", pkg, andList(firstFew(open)), plural(len(open), "it", "each")))
+		b.WriteString("    add-cap: false\n")
+		return
+	}
+	b.WriteString("    add-cap: true        # give a pin without an upper bound one")
+	if len(open) > 0 {
+		fmt.Fprintf(b, " (%s %s none)", andList(firstFew(open)), plural(len(open), "has", "have"))
+	}
+	b.WriteString("\n")
 }
 
 // writePresets writes the ready-made checks for pkg, commented out: removing

@@ -69,9 +69,7 @@ func warnReleaseCode(f *Factory, opts *RunOptions, cfg *config.Config, env runEn
 		"where no secret is, then `pinbot run --verdicts report.json` where the secrets are (the Action's mode: check and mode: publish; "+
 		"see https://github.com/pinbot-dev/pinbot/blob/main/docs/security.md)", strings.Join(probed, ", "), strings.Join(secrets, ", "))
 	f.Log.Warn(msg)
-	if env.actions {
-		gh.Annotate(f.Stdout, gh.Annotation{Level: "warning", Title: "pinbot: release code runs beside secrets", Text: msg})
-	}
+	f.workflow().Annotate(gh.Annotation{Level: "warning", Title: "pinbot: release code runs beside secrets", Text: msg})
 }
 
 // appKeyEnv is the variable the GitHub App's key is read from.

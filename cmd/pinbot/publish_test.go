@@ -304,11 +304,12 @@ func TestRunWarnsReleaseCode(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 			}
-			if n := strings.Count(stderr, warning); n != tt.want {
+			// The log's warning, and the annotation beside it on stderr.
+			if n := strings.Count(stderr, "level=WARN msg=\""+warning); n != tt.want {
 				t.Errorf("%d warnings, want %d:\n%s", n, tt.want, stderr)
 			}
-			if n := strings.Count(out, "::warning title=pinbot%3A release code runs beside secrets::"); n != tt.want {
-				t.Errorf("%d annotations, want %d:\n%s", n, tt.want, out)
+			if n := strings.Count(stderr, "::warning title=pinbot%3A release code runs beside secrets::"); n != tt.want {
+				t.Errorf("%d annotations, want %d:\n%s", n, tt.want, stderr)
 			}
 			if tt.want > 0 && (!strings.Contains(stderr, "pinbot run --verdicts report.json") || strings.Contains(stderr, testToken)) {
 				t.Errorf("the warning does not say how to split the jobs, or shows the token:\n%s", stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/bot/publishing"
+	gh "github.com/pinbot-dev/pinbot/bot/publishing/github"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
 )
@@ -147,7 +149,7 @@ func TestActionsWarnings(t *testing.T) {
 	out := &publishing.Outcome{Report: &report.Report{Warnings: []string{
 		`requirements.txt:2:1: requirements[1]: invalid requirement "numba[cuda>=1" at offset 5: unclosed '[' in extras (entry skipped; the file's other pins are read)`,
 	}}}
-	if err := actionsReport(&b, runEnv{}, out); err != nil {
+	if err := actionsReport(gh.NewWorkflow(&b), runEnv{}, out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "::warning file=requirements.txt,line=2,title=pinbot%3A skipped::requirements.txt:2:1: requirements[1]: invalid requirement") {
@@ -272,49 +274,109 @@ bench = "python -c 'import numba'"
 	}
 }
 
-// TestCheckCondaBuildStrings moves conda pins whose build string names one
-// build of the old version (conda env export writes them): the new version
-// drops the build string and the report says so; a glob build string stays;
-// a build string in brackets makes the pin skipped; an exact pin under the
-// inclusive strategy keeps its version and its build.
+// TestCheckCondaBuildStrings leaves alone, under every cap strategy, a conda
+// pin whose build string names one build of the version it pins (conda env
+// export writes them): no other version has that build, so the pin is
+// reported as skipped, with the reason, and written as it was. This holds for
+// every spelling (name=1.2=build, name==1.2=build, name 1.2 build, a range
+// with a build, a build in brackets, a pixi string or build key, a recipe
+// variable followed by a build) in every format that reads MatchSpecs. A glob
+// build string (a variant of any version) stays and the version moves; a pin
+// without a build string moves as before.
 func TestCheckCondaBuildStrings(t *testing.T) {
 	env := "name: demo\nchannels:\n  - conda-forge\ndependencies:\n" +
 		"  - numba=0.66.0=py312h6b8c7a1_0\n" +
+		"  - numba==0.66.0=py312h6b8c7a1_0\n" +
+		"  - numba 0.66.0 py312h6b8c7a1_0\n" +
 		"  - llvmlite >=0.43,<=0.48.0 py312h1b0c2a6_0  # built for 3.12\n" +
+		"  - numba[version='>=0.58,<=0.66.0', build=py312h6b8c7a1_0]\n" +
 		"  - tensorflow >=2.19,<=2.19.1 cpu*\n" +
-		"  - numba[version='>=0.58,<=0.66.0', build=py312h6b8c7a1_0]\n"
-	t.Run("preserve", func(t *testing.T) {
-		e := formatsEnv(t)
-		after := strings.NewReplacer("numba=0.66.0=py312h6b8c7a1_0", "numba 0.67.0",
-			"llvmlite >=0.43,<=0.48.0 py312h1b0c2a6_0  #", "llvmlite >=0.43,<=0.49.0  #",
-			"tensorflow >=2.19,<=2.19.1 cpu*", "tensorflow >=2.19,<=2.20.0 cpu*").Replace(env)
-		rep := checkWrite(t, e, "packages:\n  numba: {cap: preserve}\n  llvmlite: {}\n  tensorflow: {}\n",
-			map[string]rewrite{"environment.yml": {env, after}})
-		hasWarnings(t, rep)
-		got := map[int]string{}
-		for _, p := range rep.Packages {
-			for _, pin := range p.Pins {
-				got[pin.Line] = pin.After + " | " + pin.Reason + " | " + pin.Skip
+		"  - protobuf=5.29.3\n"
+	pixi := "[workspace]\nchannels = [\"conda-forge\"]\n\n[dependencies]\n" +
+		"numba = \"0.66.0 py312h6b8c7a1_0\"\n" +
+		"llvmlite = { version = \"0.48.0\", build = \"py312h1b0c2a6_0\" }\n"
+	pyproject := "[tool.pixi.workspace]\nchannels = [\"conda-forge\"]\n\n[tool.pixi.dependencies]\nnumba = \"==0.66.0 py312h6b8c7a1_0\"\n"
+	meta := "{% set llvmlite_version = \"0.48.0\" %}\npackage:\n  name: demo\nrequirements:\n  run:\n" +
+		"    - numba 0.66.0 py312h6b8c7a1_0  # [linux]\n" +
+		"    - llvmlite {{ llvmlite_version }} py312h1b0c2a6_0\n"
+	rattler := "schema_version: 1\npackage:\n  name: demo\nrequirements:\n  run:\n    - numba=0.66.0=py312h6b8c7a1_0\n"
+	// The pins that name one build, by file and line.
+	oneBuild := []string{
+		"environment.yml:5", "environment.yml:6", "environment.yml:7", "environment.yml:8", "environment.yml:9",
+		"pixi.toml:5", "pixi.toml:6", "pyproject.toml:5", "recipe/meta.yaml:6", "recipe/meta.yaml:7", "v1/recipe.yaml:6",
+	}
+	for _, tt := range []struct {
+		strategy string
+		moved    *strings.Replacer // what moves in environment.yml
+	}{
+		{"inclusive", strings.NewReplacer("<=2.19.1 cpu*", "<=2.20.0 cpu*")},
+		{"exclusive", strings.NewReplacer("<=2.19.1 cpu*", "<2.20.1 cpu*")},
+		{"preserve", strings.NewReplacer("<=2.19.1 cpu*", "<=2.20.0 cpu*", "protobuf=5.29.3", "protobuf=6.33.0")},
+	} {
+		t.Run(tt.strategy, func(t *testing.T) {
+			e := formatsEnv(t)
+			rep := checkWrite(t, e, strategyConfig(tt.strategy, pythonPackages), map[string]rewrite{
+				"environment.yml": {env, tt.moved.Replace(env)},
+				"pixi.toml":       {pixi, ""}, "pyproject.toml": {pyproject, ""},
+				"recipe/meta.yaml": {meta, ""}, "v1/recipe.yaml": {rattler, ""},
+			})
+			hasWarnings(t, rep)
+			skips := map[string]string{}
+			for _, p := range rep.Packages {
+				for _, pin := range p.Pins {
+					if pin.Skip != "" {
+						skips[fmt.Sprintf("%s:%d", pin.File, pin.Line)] = pin.Skip
+					}
+				}
 			}
-		}
-		for line, want := range map[int]string{
-			5: "numba 0.67.0 | exact pin 0.66.0 becomes 0.67.0 (cap: preserve); this raises the lower bound; the build string py312h6b8c7a1_0 names a build of the version pinned before: dropped | ",
-			6: "llvmlite >=0.43,<=0.49.0 | 0.49.0 is newer than the cap <=0.48.0; the build string py312h1b0c2a6_0 names a build of the version pinned before: dropped | ",
-			7: "tensorflow >=2.19,<=2.20.0 cpu* | 2.20.0 is newer than the cap <=2.19.1 | ",
-			8: "numba[version='>=0.58,<=0.66.0', build=py312h6b8c7a1_0] | not edited: the build string py312h6b8c7a1_0 (in brackets) names one build of >=0.58,<=0.66.0: pinbot cannot move the version without it | the build string py312h6b8c7a1_0 (in brackets) names one build of >=0.58,<=0.66.0: pinbot cannot move the version without it",
-		} {
-			if got[line] != want {
-				t.Errorf("line %d:\n got %s\nwant %s", line, got[line], want)
+			for _, at := range oneBuild {
+				if !strings.Contains(skips[at], "names one build of") || !strings.Contains(skips[at], "left as written") {
+					t.Errorf("%s: skip %q, want the one-build reason", at, skips[at])
+				}
+				delete(skips, at)
 			}
-		}
+			if len(skips) > 0 {
+				t.Errorf("other pins skipped: %v", skips)
+			}
+		})
+	}
+	// The text report gives the reason beside the pin.
+	e := formatsEnv(t)
+	e.file("environment.yml", []byte(env))
+	e.file(".pinbot.yml", []byte(strategyConfig("preserve", pythonPackages)))
+	_, out, _ := e.run("check", "--dir", e.dir)
+	want := regexp.MustCompile(`environment.yml:5  numba=0.66.0=py312h6b8c7a1_0 +not edited: the build string py312h6b8c7a1_0 names one build of 0.66.0, which another version does not have: left as written\n`)
+	if !want.MatchString(out) {
+		t.Errorf("text report lacks %s:\n%s", want, out)
+	}
+}
+
+// TestCheckMultiLineScalars: a conda requirement written as a plain scalar
+// continued on the next line (YAML folds it to one line) is not a slice of
+// the file, so its spans cannot say where its version is: it is reported as
+// skipped and left as written, and the file's other pins move. The fuzz
+// input of issue #27 (item 9) is read without an error or a warning.
+func TestCheckMultiLineScalars(t *testing.T) {
+	env := "dependencies:\n  - numba>=0.58,<=0.66.0\n  - llvmlite 0.48.0\n    py312h1b0c2a6_0\n  - tensorflow >=2.19,<=2.19.1\n    cpu*\n"
+	rep := checkWrite(t, formatsEnv(t), "packages:\n  numba: {}\n  llvmlite: {}\n  tensorflow: {}\n", map[string]rewrite{
+		"environment.yml":    {env, strings.Replace(env, "<=0.66.0", "<=0.67.0", 1)},
+		"ci/environment.yml": {"dependencies:\n- 0 0\n 0", ""},
 	})
-	t.Run("inclusive", func(t *testing.T) {
-		e := formatsEnv(t)
-		rep := checkWrite(t, e, "packages:\n  numba: {}\n", map[string]rewrite{"environment.yml": {"dependencies:\n  - numba 0.66.0 py312h6b8c7a1_0\n", ""}})
-		if len(rep.Packages) != 1 || len(rep.Packages[0].Pins) != 1 || !strings.Contains(rep.Packages[0].Pins[0].Reason, "exact pin 0.66.0; the inclusive strategy does not move exact pins") {
-			t.Errorf("report %+v", rep.Packages)
+	hasWarnings(t, rep)
+	skips := map[string]string{}
+	for _, p := range rep.Packages {
+		for _, pin := range p.Pins {
+			skips[fmt.Sprintf("%s:%d %s", pin.File, pin.Line, pin.Before)] = pin.Skip
 		}
-	})
+	}
+	want := map[string]string{
+		"environment.yml:2 numba>=0.58,<=0.66.0":            "",
+		"environment.yml:3 llvmlite 0.48.0 py312h1b0c2a6_0": "multi-line plain scalar",
+		"environment.yml:5 tensorflow >=2.19,<=2.19.1 cpu*": "multi-line plain scalar",
+	}
+	if diff := cmp.Diff(want, skips); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
+	}
 }
 
 // TestCheckCondaEnvByContent finds conda environment files by their content

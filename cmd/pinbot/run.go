@@ -131,7 +131,7 @@ type runEnv struct {
 func readRunEnv(f *Factory, opts *RunOptions, cfg *config.Config) runEnv {
 	e := runEnv{
 		repo: opts.Repo, apiURL: f.Getenv("GITHUB_API_URL"), webhook: f.Getenv("SLACK_WEBHOOK_URL"),
-		actions: f.Getenv("GITHUB_ACTIONS") == "true", summary: f.Getenv("GITHUB_STEP_SUMMARY"), output: f.Getenv("GITHUB_OUTPUT"),
+		actions: f.inActions(), summary: f.Getenv("GITHUB_STEP_SUMMARY"), output: f.Getenv("GITHUB_OUTPUT"),
 	}
 	if e.repo == "" {
 		e.repo = f.Getenv("GITHUB_REPOSITORY")
@@ -154,13 +154,10 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	// The token, the webhook and the App's key are never masked here: the
+	// runner masks the secrets it hands a step, and echoing one would put
+	// it wherever the stream goes (githubLogin masks what pinbot mints).
 	env := readRunEnv(f, opts, cfg)
-	if env.actions {
-		// Before anything can print them.
-		for _, s := range []string{env.token, env.webhook, env.appKey} {
-			gh.Mask(f.Stdout, s)
-		}
-	}
 	var recorded *verdicts.Verdicts
 	if opts.Verdicts != "" {
 		if recorded, err = readVerdicts(opts.Verdicts); err != nil {
@@ -215,7 +212,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	newClient := func() (*gh.Client, error) {
 		tokens, err := githubLogin{Token: env.token, TokenEnv: opts.TokenEnv, AppID: appID, InstallationID: inst,
-			AppKey: env.appKey, AppKeyEnv: appKeyEnv(opts, cfg), APIURL: env.apiURL, Repo: env.repo, Actions: env.actions,
+			AppKey: env.appKey, AppKeyEnv: appKeyEnv(opts, cfg), APIURL: env.apiURL, Repo: env.repo,
 			Counter: &opts.requests}.tokens(ctx, f)
 		if err != nil {
 			return nil, err
@@ -281,7 +278,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	if env.actions {
-		if err := actionsReport(f.Stdout, env, out); err != nil {
+		if err := actionsReport(f.workflow(), env, out); err != nil {
 			f.Log.Warn("writing the Actions summary or outputs failed", "err", err)
 		}
 	}
@@ -479,15 +476,15 @@ func dryRunMarkdown(w io.Writer, out *publishing.Outcome) error {
 // when first used: only a run inside GitHub Actions annotates.
 var placeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `) })
 
-// actionsReport writes the step summary, the annotations and the outputs.
-func actionsReport(w io.Writer, env runEnv, out *publishing.Outcome) error {
+// actionsReport writes the annotations (to wf: stderr), the step summary
+// and the outputs.
+func actionsReport(wf *gh.Workflow, env runEnv, out *publishing.Outcome) error {
 	annotate := func(level, title, text string) {
-		// The runner shows annotations in the log, where escapes would act.
-		a := gh.Annotation{Level: level, Title: escape.Text(title), Text: escape.TextLines(text)}
+		a := gh.Annotation{Level: level, Title: title, Text: text}
 		if m := placeRE().FindStringSubmatch(a.Text); m != nil {
 			a.File, a.Line = m[1], atoi(m[2])
 		}
-		gh.Annotate(w, a)
+		wf.Annotate(a)
 	}
 	blocked := 0
 	for _, p := range out.Report.Packages {
@@ -503,7 +500,7 @@ func actionsReport(w io.Writer, env runEnv, out *publishing.Outcome) error {
 					break
 				}
 			}
-			gh.Annotate(w, a)
+			wf.Annotate(a)
 		}
 	}
 	for _, e := range out.Report.Errors {
@@ -516,14 +513,14 @@ func actionsReport(w io.Writer, env runEnv, out *publishing.Outcome) error {
 		if plan.Status(p.Status) != plan.Held {
 			continue
 		}
-		a := gh.Annotation{Level: "warning", Title: escape.Text("pinbot: " + p.Name + " is held"), Text: escape.TextLines(p.Name + ": " + p.Hold)}
+		a := gh.Annotation{Level: "warning", Title: "pinbot: " + p.Name + " is held", Text: p.Name + ": " + p.Hold}
 		for _, pin := range p.Pins {
 			if pin.Held {
 				a.File, a.Line = pin.File, pin.Line
 				break
 			}
 		}
-		gh.Annotate(w, a)
+		wf.Annotate(a)
 	}
 	for _, e := range out.Failures {
 		annotate("error", "pinbot: pull request", e)

@@ -219,10 +219,46 @@ func (e *runTestEnv) writesSince(from int) []string {
 	return w
 }
 
-// checkSecrets asserts that the token and the webhook URL appear nowhere but
-// in ::add-mask:: lines: not in requests, logs, reports or Actions files.
+// checkSecrets asserts that the token, the webhook URL and the extra
+// secrets, given through the environment, appear nowhere: not in requests,
+// logs, reports, Actions files, nor in ::add-mask:: lines (the runner masks
+// what it was given itself).
 func (e *runTestEnv) checkSecrets(t *testing.T, extra ...string) {
 	t.Helper()
+	secrets := append([]string{testToken, e.slack.URL, fakes.SlackWebhookPath}, extra...)
+	for _, s := range e.seen() {
+		for _, line := range strings.Split(s, "\n") {
+			for _, secret := range secrets {
+				if strings.Contains(line, secret) {
+					t.Errorf("secret %.12s… leaked in: %.300s", secret, line)
+				}
+			}
+		}
+	}
+}
+
+// checkMinted asserts that credentials pinbot made itself (an App's JWT, an
+// installation token) appear in ::add-mask:: lines only.
+func (e *runTestEnv) checkMinted(t *testing.T, minted ...string) {
+	t.Helper()
+	for _, s := range e.seen() {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(line, "::add-mask::") {
+				continue
+			}
+			for _, secret := range minted {
+				if strings.Contains(line, secret) {
+					t.Errorf("minted secret %.12s… leaked in: %.300s", secret, line)
+				}
+			}
+		}
+	}
+}
+
+// seen returns all that pinbot showed anyone: its output, the requests'
+// paths, queries, bodies and headers, the Slack messages, the pull
+// requests and the Actions files.
+func (e *runTestEnv) seen() []string {
 	var all []string
 	all = append(all, e.outputs...)
 	for _, r := range e.gh.Requests() {
@@ -237,19 +273,7 @@ func (e *runTestEnv) checkSecrets(t *testing.T, extra ...string) {
 			all = append(all, string(b))
 		}
 	}
-	secrets := append([]string{testToken, e.slack.URL, fakes.SlackWebhookPath}, extra...)
-	for _, s := range all {
-		for _, line := range strings.Split(s, "\n") {
-			if strings.HasPrefix(line, "::add-mask::") {
-				continue
-			}
-			for _, secret := range secrets {
-				if strings.Contains(line, secret) {
-					t.Errorf("secret %.12s… leaked in: %.300s", secret, line)
-				}
-			}
-		}
-	}
+	return all
 }
 
 func TestRunLifecycle(t *testing.T) {
@@ -594,12 +618,9 @@ func TestRunActions(t *testing.T) {
 	if code != 3 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
-	lines := strings.Split(out, "\n")
-	if !strings.HasPrefix(lines[0], "::add-mask::ghs_") || !strings.HasPrefix(lines[1], "::add-mask::http") {
-		t.Errorf("secrets not masked first:\n%s", out)
-	}
-	if !strings.Contains(out, "::warning file=pyproject.toml,line=53,title=pinbot%3A a check failed for numba::") {
-		t.Errorf("no annotation:\n%s", out)
+	checkStdout(t, "text", out)
+	if !strings.Contains(stderr, "::warning file=pyproject.toml,line=53,title=pinbot%3A a check failed for numba::") {
+		t.Errorf("no annotation:\n%s", stderr)
 	}
 	s, _ := os.ReadFile(summary)
 	if !strings.Contains(string(s), "### numba: blocked") || !strings.Contains(string(s), "Pull request: [#1 (draft)](https://github.com/pymc-devs/pytensor/pull/1)\n") {
@@ -615,7 +636,10 @@ func TestRunActions(t *testing.T) {
 	e.checkSecrets(t, e.vars["GITHUB_TOKEN"])
 }
 
-func TestRunApp(t *testing.T) {
+// appEnv is a run environment where pinbot authenticates as a GitHub App
+// in Actions; it returns the key's lines worth looking for.
+func appEnv(t *testing.T) (*runTestEnv, []string) {
+	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -625,19 +649,25 @@ func TestRunApp(t *testing.T) {
 	e.gh.AddApp(4242, &key.PublicKey, 777, testRepo)
 	delete(e.vars, "GITHUB_TOKEN")
 	e.vars["PINBOT_APP_PRIVATE_KEY"] = pemKey
-	e.vars["GITHUB_ACTIONS"] = "true"
+	e.actionsVars()
+	keyLines := strings.Split(strings.TrimSpace(pemKey), "\n")
+	return e, []string{keyLines[1], keyLines[len(keyLines)/2]}
+}
+
+func TestRunApp(t *testing.T) {
+	e, keyLines := appEnv(t)
 	code, out, stderr := e.run()
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
-	if !strings.Contains(out, "::add-mask::ghs_fakeInstallation777Token1") {
-		t.Errorf("the installation token was not masked:\n%.500s", out)
+	if !strings.Contains(stderr, "::add-mask::ghs_fakeInstallation777Token1\n") {
+		t.Errorf("the installation token was not masked:\n%.500s", stderr)
 	}
 	if p := e.gh.Pulls(testRepo); len(p) != 1 || strings.Contains(p[0].Body, "GITHUB_TOKEN") {
 		t.Errorf("pulls %+v", p)
 	}
-	keyLines := strings.Split(strings.TrimSpace(pemKey), "\n")
-	e.checkSecrets(t, "ghs_fakeInstallation777Token1", keyLines[1], keyLines[len(keyLines)/2])
+	e.checkSecrets(t, keyLines...)
+	e.checkMinted(t, "ghs_fakeInstallation777Token1")
 }
 
 func TestRunUsage(t *testing.T) {

@@ -42,6 +42,9 @@ type GitHub struct {
 	killAfter int
 	kill      func()
 	requests  []GitHubRequest
+	// creds are the credentials requests carried (Authorization without
+	// its scheme), each once, in the order first seen.
+	creds     []string
 	remaining int
 	// users are the accounts that are users, not organisations, and
 	// instTokens the installation each minted token belongs to
@@ -403,6 +406,15 @@ func (g *GitHub) Calls() int {
 	return g.calls
 }
 
+// Credentials returns every credential requests carried (the token or the
+// App's JWT of an Authorization header, without its scheme), each once, in
+// the order first seen: what the request log leaves out.
+func (g *GitHub) Credentials() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.creds)
+}
+
 // Requests returns every request received.
 func (g *GitHub) Requests() []GitHubRequest {
 	g.mu.Lock()
@@ -447,6 +459,9 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	req := GitHubRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: string(body), Header: hdr}
 
 	g.mu.Lock()
+	if _, cred, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && !slices.Contains(g.creds, cred) {
+		g.creds = append(g.creds, cred)
+	}
 	var fault *Fault
 	for i, f := range g.faults {
 		if (f.method == "" || f.method == r.Method) && f.path.MatchString(r.URL.Path) {

@@ -81,8 +81,7 @@ func Match(t testing.TB, f pins.Format, want map[string]bool) {
 //   - Apply with no edits returns data unchanged;
 //   - every pin gives back its Text from p.With(p.Constraint);
 //   - rewriting one pin that is not skipped to newC(p) (NewConstraint when
-//     newC is nil) changes only the bytes of its span and of its Tie (a
-//     conda build string of the old version), except that, for a
+//     newC is nil) changes only the bytes of its span, except that, for a
 //     pins.CommentAligner, the spaces before a comment that follows it may
 //     change too;
 //   - the result extracts to the same pins, the rewritten one, at the same
@@ -117,24 +116,7 @@ func Rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pi
 		if p.Constraint == "" {
 			ins = p.Insert + c
 		}
-		// Text tied to the old version (a conda build string) changes too.
-		tied := string(data)
-		if c != p.Constraint {
-			reps := p.Tie.Replaces()
-			for j := len(reps) - 1; j >= 0; j-- {
-				if r := reps[j]; r.Span.Start >= p.Span.End {
-					tied = tied[:r.Span.Start] + r.New + tied[r.Span.End:]
-				}
-			}
-		}
-		head, tail := string(data[:p.Span.Start])+ins, tied[p.Span.End:]
-		if c != p.Constraint {
-			for _, r := range p.Tie.Replaces() {
-				if r.Span.End <= p.Span.Start {
-					head = head[:r.Span.Start] + r.New + head[r.Span.End:]
-				}
-			}
-		}
+		head, tail := string(data[:p.Span.Start])+ins, string(data[p.Span.End:])
 		same := string(out) == head+tail
 		if !same && aligns {
 			same = strings.HasPrefix(string(out), head) && sameBeforeComment(string(out[len(head):]), tail)
@@ -179,9 +161,10 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // input must give, for fuzz targets: no panic, an error that holds a
 // *diag.Error, no pins beside an error about the whole file, a file and line
 // for every entry skipped (pins.Skipped), for every pin that is not skipped
-// a span that holds its constraint (SpanHolds), and a Tie whose spans hold
-// their text outside the constraint. It returns the pins,
-// or nil after an error about the whole file.
+// a span that holds its constraint (SpanHolds), and for every pin, skipped or
+// not, a span that lies in its Text and holds its constraint there, so that
+// With (the report's "after") says what the pin says. It returns the pins, or
+// nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -206,29 +189,55 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 		if p.Skip == "" && !SpanHolds(data, p) {
 			t.Fatalf("pin %+v: span does not hold its constraint", p)
 		}
-		for _, r := range p.Tie.Replaces() {
-			if s := r.Span; s.Start < 0 || s.End > len(data) || s.Start > s.End || string(data[s.Start:s.End]) != r.Old ||
-				s.Start < p.Span.End && s.End > p.Span.Start {
-				t.Fatalf("pin %+v: tie %+v does not hold its text beside the constraint", p, r)
-			}
+		if s, e := p.Span.Start-p.TextStart, p.Span.End-p.TextStart; s < 0 || e > len(p.Text) || s > e || p.Text[s:e] != p.Constraint {
+			t.Fatalf("pin %+v: span does not hold its constraint in its text", p)
 		}
 	}
 	return ps
 }
 
 // Fuzz is a fuzz target for f: it adds the seeds to the corpus and runs
-// CheckExtract on each input as the file at path, then check, when it is not
-// nil, on the pins.
+// CheckExtract on each input as the file at path (and CheckChannels, for a
+// pins.ChannelNamer), then check, when it is not nil, on the pins.
 func Fuzz(ft *testing.F, f pins.Format, path string, check func(t *testing.T, data []byte, ps []pins.Pin), seeds ...[]byte) {
 	for _, s := range seeds {
 		ft.Add(s)
 	}
 	ft.Fuzz(func(t *testing.T, data []byte) {
 		ps := CheckExtract(t, f, path, data)
+		if cn, ok := f.(pins.ChannelNamer); ok {
+			CheckChannels(t, cn, path, data)
+		}
 		if check != nil {
 			check(t, data, ps)
 		}
 	})
+}
+
+// CheckChannels reads the channels of data, the file at path, and checks
+// what pins.ChannelNamer promises: an error is a diag.Error and comes with
+// no channels; each channel is named once, and none is empty, "defaults"
+// or "nodefaults".
+func CheckChannels(t testing.TB, f pins.ChannelNamer, path string, data []byte) []string {
+	t.Helper()
+	chs, err := f.Channels(path, data)
+	if err != nil {
+		if _, ok := diag.As(err); !ok {
+			t.Fatalf("channels: error %v is not a diag.Error", err)
+		}
+		if chs != nil {
+			t.Fatalf("channels %q returned with an error: %v", chs, err)
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, ch := range chs {
+		if ch == "" || ch == "defaults" || ch == "nodefaults" || seen[ch] {
+			t.Fatalf("channels %q: %q is no channel, or named twice", chs, ch)
+		}
+		seen[ch] = true
+	}
+	return chs
 }
 
 // ReadFiles returns the contents of the files that pattern (a filepath.Glob

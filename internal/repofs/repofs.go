@@ -5,7 +5,11 @@
 // inside; only regular files of at most MaxFileSize bytes are read; writes
 // are atomic and go through a link to its target, so the link stays a link.
 // Confinement is a property of the type: code holding a *Root cannot reach a
-// file outside it, whatever the repository's links say.
+// file outside it, whatever the repository's links say. Nor can it reach
+// what git keeps under .git (the configuration where actions/checkout
+// leaves the workflow's token, the hooks, the objects): nothing pinbot
+// reads is there, and a name leading there (a files: entry, an include, a
+// link) is a repository trying to have pinbot quote a credential.
 package repofs
 
 import (
@@ -28,6 +32,9 @@ import (
 // files are a few hundred KB), far below what would strain memory.
 const MaxFileSize = 4 << 20
 
+// gitExclude is the one file under .git a Root reads (see resolve).
+const gitExclude = ".git/info/exclude"
+
 // maxLinks bounds the links followed in one name, as the kernel's ELOOP does.
 const maxLinks = 40
 
@@ -37,6 +44,7 @@ var (
 	ErrOutside    = errors.New("leads outside the repository")
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooLarge   = fmt.Errorf("larger than the %d MiB limit on a repository file", MaxFileSize>>20)
+	ErrGitDir     = errors.New("inside .git, where git keeps its configuration and credentials")
 )
 
 // An Error is a name refused, with the reason (one of the Err values) and
@@ -104,9 +112,33 @@ func (r *Root) Close() error { return r.root.Close() }
 // Dir returns the repository's directory, its links resolved.
 func (r *Root) Dir() string { return r.dir }
 
-// FS returns the repository as a file system for walking (discovery): it
-// reports links as links and follows none that lead outside.
-func (r *Root) FS() fs.FS { return r.root.FS() }
+// FS returns the repository as a file system for walking (discovery). Its
+// ReadDir reports links as links; Resolve says where one leads, as
+// Root.Resolve does; Stat follows links and ReadFile reads, as Root.Stat and
+// Root.ReadFile do: only inside the root, and ReadFile only a regular file
+// within MaxFileSize, opened without waiting.
+func (r *Root) FS() fs.FS { return walkFS{r: r, fsys: r.root.FS()} }
+
+// walkFS is a Root as an fs.FS; fsys is its *os.Root's, for listings.
+type walkFS struct {
+	r    *Root
+	fsys fs.FS
+}
+
+var (
+	_ fs.ReadDirFS  = walkFS{}
+	_ fs.ReadFileFS = walkFS{}
+	_ fs.StatFS     = walkFS{}
+)
+
+func (w walkFS) Open(name string) (fs.File, error)          { return w.fsys.Open(name) }
+func (w walkFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(w.fsys, name) }
+func (w walkFS) ReadFile(name string) ([]byte, error)       { return w.r.ReadFile(name) }
+func (w walkFS) Stat(name string) (fs.FileInfo, error)      { return w.r.Stat(name) }
+
+// Resolve returns the name, relative to the root, that name leads to, as
+// Root.Resolve does.
+func (w walkFS) Resolve(name string) (string, error) { return w.r.Resolve(name) }
 
 // Resolve returns the slash-separated name, relative to the root, that name
 // leads to once every link on the way is followed. A name that leads outside
@@ -194,6 +226,19 @@ func (r *Root) resolve(name string, missingOK bool) (string, fs.FileInfo, error)
 	}
 	if len(done) == 0 {
 		return ".", r.rootInfo(), nil
+	}
+	for _, elem := range done {
+		// Any case: a case-insensitive file system has one .git. The one
+		// file let through is git's own list of ignored paths, which
+		// discovery reads as it reads .gitignore files: patterns, never a
+		// credential.
+		if strings.EqualFold(elem, ".git") && path.Join(done...) != gitExclude {
+			detail := ""
+			if via != "" {
+				detail = via
+			}
+			return "", nil, &Error{Path: name, Err: ErrGitDir, Detail: detail}
+		}
 	}
 	real := path.Join(done...)
 	if info == nil { // the last element was a cached directory, then "." or ".."

@@ -33,6 +33,10 @@ func tree(t *testing.T) (repo, outside string) {
 	write(repo+"/reqs/base.txt", "numba<=0.60\n")
 	write(repo+"/reqs/deep/x.txt", "x\n")
 	write(outside+"/requirements.txt", "secret\n")
+	if err := os.MkdirAll(repo+"/.git", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(repo+"/.git/config", "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n")
 	link := func(target, name string) {
 		if err := os.Symlink(target, filepath.Join(repo, name)); err != nil {
 			t.Fatal(err)
@@ -45,6 +49,7 @@ func tree(t *testing.T) (repo, outside string) {
 	link("/dev/zero", "zero.txt")
 	link("deep/../base.txt", "reqs/alias.txt") // through .. inside
 	link("loop.txt", "loop.txt")
+	link(".git/config", "git.txt") // a link into .git
 	return repo, outside
 }
 
@@ -115,6 +120,9 @@ func TestReadFileRefuses(t *testing.T) {
 		{"fifo.txt", "fifo.txt: refused: not a regular file (a named pipe)", repofs.ErrNotRegular},
 		{"reqs", "reqs: refused: not a regular file (a directory)", repofs.ErrNotRegular},
 		{"big.txt", "big.txt: refused: larger than the 4 MiB limit on a repository file (2147483648 bytes)", repofs.ErrTooLarge},
+		{".git/config", ".git/config: refused: inside .git, where git keeps its configuration and credentials", repofs.ErrGitDir},
+		{"reqs/../.git/config", "reqs/../.git/config: refused: inside .git", repofs.ErrGitDir},
+		{"git.txt", "git.txt: refused: inside .git, where git keeps its configuration and credentials (git.txt -> .git/config)", repofs.ErrGitDir},
 	} {
 		done := make(chan struct{})
 		var data []byte
@@ -132,9 +140,65 @@ func TestReadFileRefuses(t *testing.T) {
 	if _, err := repofs.ReadFile("/dev/zero"); !errors.Is(err, repofs.ErrNotRegular) {
 		t.Errorf("ReadFile(/dev/zero) = %v, want ErrNotRegular", err)
 	}
+	os.MkdirAll(filepath.Join(repo, ".git", "info"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".git", "info", "exclude"), []byte("scratch/\n"), 0o644)
+	if b, err := r.ReadFile(".git/info/exclude"); err != nil || string(b) != "scratch/\n" {
+		t.Errorf("ReadFile(.git/info/exclude) = %q, %v: git's list of ignored paths is read", b, err)
+	}
 	for _, name := range []string{"requirements.txt", "abs.txt", "reqs/alias.txt"} {
 		if b, err := r.ReadFile(name); err != nil || string(b) != "numba<=0.60\n" {
 			t.Errorf("ReadFile(%q) = %q, %v", name, b, err)
+		}
+	}
+}
+
+// TestFS walks the repository as discovery does: listings report links as
+// links, Resolve says where one leads (refusing those that lead out), and
+// Stat and ReadFile follow links only inside, refusing what is not a regular
+// file without waiting on it.
+func TestFS(t *testing.T) {
+	repo, _ := tree(t)
+	if err := syscall.Mkfifo(filepath.Join(repo, "fifo.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := open(t, repo).FS()
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]bool{}
+	for _, e := range entries {
+		links[e.Name()] = e.Type()&fs.ModeSymlink != 0
+	}
+	if !links["requirements.txt"] || !links["out"] || links["reqs"] {
+		t.Errorf("ReadDir: %v", links)
+	}
+	lr, ok := fsys.(interface{ Resolve(string) (string, error) })
+	if !ok {
+		t.Fatal("FS has no Resolve")
+	}
+	if got, err := lr.Resolve("requirements.txt"); err != nil || got != "reqs/base.txt" {
+		t.Errorf("Resolve(requirements.txt) = %q, %v", got, err)
+	}
+	if _, err := lr.Resolve("climb.txt"); !errors.Is(err, repofs.ErrOutside) {
+		t.Errorf("Resolve(climb.txt) = %v, want ErrOutside", err)
+	}
+	if info, err := fs.Stat(fsys, "abs.txt"); err != nil || !info.Mode().IsRegular() {
+		t.Errorf("Stat(abs.txt) = %v, %v", info, err)
+	}
+	if b, err := fs.ReadFile(fsys, "requirements.txt"); err != nil || string(b) != "numba<=0.60\n" {
+		t.Errorf("ReadFile(requirements.txt) = %q, %v", b, err)
+	}
+	for name, want := range map[string]error{"zero.txt": repofs.ErrOutside, "out/requirements.txt": repofs.ErrOutside, "fifo.txt": repofs.ErrNotRegular} {
+		done := make(chan error, 1)
+		go func() { _, err := fs.ReadFile(fsys, name); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, want) {
+				t.Errorf("ReadFile(%s) = %v, want %v", name, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadFile(%s) hangs", name)
 		}
 	}
 }

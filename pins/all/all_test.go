@@ -176,6 +176,21 @@ var corpusTable = map[string]struct {
 	// 28-29: a requirements .in file including another with -r.
 	"jax-ml__jax__build__requirements.in":       {"requirements", nil},
 	"jax-ml__jax__build__test-requirements.txt": {"requirements", nil},
+	// 30-33: reconstructed for issue 30 (INDEX.md says how): stumpy's
+	// conda pins follow the numba channel it names first; nothing is capped.
+	"stumpy-dev__stumpy__environment.yml": {"condaenv", []string{
+		"8 dependencies[3]: numba>=0.59.1",
+	}},
+	"stumpy-dev__stumpy__pyproject.toml": {"pyproject", []string{
+		"26 project.dependencies[2]: numba >= 0.59.1",
+	}},
+	"lmcinnes__umap__pyproject.toml": {"pyproject", []string{
+		"20 project.dependencies[3]: numba >= 0.51.2",
+		"38 project.optional-dependencies.parametric_umap[0]: tensorflow >= 2.1",
+	}},
+	"onnx__onnx__requirements.txt": {"requirements", []string{
+		"2 requirements[1]: protobuf>=6.31.1",
+	}},
 }
 
 // TestCorpus reads every corpus file with the format discovery picks for its

@@ -17,7 +17,7 @@ import (
 
 // describePins renders every pin of a file, watched or not, one line each:
 // "LINE KEY PACKAGE SCHEME/SOURCE CONSTRAINT | TEXT", then why pinbot leaves
-// it alone, if it does, and what goes with its version.
+// it alone, if it does.
 func describePins(ps []pins.Pin) []byte {
 	var b bytes.Buffer
 	for _, p := range ps {
@@ -30,9 +30,6 @@ func describePins(ps []pins.Pin) []byte {
 		}
 		if p.Skip != "" {
 			fmt.Fprintf(&b, " | skip: %s", p.Skip)
-		}
-		if p.Tie.Why != "" {
-			fmt.Fprintf(&b, " | %s", p.Tie.Why)
 		}
 		b.WriteString("\n")
 	}

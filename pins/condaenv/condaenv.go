@@ -261,3 +261,24 @@ func (x *extractor) pip(n *yaml.Node, label string) {
 		x.out = append(x.out, x.d.Place(p, s, key))
 	}
 }
+
+var _ pins.ChannelNamer = Format{}
+
+// Channels returns the channels of the file's channels list, in order
+// (pins.ChannelNamer); the pins of its conda dependencies that name no
+// channel of their own follow the first.
+func (Format) Channels(path string, data []byte) ([]string, error) {
+	d, err := yamlspan.Parse(path, data)
+	if err != nil || d.Empty() || d.Root.Kind != yaml.MappingNode {
+		return nil, err
+	}
+	x := &extractor{d: d}
+	pairs, _ := yamlspan.Pairs(d.Root)
+	var out []string
+	for _, p := range pairs {
+		if p.Key == "channels" {
+			out = condaspec.Named(x.channels(p.Value))
+		}
+	}
+	return out, nil
+}

@@ -425,9 +425,18 @@ func (s *scanner) resolveVar(it *item, d *def, uses []use, users []*item) {
 		}
 	}
 	for _, o := range users {
-		if !wholeConstraint(s.data, o, d.value) {
+		sp, ok := wholeConstraint(s.data, o, d.value)
+		if !ok {
 			line, _ := diag.Position(s.data, o.varStart)
 			it.pin.Skip = fmt.Sprintf("templated: %s is only part of the version on line %d; edit its definition by hand", ref, line)
+			return
+		}
+		if skip := condaspec.BuildSkip(sp.Build, sp.Constraint); skip != "" {
+			if o != it {
+				line, _ := diag.Position(s.data, o.varStart)
+				skip = fmt.Sprintf("%s is also used on line %d, where %s", ref, line, skip)
+			}
+			it.pin.Skip = skip
 			return
 		}
 	}
@@ -440,21 +449,22 @@ func (s *scanner) resolveVar(it *item, d *def, uses []use, users []*item) {
 }
 
 // wholeConstraint reports whether value, put in place of the item's
-// {{ variable }}, is exactly the item's version constraint.
-func wholeConstraint(data []byte, it *item, value string) bool {
+// {{ variable }}, is exactly the item's version constraint, and returns the
+// item's spec with it.
+func wholeConstraint(data []byte, it *item, value string) (matchspec.Spec, bool) {
 	if value == "" {
-		return false
+		return matchspec.Spec{}, false
 	}
 	before := string(data[it.textStart:it.varStart])
 	after := string(data[it.varEnd:it.textEnd])
 	if before == "" {
-		return false // the name is templated
+		return matchspec.Spec{}, false // the name is templated
 	}
 	if q := before[0]; q == '"' || q == '\'' {
 		before, after = before[1:], strings.TrimSuffix(after, string(q))
 	}
 	sp, err := matchspec.Parse(before + value + after)
-	return err == nil && sp.ConstraintStart == len(before) && sp.ConstraintEnd == len(before)+len(value)
+	return sp, err == nil && sp.ConstraintStart == len(before) && sp.ConstraintEnd == len(before)+len(value)
 }
 
 // buildList reports whether a requirement list (its path, outputs[i]

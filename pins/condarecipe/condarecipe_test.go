@@ -346,15 +346,28 @@ func FuzzExtract(f *testing.F) {
 	pinstest.Fuzz(f, condarecipe.Format{}, "meta.yaml", nil, []byte("{% set v = \"0.47.*\" %}\nrequirements:\n  host:\n    - llvmlite {{ v }}\n    - numpy >=1.24,<2.5   # [osx]\noutputs:\n  - name: x\n    requirements:\n      - {{ pin_compatible('x') }}\n"))
 }
 
-// TestBuildStringSelector drops a build string of the old version from a
-// recipe item whose selector comment is aligned: the comment keeps its
-// column.
-func TestBuildStringSelector(t *testing.T) {
-	doc := "requirements:\n  run:\n    - numba 0.66.0 py312h6b8c7a1_0      # [linux]\n    - numba 0.9 py312h6b8c7a1_0         # [osx]\n"
-	ps := pinstest.Extract(t, condarecipe.Format{}, "meta.yaml", []byte(doc))
-	out, err := pins.Apply(condarecipe.Format{}, "meta.yaml", []byte(doc), []pins.Edit{{Pin: ps[0], New: "0.67.0"}, {Pin: ps[1], New: "0.10"}})
-	want := "requirements:\n  run:\n    - numba 0.67.0                      # [linux]\n    - numba 0.10                        # [osx]\n"
-	if err != nil || string(out) != want {
-		t.Errorf("Apply: %v\n%q\nwant\n%q", err, out, want)
+// TestBuildStrings skips recipe items whose build string names one build of
+// the pinned version, whether the version is written out or is a {% set %}
+// variable (whose definition would otherwise move under the build string),
+// and names the other item when a variable is shared; a glob build stays and
+// the version moves.
+func TestBuildStrings(t *testing.T) {
+	doc := "{% set lv = \"0.48.0\" %}\n{% set nv = \"1.26.*\" %}\nrequirements:\n  host:\n    - llvmlite {{ lv }}\n  run:\n" +
+		"    - numba 0.66.0 py312h6b8c7a1_0      # [linux]\n" +
+		"    - llvmlite {{ lv }} py312h1b0c2a6_0\n" +
+		"    - numpy {{ nv }} py312*\n"
+	ps := pinstest.Rewrite(t, condarecipe.Format{}, "meta.yaml", []byte(doc), pinstest.Constant("1.0"))
+	var got []string
+	for _, p := range ps {
+		got = append(got, fmt.Sprintf("%d %s %q skip=%q", p.Line, p.Package, p.Constraint, p.Skip))
+	}
+	want := []string{
+		`5 llvmlite "{{ lv }}" skip="{{ lv }} is also used on line 8, where the build string py312h1b0c2a6_0 names one build of 0.48.0, which another version does not have: left as written"`,
+		`7 numba "0.66.0" skip="the build string py312h6b8c7a1_0 names one build of 0.66.0, which another version does not have: left as written"`,
+		`8 llvmlite "{{ lv }}" skip="the build string py312h1b0c2a6_0 names one build of 0.48.0, which another version does not have: left as written"`,
+		`9 numpy "1.26.*" skip=""`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

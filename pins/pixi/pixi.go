@@ -49,3 +49,11 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	out, errs := r.Pins(path, data)
 	return out, pins.Skip(errs)
 }
+
+var _ pins.ChannelNamer = Format{}
+
+// Channels returns the workspace's channels, in order (pins.ChannelNamer):
+// the conda dependencies that name no channel follow the first.
+func (Format) Channels(path string, data []byte) ([]string, error) {
+	return piximan.Channels(path, data)
+}

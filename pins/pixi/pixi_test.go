@@ -162,27 +162,30 @@ func FuzzExtract(f *testing.F) {
 	pinstest.Fuzz(f, pixi.Format{}, "pixi.toml", nil, []byte("[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumba = \">=0.49\"\nx = { version = \"1.*\", channel = \"c\" }\n[feature.a.pypi-dependencies]\ny = \"*\"\n"))
 }
 
-// TestBuildStrings reads conda dependencies whose build string names one
-// build of the pinned version: one after the version in the string goes with
-// a new version (pins.Tie); a build key, or a build after "=" (which without
-// it would be a prefix match), skips the pin; a glob build stays.
+// TestBuildStrings skips conda dependencies whose build string names one
+// build of the pinned version, written after the version (after a space or
+// an "=") or as the table's build key: no other version has that build, so
+// the pin is left as written with the reason. A glob build stays and the
+// version moves.
 func TestBuildStrings(t *testing.T) {
 	doc := `[dependencies]
 numba = "0.66.0 py312h6b8c7a1_0"
 llvmlite = { version = "0.48.0", build = "py312h1b0c2a6_0" }
 numpy = { version = "1.26.*", build = "py312*" }
 tbb = "=2021.13.0=hceb3a55_1"
+scipy = "1.14.* *mkl"
 `
 	ps := pinstest.Rewrite(t, f, "pixi.toml", []byte(doc), pinstest.Constant("1.0"))
 	var got []string
 	for _, p := range ps {
-		got = append(got, fmt.Sprintf("%s %q → %q why=%q skip=%q", p.Package, p.Constraint, p.With("9.9"), p.Tie.Why, p.Skip))
+		got = append(got, fmt.Sprintf("%s %q → %q skip=%q", p.Package, p.Constraint, p.With("9.9"), p.Skip))
 	}
 	want := []string{
-		`numba "0.66.0" → "numba = \"9.9\"" why="the build string py312h6b8c7a1_0 names a build of the version pinned before: dropped" skip=""`,
-		`llvmlite "0.48.0" → "llvmlite = { version = \"9.9\", build = \"py312h1b0c2a6_0\" }" why="" skip="the table's build \"py312h1b0c2a6_0\" names one build of 0.48.0: pinbot does not move the version without it"`,
-		`numpy "1.26.*" → "numpy = { version = \"9.9\", build = \"py312*\" }" why="" skip=""`,
-		`tbb "2021.13.0" → "tbb = \"=9.9=hceb3a55_1\"" why="" skip="the build string hceb3a55_1 names one build of 2021.13.0, and without it \"=2021.13.0\" would match any 2021.13.0.*: pinbot does not move it"`,
+		`numba "0.66.0" → "numba = \"9.9 py312h6b8c7a1_0\"" skip="the build string py312h6b8c7a1_0 names one build of 0.66.0, which another version does not have: left as written"`,
+		`llvmlite "0.48.0" → "llvmlite = { version = \"9.9\", build = \"py312h1b0c2a6_0\" }" skip="the build string py312h1b0c2a6_0 names one build of 0.48.0, which another version does not have: left as written"`,
+		`numpy "1.26.*" → "numpy = { version = \"9.9\", build = \"py312*\" }" skip=""`,
+		`tbb "2021.13.0" → "tbb = \"=9.9=hceb3a55_1\"" skip="the build string hceb3a55_1 names one build of 2021.13.0, which another version does not have: left as written"`,
+		`scipy "1.14.*" → "scipy = \"9.9 *mkl\"" skip=""`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

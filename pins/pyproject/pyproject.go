@@ -117,6 +117,14 @@ func poetryDeps(key []string) int {
 	return 0
 }
 
+var _ pins.ChannelNamer = Format{}
+
+// Channels returns the channels of the pixi workspace in [tool.pixi], in
+// order (pins.ChannelNamer); none when the file has no pixi tables.
+func (Format) Channels(path string, data []byte) ([]string, error) {
+	return piximan.Channels(path, data, "tool", "pixi")
+}
+
 // Extract returns the requirements of data in file order.
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	x := &extractor{path: path, data: data}

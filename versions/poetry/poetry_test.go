@@ -121,7 +121,8 @@ func TestMatch(t *testing.T) {
 
 // TestNewUpper checks the cap strategies on Poetry constraints: preserve keeps
 // the caret, tilde and bare-version shapes (raising the lower bound), the
-// others report a caret they would have to rewrite.
+// others expand a caret into its lower bound and their cap, in Poetry's comma
+// syntax, and leave an exact version alone.
 func TestNewUpper(t *testing.T) {
 	tests := []struct {
 		in, target string
@@ -136,7 +137,8 @@ func TestNewUpper(t *testing.T) {
 		{"~1.2.3", "1.4.0", versions.Preserve, "~1.4.0", false, true},
 		{"2.8.2", "2.20.0", versions.Preserve, "2.20.0", false, true},
 		{"*", "0.67.0", versions.Preserve, "<=0.67.0", false, false},
-		{"^0.56.0", "0.67.0", versions.Inclusive, "^0.56.0", true, false},
+		{"^0.56.0", "0.67.0", versions.Inclusive, ">=0.56.0,<=0.67.0", false, false},
+		{"^1.2 !=1.3.0", "2.3.1", versions.Exclusive, ">=1.2,<2.4 !=1.3.0", false, false},
 		{"2.8.2", "2.20.0", versions.Inclusive, "2.8.2", false, false},
 		{">=0.56,<0.60", "0.67.0", versions.Inclusive, ">=0.56,<=0.67.0", false, false},
 		{">=0.56 <0.60", "0.67.0", versions.Exclusive, ">=0.56 <0.68", false, false},

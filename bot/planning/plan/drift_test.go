@@ -65,12 +65,14 @@ func TestMakeStrategies(t *testing.T) {
 		strategy versions.Strategy
 		want     []string
 	}{
+		// One-clause ranges are expanded and keep their lower bound; an
+		// exact pin is not moved.
 		{versions.Inclusive, []string{
-			"numba>=0.58,<=0.67.0 (changed)", "numba>0.57,<=0.67.0 (changed)", "numba==0.61.0", "numba~=0.61.0",
-			"numba>=0.57,<=0.67.0 (changed)", "numba^0.56.0"}},
+			"numba>=0.58,<=0.67.0 (changed)", "numba>0.57,<=0.67.0 (changed)", "numba==0.61.0", "numba>=0.61.0,<=0.67.0 (changed)",
+			"numba>=0.57,<=0.67.0 (changed)", "numba>=0.56.0,<=0.67.0 (changed)"}},
 		{versions.Exclusive, []string{
-			"numba>=0.58,<0.67.1 (changed)", "numba>0.57,<1", "numba==0.61.0", "numba~=0.61.0",
-			"numba>=0.57,<0.68 (changed)", "numba^0.56.0"}},
+			"numba>=0.58,<0.67.1 (changed)", "numba>0.57,<1", "numba==0.61.0", "numba>=0.61.0,<0.67.1 (changed)",
+			"numba>=0.57,<0.68 (changed)", "numba>=0.56.0,<0.67.1 (changed)"}},
 		{versions.Preserve, []string{
 			"numba>=0.58,<=0.67.0 (changed)", "numba>0.57,<1", "numba==0.67.0 (changed) (raises lower)", "numba~=0.67.0 (changed) (raises lower)",
 			"numba>=0.57,<=0.67.0 (changed)", "numba^0.67.0 (changed) (raises lower)"}},
@@ -192,6 +194,51 @@ func TestDriftAndUnify(t *testing.T) {
 	}
 	if p2 := plan.Make(pkg, ps, pypi("0.66.0", "0.67.0"), schemes()); p2.Status != plan.Current {
 		t.Errorf("second unify: %+v", afters(p2))
+	}
+}
+
+// TestDriftAndUnifyExpanded: a one-clause range the plan expands keeps its own
+// lower bound (no raises_lower, no narrows), so drift reports it as its own
+// range; with unify it is separate bounds like any other and is brought to the
+// package's range, which raises its lower bound and says so. A one-clause
+// range that admits the target keeps its shape.
+func TestDriftAndUnifyExpanded(t *testing.T) {
+	caret := pin("pyproject.toml", 14, `numba = "^0.56.0"`, "^0.56.0")
+	caret.Scheme = "poetry"
+	ps := []pins.Pin{
+		pin("pyproject.toml", 53, "numba>=0.58,<=0.66.0", ">=0.58,<=0.66.0"),
+		caret,
+		pin("requirements.txt", 6, "numba~=0.67.0", "~=0.67.0"),
+	}
+	pkg := plan.Package{Name: "numba", Policy: versions.Policy{Strategy: versions.Inclusive, AddCap: true}}
+	p := plan.Make(pkg, ps, pypi("0.66.0", "0.67.0"), schemes())
+	want := []string{"numba>=0.58,<=0.67.0 (changed)", `numba = ">=0.56.0,<=0.67.0" (changed)`, "numba~=0.67.0"}
+	if diff := cmp.Diff(want, afters(p)); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+	if pp := p.Pins[1]; pp.Narrows || pp.RaisesLower || pp.Conflict || !strings.Contains(pp.Reason, "the operator ^ was expanded into >=0.56.0,<=0.67.0 to keep the lower bound") {
+		t.Errorf("expanded pin: %+v", pp)
+	}
+	wantDrift := []string{
+		"[] >=0.58 <=0.67.0: pyproject.toml:53",
+		"[] >=0.56.0 <=0.67.0: pyproject.toml:14",
+		"[] >=0.67.0 <0.68: requirements.txt:6",
+	}
+	if diff := cmp.Diff(wantDrift, describeDrift(p.Drift)); diff != "" {
+		t.Errorf("drift (-want +got):\n%s", diff)
+	}
+
+	pkg.Unify = true
+	p = plan.Make(pkg, ps, pypi("0.66.0", "0.67.0"), schemes())
+	want = []string{"numba>=0.58,<=0.67.0 (changed)", `numba = ">=0.58,<=0.67.0" (changed) (raises lower)`, "numba~=0.67.0"}
+	if diff := cmp.Diff(want, afters(p)); diff != "" {
+		t.Errorf("unify (-want +got):\n%s", diff)
+	}
+	if r := p.Pins[1].Reason; !strings.Contains(r, "expanded into >=0.56.0,<=0.67.0") || !strings.Contains(r, "unified with the package's other pins to >=0.58,<=0.67.0; this raises the lower bound") {
+		t.Errorf("unified expanded pin: reason %q", r)
+	}
+	if !strings.Contains(p.Pins[2].Reason, "not unified: ~=0.67.0 is one clause for both bounds") {
+		t.Errorf("kept pin: reason %q", p.Pins[2].Reason)
 	}
 }
 

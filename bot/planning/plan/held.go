@@ -116,7 +116,7 @@ func holdText(pp PinPlan, target string) string {
 func (p *Plan) Revert(i int, reason string) {
 	pp := &p.Pins[i]
 	pp.New, pp.Changed = pp.Pin.Constraint, false
-	pp.Narrows, pp.RaisesLower, pp.Lowers = false, false, false
+	pp.Narrows, pp.RaisesLower, pp.Lowers, pp.Major = false, false, false, nil
 	pp.Held, pp.Fix = !pp.admitsBefore, ""
 	pp.Reason = reason
 	p.Settle()
@@ -154,7 +154,7 @@ func (p *Plan) HoldAll(reason string) {
 		if pp.Changed {
 			moved = true
 			pp.New, pp.Changed = pp.Pin.Constraint, false
-			pp.Narrows, pp.RaisesLower, pp.Lowers = false, false, false
+			pp.Narrows, pp.RaisesLower, pp.Lowers, pp.Major = false, false, false, nil
 			pp.Held, pp.Fix = !pp.admitsBefore, ""
 			pp.Reason = "not moved: " + reason
 		} else if pp.Held {

@@ -31,11 +31,12 @@ func TestHeld(t *testing.T) {
 		fix    string
 		hold   string // a part of Plan.Hold
 	}{
-		{"poetry caret", numba, []pins.Pin{poetry("^0.56.0")}, plan.Held, []bool{true}, "cap: preserve",
-			`pyproject.toml:12 numba = "^0.56.0" shuts out 0.67.0: ^0.56.0 caps below 0.67.0; the inclusive strategy does not rewrite it (cap: preserve does)`},
+		{"poetry caret: expanded, not held", numba, []pins.Pin{poetry("^0.56.0")}, plan.Bump, []bool{false}, "", ""},
+		{"poetry caret beside another cap", numba, []pins.Pin{poetry("^0.56.0,<0.60")}, plan.Held, []bool{true}, "cap: preserve",
+			`pyproject.toml:12 numba = "^0.56.0,<0.60" shuts out 0.67.0: ^0.56.0 caps below 0.67.0 beside another cap; the inclusive strategy expands a one-clause range only when it is the pin's only cap (cap: preserve moves both)`},
 		{"exact pin", numba, []pins.Pin{pin("requirements.txt", 3, "numba==0.66.0", "==0.66.0")}, plan.Held, []bool{true}, "cap: preserve",
 			"requirements.txt:3 numba==0.66.0 shuts out 0.67.0: exact pin ==0.66.0; the inclusive strategy does not move exact pins (cap: preserve does)"},
-		{"compatible release", numba, []pins.Pin{pin("requirements.txt", 3, "numba~=0.56.0", "~=0.56.0")}, plan.Held, []bool{true}, "cap: preserve", "~=0.56.0 caps below 0.67.0"},
+		{"compatible release: expanded, not held", numba, []pins.Pin{pin("requirements.txt", 3, "numba~=0.56.0", "~=0.56.0")}, plan.Bump, []bool{false}, "", ""},
 		{"an exclusion no strategy moves", numba, []pins.Pin{pin("requirements.txt", 3, "numba!=0.67.0", "!=0.67.0")}, plan.Held, []bool{true}, "", "!=0.67.0 excludes 0.67.0"},
 		{"yanked exact pin", numba, []pins.Pin{pin("requirements.txt", 3, "numba==0.67.1", "==0.67.1")}, plan.Held, []bool{true}, "yanked: follow", "(yanked: follow moves it to 0.67.0)"},
 		{"preserve moves it", plan.Package{Name: "numba", Policy: versions.Policy{Strategy: versions.Preserve, AddCap: true}},

@@ -67,6 +67,31 @@ func (p *Plan) movePins(pkg Package, lookups []Lookup, schemes map[string]versio
 	}
 }
 
+// majors marks each pin whose cap moves across a major version, and says
+// so in its reason: such a cap often sits on the boundary on purpose (a
+// comment beside "protobuf<7" saying that 7 breaks the generated code).
+func (p *Plan) majors(schemes map[string]versions.Scheme) {
+	for i := range p.Pins {
+		pp := &p.Pins[i]
+		if !pp.Changed || minimumSchemes[pp.Pin.Scheme] {
+			continue
+		}
+		scheme := schemes[pp.Pin.Scheme]
+		if scheme == nil {
+			continue
+		}
+		old, err1 := scheme.ParseConstraint(pp.Pin.Constraint)
+		new, err2 := scheme.ParseConstraint(pp.New)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if mc, ok := versions.CrossesMajor(scheme, old, new); ok {
+			pp.Major = &mc
+			pp.Reason = joinReason(pp.Reason, fmt.Sprintf("this crosses a major version (%s → %s)", mc.From, mc.To))
+		}
+	}
+}
+
 // decide moves one constraint text.
 func decide(scheme versions.Scheme, name, text, target string, pol versions.Policy, yanked func(string) bool) decision {
 	c, err := scheme.ParseConstraint(text)

@@ -92,6 +92,10 @@ type PinPlan struct {
 	// would move it ("cap: preserve"), if any.
 	Held bool
 	Fix  string
+	// Major is set when the pin's cap moves across a major version (the
+	// old cap shut out a major version the new one admits: "<7" to "<8"),
+	// which the pull request's title and body say.
+	Major *versions.MajorCross
 	// admitsBefore says whether the pin as written admits the target, so
 	// that a pin reverted after the plan is judged again (Revert).
 	admitsBefore bool
@@ -139,12 +143,7 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 		p.unify(pkg, schemes)
 	}
 	p.holds(pkg, lookups, schemes)
-	for i := range p.Pins {
-		// A pin's build string goes with its old version: say so.
-		if pp := &p.Pins[i]; pp.Changed && pp.Pin.Tie.Why != "" {
-			pp.Reason = joinReason(pp.Reason, pp.Pin.Tie.Why)
-		}
-	}
+	p.majors(schemes)
 	p.Drift = drift(p.Pins, schemes)
 	return p
 }

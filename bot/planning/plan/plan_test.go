@@ -142,3 +142,47 @@ func TestMakeSeveralSources(t *testing.T) {
 		t.Fatalf("plan = %+v", p)
 	}
 }
+
+// TestMakeMajor: a cap on a major-version boundary that moves to admit the
+// next major version is marked, with the bounds, and its reason says so; a
+// cap moving inside a major version and a cap added where there was none are
+// not; a pin reverted loses the mark.
+func TestMakeMajor(t *testing.T) {
+	protobuf := plan.Package{Name: "protobuf", Policy: versions.Policy{Strategy: versions.Preserve, AddCap: true}}
+	ps := []pins.Pin{
+		pin("requirements.txt", 2, "protobuf>=5.29.3,<7", ">=5.29.3,<7"),
+		pin("pyproject.toml", 9, "protobuf<=6.31.1", "<=6.31.1"),
+		pin("setup.cfg", 4, "protobuf>=6", ">=6"),
+		pin("env.txt", 1, "protobuf<=7.0.0", "<=7.0.0"),
+	}
+	for i := range ps {
+		ps[i].Package = "protobuf"
+	}
+	p := plan.Make(protobuf, ps, []plan.Lookup{{Source: "pypi", Releases: []sources.Release{rel("6.33.0"), rel("7.34.0")}}}, all.Schemes())
+	if p.Status != plan.Bump || p.Target != "7.34.0" {
+		t.Fatalf("plan = %+v", p)
+	}
+	for i, want := range []string{"<7 → <8", "<=6.31.1 → <=7.34.0", "", ""} {
+		pp := p.Pins[i]
+		got := ""
+		if pp.Major != nil {
+			got = pp.Major.From.String() + " → " + pp.Major.To.String()
+		}
+		if got != want || !pp.Changed {
+			t.Errorf("%s: major %q, want %q (changed %v: %s)", pp.Pin.Text, got, want, pp.Changed, pp.Reason)
+		}
+		if says := strings.Contains(pp.Reason, "crosses a major version ("+want+")"); says != (want != "") {
+			t.Errorf("%s: reason %q", pp.Pin.Text, pp.Reason)
+		}
+	}
+	p.Revert(0, "not moved: no hashes")
+	if p.Pins[0].Major != nil {
+		t.Error("a reverted pin keeps its major mark")
+	}
+	p.HoldAll("its group cannot move")
+	for _, pp := range p.Pins {
+		if pp.Major != nil {
+			t.Errorf("%s: held, yet marked major", pp.Pin.Text)
+		}
+	}
+}

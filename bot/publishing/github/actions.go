@@ -5,7 +5,10 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"unicode/utf16"
+
+	"github.com/pinbot-dev/pinbot/internal/escape"
 )
 
 // GitHub Actions workflow commands and files
@@ -15,17 +18,52 @@ import (
 // 1 MiB per step).
 const MaxSummary = 1 << 20
 
+// A Workflow writes workflow commands (::add-mask::, ::warning, ::error) to
+// the step's log. Give it stderr: the runner reads both streams, and stdout
+// carries only the report a command was asked for, which a workflow may
+// redirect to a file and upload. A nil Workflow (outside Actions) writes
+// nothing. Its methods may be called from several goroutines.
+type Workflow struct {
+	mu   sync.Mutex
+	w    io.Writer
+	mask bool // ::add-mask:: may be written to w
+}
+
+// NewWorkflow returns a Workflow writing to w. It writes no ::add-mask:: when
+// w is a regular file (2> log.txt): the runner reads masks only from the log
+// it captures, so a mask there would do nothing but put the secret on disk.
+func NewWorkflow(w io.Writer) *Workflow {
+	return &Workflow{w: w, mask: !regularFile(w)}
+}
+
+// regularFile reports whether w is an open regular file.
+func regularFile(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode().IsRegular()
+}
+
 // Mask writes ::add-mask:: for every line of secret, so that the runner hides
-// it from the log from then on. Call it before anything could print the
-// secret.
-func Mask(w io.Writer, secret string) {
+// it from the log from then on; call it before anything could print the
+// secret. Mask only what pinbot made itself (an installation token, an App
+// JWT): the runner masks the secrets it hands a step already, and echoing one
+// here would put it wherever the stream goes.
+func (c *Workflow) Mask(secret string) {
+	if c == nil || !c.mask {
+		return
+	}
+	var b strings.Builder
 	for _, line := range strings.Split(secret, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "-----") {
 			continue
 		}
-		fmt.Fprintf(w, "::add-mask::%s\n", escapeData(line))
+		fmt.Fprintf(&b, "::add-mask::%s\n", escapeData(line))
 	}
+	c.write(b.String())
 }
 
 // An Annotation is a ::warning or ::error workflow command.
@@ -34,26 +72,43 @@ type Annotation struct {
 	File  string // optional, relative to the repository root
 	Line  int    // optional
 	Title string
-	Text  string
+	Text  string // may hold several lines
 }
 
-// Annotate writes the annotation as a workflow command.
-func Annotate(w io.Writer, a Annotation) {
+// Annotate writes the annotation as a workflow command. The runner shows it
+// in the log, where escapes would act: the file, title and text are escaped
+// as every text for a terminal is (escape.Text), line breaks in the text
+// kept, so that no ESC or BEL from outside reaches the line.
+func (c *Workflow) Annotate(a Annotation) {
+	if c == nil {
+		return
+	}
 	var props []string
 	if a.File != "" {
-		props = append(props, "file="+escapeProperty(a.File))
+		props = append(props, "file="+escapeProperty(escape.Text(a.File)))
 		if a.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", a.Line))
 		}
 	}
 	if a.Title != "" {
-		props = append(props, "title="+escapeProperty(a.Title))
+		props = append(props, "title="+escapeProperty(escape.Text(a.Title)))
 	}
 	cmd := "::" + a.Level
 	if len(props) > 0 {
 		cmd += " " + strings.Join(props, ",")
 	}
-	fmt.Fprintf(w, "%s::%s\n", cmd, escapeData(a.Text))
+	c.write(fmt.Sprintf("%s::%s\n", cmd, escapeData(escape.TextLines(a.Text))))
+}
+
+// write writes s in one call, so that commands from several goroutines do
+// not interleave.
+func (c *Workflow) write(s string) {
+	if s == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	io.WriteString(c.w, s)
 }
 
 func escapeData(s string) string {

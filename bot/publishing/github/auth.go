@@ -33,6 +33,10 @@ type AppOptions struct {
 	Clock Clock
 	// Counter, when set, counts the requests made for tokens.
 	Counter *Counter
+	// Minted, when set, is given every credential AppTokens makes, each JWT
+	// it signs and each installation token, renewals included, before the
+	// credential is used: in Actions, Workflow.Mask.
+	Minted func(secret string)
 }
 
 // ErrNoInstallation means the App is not installed on the owner named (or no
@@ -56,7 +60,11 @@ func AppTokens(ctx context.Context, o AppOptions) (oauth2.TokenSource, error) {
 	if clock == nil {
 		clock = SystemClock
 	}
-	jwts := &jwtSource{appID: o.AppID, key: key, clock: clock}
+	minted := o.Minted
+	if minted == nil {
+		minted = func(string) {}
+	}
+	jwts := &jwtSource{appID: o.AppID, key: key, clock: clock, minted: minted}
 	api, err := apiURL(o.APIURL)
 	if err != nil {
 		return nil, err
@@ -81,7 +89,7 @@ func AppTokens(ctx context.Context, o AppOptions) (oauth2.TokenSource, error) {
 		}
 		id = inst.GetID()
 	}
-	src := &installationSource{ctx: ctx, client: c, id: id, appID: o.AppID}
+	src := &installationSource{ctx: ctx, client: c, id: id, appID: o.AppID, minted: minted}
 	tok, err := src.Token()
 	if err != nil {
 		return nil, err
@@ -93,11 +101,12 @@ func AppTokens(ctx context.Context, o AppOptions) (oauth2.TokenSource, error) {
 // jwtSource signs the App's JWTs: issued a minute in the past against clock
 // drift, valid nine minutes (GitHub allows ten).
 type jwtSource struct {
-	appID int64
-	key   *rsa.PrivateKey
-	clock Clock
-	mu    sync.Mutex
-	cur   *oauth2.Token
+	appID  int64
+	key    *rsa.PrivateKey
+	clock  Clock
+	minted func(string)
+	mu     sync.Mutex
+	cur    *oauth2.Token
 }
 
 func (s *jwtSource) Token() (*oauth2.Token, error) {
@@ -117,6 +126,7 @@ func (s *jwtSource) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, fmt.Errorf("github app: signing the JWT: %w", err)
 	}
+	s.minted(signed)
 	s.cur = &oauth2.Token{AccessToken: signed, TokenType: "Bearer", Expiry: exp}
 	return s.cur, nil
 }
@@ -127,6 +137,7 @@ type installationSource struct {
 	client *gh.Client
 	id     int64
 	appID  int64
+	minted func(string)
 }
 
 func (s *installationSource) Token() (*oauth2.Token, error) {
@@ -134,6 +145,7 @@ func (s *installationSource) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, fmt.Errorf("github app %d: creating a token for installation %d: %w", s.appID, s.id, err)
 	}
+	s.minted(it.GetToken())
 	return &oauth2.Token{AccessToken: it.GetToken(), TokenType: "Bearer", Expiry: it.GetExpiresAt().Time}, nil
 }
 

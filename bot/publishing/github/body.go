@@ -65,12 +65,61 @@ func (d Describe) targets() string {
 	return strings.Join(parts, ", ")
 }
 
-// headline is the title without the failure note.
+// headline is the title without the failure note. A cap that crosses a
+// major version says so, with its old and new bounds; the title still names
+// the target, by which a closed pull request is known (closedFor).
 func (d Describe) headline() string {
+	pkg, m := d.major()
 	if d.Group != nil {
-		return fmt.Sprintf("Bump %s caps: %s", escape.Text(d.Group.Name), escape.Text(d.targets()))
+		h := fmt.Sprintf("Bump %s caps: %s", escape.Text(d.Group.Name), escape.Text(d.targets()))
+		if m != nil {
+			h += fmt.Sprintf(", across a major version (%s %s → %s)", escape.Text(pkg), escape.Text(m.From), escape.Text(m.To))
+		}
+		return h
 	}
-	return fmt.Sprintf("Bump %s cap to %s", escape.Text(d.Package.Name), escape.Text(d.Package.Newest))
+	h := fmt.Sprintf("Bump %s cap to %s", escape.Text(d.Package.Name), escape.Text(d.Package.Newest))
+	if m != nil {
+		h += fmt.Sprintf(" across a major version (%s → %s)", escape.Text(m.From), escape.Text(m.To))
+	}
+	return h
+}
+
+// major returns the first pin of the pull request whose cap crosses a major
+// version, with its package; nil when none does.
+func (d Describe) major() (string, *report.Major) {
+	for _, pkg := range d.packages() {
+		for _, p := range pkg.Pins {
+			if p.Major != nil && p.Before != p.After {
+				return pkg.Name, p.Major
+			}
+		}
+	}
+	return "", nil
+}
+
+// majorNote writes, at the top of the body, that caps cross a major
+// version: each such pin with its bounds and the comment beside it, which
+// is the repository's text, quoted inert.
+func (d Describe) majorNote(b *strings.Builder) {
+	var lines []string
+	for _, pkg := range d.packages() {
+		for _, p := range pkg.Pins {
+			if p.Major == nil || p.Before == p.After {
+				continue
+			}
+			line := fmt.Sprintf("> - %s: the cap on %s goes from %s to %s", escape.Code(fmt.Sprintf("%s:%d", p.File, p.Line)), mdText(pkg.Name), escape.Code(p.Major.From), escape.Code(p.Major.To))
+			if p.Major.Comment != "" {
+				line += "; the file says beside it: " + escape.Code(p.Major.Comment)
+			}
+			lines = append(lines, line+"\n")
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("> [!IMPORTANT]\n> This pull request moves a cap across a major version. A cap on a major-version boundary is often there on purpose: " +
+		"read what the new major version changes, and why the cap was set, before merging.\n>\n")
+	b.WriteString(strings.Join(lines, "") + "\n")
 }
 
 // failedTitle ends the title of a pull request for a blocked package.
@@ -105,8 +154,9 @@ func (d Describe) Message() string {
 	return b.String()
 }
 
-// Body returns the pull request's Markdown body: what changes and why, each
-// source's newest release with a link, the checks against the baseline, how to
+// Body returns the pull request's Markdown body: first, when a cap crosses a
+// major version, a note saying so; what changes and why, each source's newest
+// release with a link, the checks against the baseline, how to
 // reproduce, and the GITHUB_TOKEN caveat when it applies. Sync cuts it to fit.
 func (d Describe) Body() string {
 	p := d.Package
@@ -125,6 +175,9 @@ func (d Describe) Body() string {
 	var b strings.Builder
 	if d.Blocked {
 		b.WriteString(markerCheckFailed + "\n")
+	}
+	d.majorNote(&b)
+	if d.Blocked {
 		fmt.Fprintf(&b, "> [!WARNING]\n> A check failed against a newer release of %s, so this pull request admits only %s, the newest release that passed, and is a draft while the check fails. The evidence is below.\n\n", name, admit)
 	}
 	fmt.Fprintf(&b, "pinbot moves the caps on **%s** to admit %s", name, admit)

@@ -39,6 +39,7 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v60/github"
+	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/web"
 	"golang.org/x/oauth2"
 )
@@ -277,11 +278,14 @@ func apiURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// SplitRepo splits "owner/name".
+// SplitRepo splits "owner/name", a repository's full name as GitHub allows
+// them (report.ValidRepository: no "..", no spaces, no leading "-"), so that
+// a name given on the command line or by the environment is held to the
+// rule the fleet's listings and reports are.
 func SplitRepo(s string) (owner, repo string, err error) {
 	owner, repo, ok := strings.Cut(s, "/")
-	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return "", "", fmt.Errorf("repository %q: expected owner/name", s)
+	if !ok || !report.ValidRepository(s) {
+		return "", "", fmt.Errorf("repository %q: expected owner/name as GitHub allows them (ASCII letters, digits, '.', '_' and '-'; not . or ..)", s)
 	}
 	return owner, repo, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,7 +151,9 @@ func TestAppTokens(t *testing.T) {
 	fake.AddRepo(repo, "trunk", nil)
 	fake.AddApp(99, &key.PublicKey, 1234, repo)
 	ctx := context.Background()
-	ts, err := github.AppTokens(ctx, github.AppOptions{APIURL: fake.URL, AppID: 99, PrivateKey: pemKey, Repo: repo})
+	var minted []string
+	ts, err := github.AppTokens(ctx, github.AppOptions{APIURL: fake.URL, AppID: 99, PrivateKey: pemKey, Repo: repo,
+		Minted: func(s string) { minted = append(minted, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +161,21 @@ func TestAppTokens(t *testing.T) {
 	if err != nil || tok.AccessToken != "ghs_fakeInstallation1234Token1" {
 		t.Fatalf("%v %v", tok, err)
 	}
+	// Every credential made is told of before it is used: the JWT that
+	// found the installation and minted the token, and the token, which
+	// nothing used yet.
+	if creds := fake.Credentials(); len(minted) != 2 || len(creds) != 1 || minted[0] != creds[0] || minted[1] != tok.AccessToken {
+		t.Errorf("minted %.20q, sent %.20q", minted, creds)
+	}
 	c, err := github.New(github.Options{APIURL: fake.URL, Repo: repo, Tokens: ts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, err := c.DefaultBranch(ctx); err != nil || b != "trunk" {
 		t.Errorf("default branch %q %v", b, err)
+	}
+	if creds := fake.Credentials(); !slices.Equal(minted, creds) || len(creds) != 2 || creds[1] != tok.AccessToken {
+		t.Errorf("minted %.20q, sent %.20q", minted, creds)
 	}
 	// A key that is not the App's is refused by the server.
 	other, _ := rsa.GenerateKey(rand.Reader, 2048)
@@ -239,11 +251,37 @@ func TestDescribeProbeEnvironment(t *testing.T) {
 
 func TestActionsFiles(t *testing.T) {
 	var b bytes.Buffer
-	github.Mask(&b, "-----BEGIN KEY-----\nabc%def\n\n-----END KEY-----\n")
-	github.Annotate(&b, github.Annotation{Level: "warning", File: "a,b.toml", Line: 3, Title: "pinbot: x", Text: "line1\nline2 100%"})
+	wf := github.NewWorkflow(&b)
+	wf.Mask("-----BEGIN KEY-----\nabc%def\n\n-----END KEY-----\n")
+	wf.Annotate(github.Annotation{Level: "warning", File: "a,b.toml", Line: 3, Title: "pinbot: x", Text: "line1\nline2 100%"})
 	want := "::add-mask::abc%25def\n::warning file=a%2Cb.toml,line=3,title=pinbot%3A x::line1%0Aline2 100%25\n"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+	// Text from outside is escaped as on a terminal: no ESC, BEL or CR
+	// reaches the log, in the file, the title or the text.
+	b.Reset()
+	wf.Annotate(github.Annotation{Level: "error", File: "r\x1b[2J.txt", Line: 1, Title: "t\x07", Text: "a\x1b]0;x\x07\r\nb\u202e"})
+	want = `::error file=r\x1b[2J.txt,line=1,title=t\x07::a\x1b]0;x\x07\r%0Ab\u202e` + "\n"
+	if b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+	// A nil Workflow (outside Actions) writes nothing.
+	var none *github.Workflow
+	none.Mask("x")
+	none.Annotate(github.Annotation{Level: "warning", Text: "x"})
+	// No mask is written to a regular file (2> log.txt): the runner would
+	// not see it, and the secret would be on disk.
+	f, err := os.Create(filepath.Join(t.TempDir(), "log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	onDisk := github.NewWorkflow(f)
+	onDisk.Mask("s3cret")
+	onDisk.Annotate(github.Annotation{Level: "warning", Text: "kept"})
+	if data, _ := os.ReadFile(f.Name()); string(data) != "::warning::kept\n" {
+		t.Errorf("log file %q", data)
 	}
 	dir := t.TempDir()
 	summary := filepath.Join(dir, "summary")
@@ -262,5 +300,53 @@ func TestActionsFiles(t *testing.T) {
 	}
 	if err := github.SetOutputs(out, [][2]string{{"a", "x\ny"}}); err == nil {
 		t.Error("a newline in an output was accepted")
+	}
+}
+
+// TestDescribeMajor: a cap that crosses a major version is said in the
+// title, which still names the target, and at the top of the body, with the
+// comment beside the pin kept inert; a pull request whose caps stay inside a
+// major version says nothing of it.
+func TestDescribeMajor(t *testing.T) {
+	d := github.Describe{Base: "main", Package: report.Package{
+		Name: "protobuf", Newest: "7.34.0", Status: "bump", Sources: map[string]string{"pypi": "7.34.0"}, Reason: "pypi has 7.34.0",
+		Pins: []report.Pin{
+			{File: "requirements.txt", Line: 2, Before: "protobuf>=5.29.3,<7", After: "protobuf>=5.29.3,<8",
+				Major: &report.Major{From: "<7", To: "<8", Comment: "7 breaks `_pb2` <b>modules</b> @team"}},
+			{File: "pyproject.toml", Line: 9, Before: "protobuf>=5", After: "protobuf>=5,<=7.34.0"},
+		},
+	}}
+	if got, want := d.Title(), "Bump protobuf cap to 7.34.0 across a major version (<7 → <8)"; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	body := d.Body()
+	if !strings.HasPrefix(body, "> [!IMPORTANT]\n> This pull request moves a cap across a major version.") {
+		t.Errorf("the body does not start with the major-version note:\n%s", body)
+	}
+	if want := "> - `requirements.txt:2`: the cap on protobuf goes from `<7` to `<8`; the file says beside it: ``7 breaks `_pb2` <b>modules</b> @team``\n"; !strings.Contains(body, want) {
+		t.Errorf("body lacks %q:\n%s", want, body)
+	}
+	if strings.Contains(body, "pyproject.toml:9`: the cap") {
+		t.Errorf("a cap added inside a major version is listed as crossing one:\n%s", body)
+	}
+	if m := d.Message(); !strings.HasPrefix(m, "Bump protobuf cap to 7.34.0 across a major version (<7 → <8)\n") {
+		t.Errorf("message %q", m)
+	}
+	// Blocked: the hidden marker stays first, the note follows.
+	d.Blocked = true
+	if body := d.Body(); !strings.HasPrefix(body, "<!-- pinbot:check-failed -->\n> [!IMPORTANT]\n") || !strings.Contains(body, "> [!WARNING]") {
+		t.Errorf("blocked body:\n%s", body)
+	}
+	// A group says which member crosses.
+	g := github.Describe{Base: "main", Group: &report.Group{Name: "proto", Packages: []string{"grpcio", "protobuf"}},
+		Members: []report.Package{{Name: "grpcio", Newest: "1.70.0", Pins: []report.Pin{{File: "r.txt", Line: 1, Before: "grpcio<=1.69.0", After: "grpcio<=1.70.0"}}}, d.Package}}
+	if got, want := g.Title(), "Bump proto caps: grpcio 1.70.0, protobuf 7.34.0, across a major version (protobuf <7 → <8)"; got != want {
+		t.Errorf("group title %q, want %q", got, want)
+	}
+	// Inside a major version: nothing said.
+	d = github.Describe{Base: "main", Package: report.Package{Name: "numba", Newest: "0.67.0",
+		Pins: []report.Pin{{File: "pyproject.toml", Line: 53, Before: "numba<=0.66.0", After: "numba<=0.67.0"}}}}
+	if d.Title() != "Bump numba cap to 0.67.0" || strings.Contains(d.Body(), "major") {
+		t.Errorf("title %q, body:\n%s", d.Title(), d.Body())
 	}
 }

@@ -10,18 +10,18 @@
 // attribute or a Slack link percent-encoded, so that it can be written into
 // either as it is.
 //
-// It belongs to bot/publishing and imports no other part of bot.
+// It belongs to bot/publishing; of bot it imports only bot/report (the
+// names GitHub allows).
 package upstream
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
 
@@ -141,10 +141,6 @@ func SafeURL(s string) (string, bool) {
 var linkEscaper = strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "[", "%5B", "]", "%5D",
 	`"`, "%22", "'", "%27", "`", "%60", "|", "%7C", `\`, "%5C")
 
-// nameRE is what GitHub allows in an owner or a repository name, compiled
-// when first used (a counted repetition costs every command's start).
-var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`) })
-
 // GitHubRepo returns "owner/name" when u is a link to a repository on
 // github.com (https://github.com/owner/name, with or without .git, a
 // trailing slash or a deeper path such as /tree/main), and whether it is.
@@ -161,7 +157,7 @@ func GitHubRepo(u string) (string, bool) {
 		return "", false
 	}
 	owner, name := parts[0], strings.TrimSuffix(parts[1], ".git")
-	if !nameRE().MatchString(owner) || !nameRE().MatchString(name) || name == "." || name == ".." || owner == "." || owner == ".." {
+	if !report.ValidRepository(owner + "/" + name) {
 		return "", false
 	}
 	switch strings.ToLower(owner) {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/pins"
@@ -86,9 +87,10 @@ func First(channels []string) string {
 // Pin returns the pin of the MatchSpec text, which starts at file offset
 // start: Package, Text, TextStart, Constraint, Span, Insert, Source (the spec's
 // channel, else source) and Scheme "conda"; the caller sets File, Line, Col and
-// Key. A templated spec ("{{ compiler('c') }}", "python >=${{ python_min }}")
-// and a regular-expression version come back with Skip set; any other spec
-// matchspec refuses is an error (a *matchspec.Error).
+// Key. A templated spec ("{{ compiler('c') }}", "python >=${{ python_min }}"),
+// a regular-expression version and a build string naming one build
+// (BuildSkip) come back with Skip set; any other spec matchspec refuses is an
+// error (a *matchspec.Error).
 func Pin(text string, start int, source string) (pins.Pin, error) {
 	p := pins.Pin{Text: text, TextStart: start, Source: source, Scheme: "conda"}
 	sp, err := matchspec.Parse(text)
@@ -121,41 +123,36 @@ func Pin(text string, start int, source string) (pins.Pin, error) {
 	if strings.HasPrefix(sp.Constraint, "^") || strings.HasSuffix(sp.Constraint, "$") {
 		p.Skip = "regular-expression version"
 	}
-	if p.Skip == "" && OneBuild(sp.Build) {
-		tieBuild(&p, text, start, sp)
+	if p.Skip == "" {
+		p.Skip = BuildSkip(sp.Build, sp.Constraint)
 	}
 	return p, nil
 }
 
-// OneBuild reports whether a build string names one build of one version
+// oneBuild reports whether a build string names one build of one version
 // ("py37hecd8cb5_0", "mkl"), rather than selecting a variant of any version
 // with a glob ("py312*", "*cuda*"): such a build string belongs to the
 // version it was built for.
-func OneBuild(build string) bool {
+func oneBuild(build string) bool {
 	return build != "" && !strings.ContainsAny(build, "*?[")
 }
 
-// tieBuild gives p, the pin of the spec sp (text, at file offset start),
-// whose build string names one build of the pinned version, the spans that
-// go with that version: the build string with its separator is dropped, and
-// an "=" joining name and version becomes a space, which keeps the version an
-// exact match ("setuptools=58.0.4=py37hecd8cb5_0" becomes
-// "setuptools 59.0.0"; without the build string, "=59.0.0" would match any
-// 59.0.0.*). A build string in brackets cannot be dropped that way: the pin
-// is skipped.
-func tieBuild(p *pins.Pin, text string, start int, sp matchspec.Spec) {
-	if sp.BuildEnd == 0 {
-		p.Skip = fmt.Sprintf("the build string %s (in brackets) names one build of %s: pinbot cannot move the version without it", sp.Build, sp.Constraint)
-		return
+// BuildSkip returns why a conda pin whose build string is build (after the
+// version, in brackets or a pixi table's build key), with the version
+// constraint constraint, must be left as written; it returns "" when the pin
+// may move. A build string that names one build (oneBuild) belongs to the
+// version it was built for, which no other version has; nor can it simply go,
+// since that changes what the pin asks for ("setuptools=58.0.4=py37hecd8cb5_0"
+// would become "setuptools 85.0.0"). This is the one decision on build strings
+// for every format that reads MatchSpecs, under every strategy.
+func BuildSkip(build, constraint string) string {
+	if !oneBuild(build) {
+		return ""
 	}
-	if join := text[sp.NameEnd:sp.ConstraintStart]; strings.Contains(join, "=") {
-		p.Tie.Join = pins.Replace{Span: pins.Span{Start: start + sp.NameEnd, End: start + sp.ConstraintStart}, Old: join, New: " "}
+	if constraint == "" {
+		constraint = "the version"
 	}
-	p.Tie.Tail = pins.Replace{
-		Span: pins.Span{Start: start + sp.ConstraintEnd, End: start + sp.BuildEnd},
-		Old:  text[sp.ConstraintEnd:sp.BuildEnd], New: "",
-	}
-	p.Tie.Why = fmt.Sprintf("the build string %s names a build of the version pinned before: dropped", sp.Build)
+	return fmt.Sprintf("the build string %s names one build of %s, which another version does not have: left as written", build, constraint)
 }
 
 // IsFileOrURL reports whether err is matchspec's refusal of a package file or
@@ -224,4 +221,22 @@ func firstString(s string) string {
 		return ""
 	}
 	return s[i+1 : i+1+j]
+}
+
+// Named returns the Sources of a file's channel list in order, as First
+// reads them: "defaults", "nodefaults" and entries that name no channel
+// (empty, a URL of a host with no channel path) are passed over, and each
+// channel appears once.
+func Named(channels []string) []string {
+	var out []string
+	for _, ch := range channels {
+		switch strings.TrimSpace(ch) {
+		case "defaults", "nodefaults", "":
+			continue
+		}
+		if s := Source(ch); s != Default && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

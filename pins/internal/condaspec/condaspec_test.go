@@ -55,6 +55,17 @@ func TestPin(t *testing.T) {
 		{"libtensorflow_framework {{ version }}", "libtensorflow_framework", "{{ version }}", "templated: no version until the recipe is rendered"},
 		{"cross-python_{{ target_platform }}", "cross-python_{{ target_platform }}", "cross-python_{{ target_platform }}", "templated: no version until the recipe is rendered"},
 		{"numba ^0\\.6.*$", "numba", "^0\\.6.*$", "regular-expression version"},
+		// A build string naming one build: every spelling is skipped.
+		{"setuptools=58.0.4=py37hecd8cb5_0", "setuptools", "58.0.4", "the build string py37hecd8cb5_0 names one build of 58.0.4, which another version does not have: left as written"},
+		{"numba==0.66.0=py312h6b8c7a1_0", "numba", "==0.66.0", "the build string py312h6b8c7a1_0 names one build of ==0.66.0, which another version does not have: left as written"},
+		{"numba 0.66.0 py312h6b8c7a1_0", "numba", "0.66.0", "the build string py312h6b8c7a1_0 names one build of 0.66.0, which another version does not have: left as written"},
+		{"numba 0.66.0=mkl", "numba", "0.66.0", "the build string mkl names one build of 0.66.0, which another version does not have: left as written"},
+		{"numba[build=py312h6b8c7a1_0]", "numba", "", "the build string py312h6b8c7a1_0 names one build of the version, which another version does not have: left as written"},
+		// A glob build string, or none, moves.
+		{"numba 0.66.* py312*", "numba", "0.66.*", ""},
+		{"libblas=*=*mkl", "libblas", "*", ""},
+		{"numba=0.66", "numba", "=0.66", ""},
+		{"numba==0.66.0", "numba", "==0.66.0", ""},
 	} {
 		p, err := condaspec.Pin(tt.text, 10, "conda-forge")
 		if err != nil {

@@ -121,6 +121,21 @@ func (r *Reader) Visit(d *tomlwalk.Doc, v tomlwalk.Value) bool {
 	return true
 }
 
+// Channels returns the workspace channels of the manifest in data, whose
+// keys start with prefix, in order, as the pins of its conda dependencies
+// name them (condaspec.Named): the channels a pins.ChannelNamer returns.
+func Channels(path string, data []byte, prefix ...string) ([]string, error) {
+	r := New(prefix...)
+	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
+		r.Visit(d, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return condaspec.Named(r.channels), nil
+}
+
 // Pins returns the pins of the dependencies visited, in the order first
 // visited, and the errors of the dependencies that could not be read (each
 // a skipped entry). Conda ones have Scheme "conda" and Source the table's
@@ -228,7 +243,7 @@ func (x *extractor) pin(dp *dep) (pins.Pin, bool) {
 	p.Constraint = s.Value[start:end]
 	p.Span = pins.Span{Start: s.Start + start, End: s.Start + end}
 	if !dp.pypi && p.Skip == "" {
-		x.tieBuild(&p, dp, s)
+		skipBuild(&p, dp, s)
 	}
 	if dp.pypi && p.Constraint == "*" && p.Skip == "" {
 		p.Skip = `any version ("*"): not a PEP 440 specifier, so pinbot does not edit it`
@@ -236,27 +251,19 @@ func (x *extractor) pin(dp *dep) (pins.Pin, bool) {
 	return p, true
 }
 
-// tieBuild handles a conda build string that names one build of the pinned
-// version (condaspec.OneBuild): one written after the version in the string
-// ("0.61.0 py312h6b8c7a1_0") goes when the version changes (pins.Tie); one
-// given as the table's build key, or after an "=" that would make the version
-// a prefix match without it, cannot go safely and skips the pin.
-func (x *extractor) tieBuild(p *pins.Pin, dp *dep, s tomlwalk.String) {
-	if b, ok := dp.fields["build"]; ok && b.isStr && condaspec.OneBuild(b.str.Value) {
-		p.Skip = fmt.Sprintf("the table's build %q names one build of %s: pinbot does not move the version without it", b.str.Value, p.Constraint)
-		return
+// skipBuild skips p, the pin of the conda dependency dp whose version
+// string is s, when its build string, written after the version or given as
+// the table's build key, names one build of the pinned version
+// (condaspec.BuildSkip); a glob build stays, and the version moves.
+func skipBuild(p *pins.Pin, dp *dep, s tomlwalk.String) {
+	if b, ok := dp.fields["build"]; ok && b.isStr {
+		if p.Skip = condaspec.BuildSkip(b.str.Value, p.Constraint); p.Skip != "" {
+			return
+		}
 	}
-	sp, err := matchspec.Parse("x " + s.Value)
-	if err != nil || sp.BuildEnd == 0 || !condaspec.OneBuild(sp.Build) {
-		return
+	if sp, err := matchspec.Parse("x " + s.Value); err == nil {
+		p.Skip = condaspec.BuildSkip(sp.Build, p.Constraint)
 	}
-	if strings.Contains(s.Value[:sp.ConstraintStart-2], "=") {
-		p.Skip = fmt.Sprintf("the build string %s names one build of %s, and without it \"=%s\" would match any %s.*: pinbot does not move it", sp.Build, sp.Constraint, sp.Constraint, sp.Constraint)
-		return
-	}
-	ce, be := sp.ConstraintEnd-2, sp.BuildEnd-2
-	p.Tie.Tail = pins.Replace{Span: pins.Span{Start: s.Start + ce, End: s.Start + be}, Old: s.Value[ce:be]}
-	p.Tie.Why = fmt.Sprintf("the build string %s names a build of the version pinned before: dropped", sp.Build)
 }
 
 // place sets the pin's Text to the line holding the value at offset off (from

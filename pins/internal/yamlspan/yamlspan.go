@@ -131,6 +131,8 @@ func (d *Doc) ScalarError(s Scalar, key string, err error) *diag.Error {
 func (d *Doc) Place(p pins.Pin, s Scalar, key string) pins.Pin {
 	p.File, p.Line, p.Col, p.Key = d.Path, s.Line, s.Col, key
 	if s.Skip != "" {
+		// Offsets into a value that is not a slice of the file say nothing
+		// of the file: the pin is never edited.
 		p.Skip = s.Skip
 	}
 	return p
