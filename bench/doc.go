@@ -4,4 +4,5 @@
 // sums up) come from here:
 //
 //	go test ./bench -run '^$' -bench BenchmarkDiscoverAndPlan -benchtime 10x -count 5 -benchmem
+//	go test ./bench -run '^$' -bench BenchmarkUsage -benchtime 5x -count 5 -benchmem
 package bench

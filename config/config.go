@@ -81,6 +81,10 @@ type Config struct {
 	// the project's requirements resolve with the new caps;
 	// packages.NAME.solve overrides it for one package.
 	Solve bool `yaml:"solve"`
+	// Usage narrows the Python files the usage checks read (usage:
+	// {include: [...], exclude: [...]}); packages.NAME.usage turns them
+	// off for one package.
+	Usage Usage `yaml:"usage"`
 
 	// pos is where each key path was written, for errors found after
 	// decoding (see Pos).
@@ -317,6 +321,20 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Usage configures which of the repository's Python files the usage
+// checks read (checks/usage): every .py and .pyi file discovery's walk
+// visits that matches an include glob (or there is none) and no exclude
+// glob, with the syntax of the files key's globs.
+type Usage struct {
+	Include []string `yaml:"include"`
+	Exclude []string `yaml:"exclude"`
+}
+
+// Validate checks every glob.
+func (u *Usage) Validate() error {
+	return (&FileGlobs{Include: u.Include, Exclude: u.Exclude}).Validate()
 }
 
 // FileGlobs are the include and exclude globs of the mapping form of the

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
+	"github.com/pinbot-dev/pinbot/sources/conda"
 )
 
 // EarlyWarnings is the mapping form of packages.NAME.early-warning
@@ -94,7 +95,7 @@ func (n *Nightly) Validate() error {
 	if n.Project != "" && !projectRE().MatchString(n.Project) {
 		return fmt.Errorf("project: %q is not a project name (such as tf-nightly)", n.Project)
 	}
-	if n.Channel != "" && !sourceRE().MatchString(n.Channel) {
+	if n.Channel != "" && !conda.ValidChannel(n.Channel) {
 		return fmt.Errorf("channel: %q is not a channel name (such as numba/label/dev)", n.Channel)
 	}
 	return nil

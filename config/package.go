@@ -65,7 +65,7 @@ func (c *Conda) Validate() error {
 		}
 	}
 	for i, ch := range c.Channels {
-		if !sourceRE().MatchString(ch) {
+		if !conda.ValidChannel(ch) {
 			return fmt.Errorf("channels[%d]: %q is not a channel name (such as conda-forge, or numba/label/dev)", i, ch)
 		}
 	}
@@ -160,6 +160,9 @@ type Package struct {
 	EarlyWarnings *EarlyWarnings `yaml:"-"`
 	// Solve, when set, overrides the global solve for this package.
 	Solve *bool `yaml:"solve"`
+	// Usage is "auto" (the default: the repository's Python code is read
+	// for the names it uses from the package) or "off".
+	Usage string `yaml:"usage"`
 
 	// key is the package's key path as written ("packages.Numba"), for
 	// errors found after decoding.
@@ -200,6 +203,16 @@ func (p *Package) ProjectConstraints() bool {
 	return p == nil || p.ProbeEnvironment.Constraints != ProbeConstraintsNone
 }
 
+// UsageAuto and UsageOff are the values of packages.NAME.usage.
+const (
+	UsageAuto = "auto"
+	UsageOff  = "off"
+)
+
+// UsageOn reports whether the repository's code is read for the names it
+// uses from the package (usage: auto, the default).
+func (p *Package) UsageOn() bool { return p == nil || p.Usage != UsageOff }
+
 // HasChecks reports whether the package asks for probes or a symbol scan.
 func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.Symbols != nil) }
 
@@ -215,8 +228,12 @@ func (p *Package) Validate() error {
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
 		return err
 	}
+	if err := oneOf("usage", p.Usage, "", UsageAuto, UsageOff); err != nil {
+		return err
+	}
 	for i, r := range p.Require {
-		if !sourceRE().MatchString(r) {
+		// pypi, goproxy and conda are written as channel names are.
+		if !conda.ValidChannel(r) {
 			return fmt.Errorf("require[%d]: %q is not a source name", i, r)
 		}
 	}
@@ -295,16 +312,9 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Compiled when first used: only a config that names sources or Python
-// versions needs them.
-var (
-	// sourceRE matches source names: pypi, goproxy, a conda channel, or a
-	// label channel (numba/label/dev).
-	sourceRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/label/[A-Za-z0-9._-]+)?$`)
-	})
-	pythonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.\d{1,2}$`) })
-)
+// pythonRE matches Python versions ("3.12"); it is compiled when first
+// used, as only a config that names Python versions needs it.
+var pythonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^3\.\d{1,2}$`) })
 
 func oneOf(key, v string, allowed ...string) error {
 	for _, a := range allowed {

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,5 +57,42 @@ func TestImpossiblePlatforms(t *testing.T) {
 		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: err = %v, want prefix %q", doc, err, want)
 		}
+	}
+}
+
+// TestUsage reads usage: {include, exclude} (globs, checked where they are
+// written) and packages.NAME.usage: auto | off, and merges them over a
+// fleet's defaults key by key.
+func TestUsage(t *testing.T) {
+	cfg, err := config.Parse("c.yml", []byte("usage:\n  include: [src/, tests/**]\n  exclude: docs/\npackages:\n  numba: {usage: off}\n  llvmlite: {usage: auto}\n  scipy: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Usage; !slices.Equal(got.Include, []string{"src/", "tests/**"}) || !slices.Equal(got.Exclude, []string{"docs/"}) {
+		t.Errorf("usage = %+v", got)
+	}
+	for name, on := range map[string]bool{"numba": false, "llvmlite": true, "scipy": true, "unwatched": true} {
+		if got := cfg.Packages[name].UsageOn(); got != on {
+			t.Errorf("%s: UsageOn = %v, want %v", name, got, on)
+		}
+	}
+	for doc, want := range map[string]string{
+		"usage:\n  include: [src/, /abs]\n":       `c.yml:2:19: usage.include[1]: "/abs": expected a pattern relative to the repository root`,
+		"usage:\n  exclude: [\"a/[b\"]\n":         `c.yml:2:13: usage.exclude[0]: "a/[b": not a valid glob`,
+		"usage:\n  files: [a]\n":                  `c.yml:2:3: usage.files: unknown key (known keys: include, exclude)`,
+		"usage: [src/]\n":                         `c.yml:1:8: usage: expected a mapping, found a list`,
+		"packages:\n  numba:\n    usage: false\n": `c.yml:3:12: packages.numba.usage: unknown value "false" (expected one of: auto, off)`,
+	} {
+		if _, err := config.Parse("c.yml", []byte(doc)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: err = %v, want prefix %q", doc, err, want)
+		}
+	}
+	merged, err := config.ParseWithDefaults("d.yml", []byte("usage:\n  exclude: [docs/]\npackages:\n  numba: {usage: off}\n"),
+		".pinbot.yml", []byte("usage:\n  include: [src/]\npackages:\n  numba: {cap: exclusive}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if merged.Usage.Include[0] != "src/" || merged.Usage.Exclude[0] != "docs/" || merged.Packages["numba"].UsageOn() {
+		t.Errorf("merged usage %+v, numba %+v", merged.Usage, merged.Packages["numba"])
 	}
 }

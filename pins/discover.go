@@ -56,85 +56,99 @@ func Discover(root string, formats []Format) ([]Found, error) {
 // DiscoverFS walks a file system, such as a repository's (repofs.Root.FS),
 // whose root is ".", and returns the files that one of formats matches, in
 // lexical order, with the first matching format for each: by path, else by
-// content for the formats that are Sniffers. It skips SkipDirs, virtual
-// environments (directories holding pyvenv.cfg), what the repository's
-// .gitignore files (and .git/info/exclude) ignore, and anything that is
-// neither a regular file nor a link to one: named pipes, devices.
+// content for the formats that are Sniffers. It sees the files Walk visits.
+// A file reached under several names is in the result under each: Once
+// keeps one.
+func DiscoverFS(fsys fs.FS, formats []Format) ([]Found, error) {
+	var found []Found
+	err := Walk(fsys, func(p, target string) {
+		f := Lookup(formats, p)
+		if f == nil {
+			f = sniff(fsys, p, formats)
+		}
+		if f != nil {
+			found = append(found, Found{Path: p, Format: f, Target: target})
+		}
+	})
+	return found, err
+}
+
+// Walk walks a file system, such as a repository's (repofs.Root.FS), whose
+// root is ".", and calls visit with each file a repository's own sources
+// are in, in lexical order, depth first: pin discovery and the usage
+// checks' reader of Python code see the same files. It skips SkipDirs,
+// virtual environments (directories holding pyvenv.cfg), what the
+// repository's .gitignore files (and .git/info/exclude) ignore, and
+// anything that is neither a regular file nor a link to one: named pipes,
+// devices. Only an unreadable root is an error; an unreadable
+// subdirectory is skipped.
 //
-// A symbolic link (in a LinkResolver) is found under its own name, read by
-// the format that name (or the content behind it) says, when it leads to a
-// regular file inside the root and outside the directories discovery skips
-// by name (a link into .git is not read); its Target says which file. A link
-// to a directory is not entered: following one could walk a tree twice, or
-// forever. A file reached under several names is in the result under each:
-// Once keeps one.
+// A symbolic link (in a LinkResolver) is visited under its own name, with
+// target the regular file it leads to (slash-separated, relative to the
+// root), when it leads to one inside the root and outside the directories
+// the walk skips by name (a link into .git is not visited); target is ""
+// for a file visited under its own name. A link to a directory is not
+// entered: following one could walk a tree twice, or forever.
 //
 // It walks the tree itself, rather than with fs.WalkDir, so that each
 // directory is read once: its listing says whether it holds a pyvenv.cfg or
 // a .gitignore, with no further lookups (through an os.Root, every lookup
 // costs system calls).
-func DiscoverFS(fsys fs.FS, formats []Format) ([]Found, error) {
+func Walk(fsys fs.FS, visit func(p, target string)) error {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	d := &discovery{fsys: fsys, formats: formats, ign: newIgnorer(fsys)}
-	d.ign.readGitignore(".", entries)
-	d.walk(".", entries)
-	return d.found, nil
+	w := &walker{fsys: fsys, visit: visit, ign: newIgnorer(fsys)}
+	w.ign.readGitignore(".", entries)
+	w.walk(".", entries)
+	return nil
 }
 
-// A discovery is one walk of DiscoverFS.
-type discovery struct {
-	fsys    fs.FS
-	formats []Format
-	ign     *ignorer
-	found   []Found
+// A walker is one walk of Walk.
+type walker struct {
+	fsys  fs.FS
+	visit func(p, target string)
+	ign   *ignorer
 }
 
 // walk visits the entries of the directory dir, in lexical order, depth
 // first. An unreadable subdirectory is not a reason to stop.
-func (d *discovery) walk(dir string, entries []fs.DirEntry) {
+func (w *walker) walk(dir string, entries []fs.DirEntry) {
 	for _, e := range entries {
 		p := path.Join(dir, e.Name())
 		if e.IsDir() {
-			if SkipDirs[e.Name()] || d.ign.ignored(p, true) {
+			if SkipDirs[e.Name()] || w.ign.ignored(p, true) {
 				continue
 			}
-			sub, err := fs.ReadDir(d.fsys, p)
+			sub, err := fs.ReadDir(w.fsys, p)
 			if err != nil || hasEntry(sub, "pyvenv.cfg") { // a virtual environment under any name
 				continue
 			}
-			d.ign.readGitignore(p, sub)
-			d.walk(p, sub)
+			w.ign.readGitignore(p, sub)
+			w.walk(p, sub)
 			continue
 		}
 		link := e.Type()&fs.ModeSymlink != 0
-		if !link && !e.Type().IsRegular() || d.ign.ignored(p, false) {
+		if !link && !e.Type().IsRegular() || w.ign.ignored(p, false) {
 			continue
 		}
 		target := ""
 		if link {
-			if target = d.linkTarget(p); target == "" {
+			if target = w.linkTarget(p); target == "" {
 				continue
 			}
 		}
-		f := Lookup(d.formats, p)
-		if f == nil {
-			f = sniff(d.fsys, p, d.formats)
-		}
-		if f != nil {
-			d.found = append(d.found, Found{Path: p, Format: f, Target: target})
-		}
+		w.visit(p, target)
 	}
 }
 
 // linkTarget returns the regular file the link p leads to, or "" when the
 // file system cannot say where links lead, or p leads outside it, nowhere,
 // to anything but a regular file (a directory, which is not entered), or
-// into a directory discovery skips by name.
-func (d *discovery) linkTarget(p string) string {
-	lr, ok := d.fsys.(LinkResolver)
+// into a directory the walk skips by name.
+func (w *walker) linkTarget(p string) string {
+	lr, ok := w.fsys.(LinkResolver)
 	if !ok {
 		return ""
 	}
@@ -142,7 +156,7 @@ func (d *discovery) linkTarget(p string) string {
 	if err != nil {
 		return ""
 	}
-	if info, err := fs.Stat(d.fsys, real); err != nil || !info.Mode().IsRegular() {
+	if info, err := fs.Stat(w.fsys, real); err != nil || !info.Mode().IsRegular() {
 		return ""
 	}
 	for _, dir := range strings.Split(path.Dir(real), "/") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/pinbot-dev/pinbot/internal/repofs"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/pins/pyproject"
@@ -236,5 +237,41 @@ func TestDiscoverLinks(t *testing.T) {
 	}
 	if want := []string{"abs-requirements.txt", "env/link.yml", "lib/requirements.txt", "requirements-dev.txt"}; !slices.Equal(got, want) {
 		t.Errorf("Once = %v, want %v", got, want)
+	}
+}
+
+// TestWalk visits every file a repository's own sources are in, whatever
+// its name (the usage checks read its .py files), in lexical order, with
+// the skip rules of discovery, and a link under its own name with its
+// target.
+func TestWalk(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":          "build/\n",
+		"pkg/core.py":         "import numba\n",
+		"pkg/README":          "",
+		"requirements.txt":    "numba\n",
+		"build/lib/core.py":   "",
+		"env/pyvenv.cfg":      "",
+		"env/lib/site.py":     "",
+		"vendor/v.py":         "",
+		"tests/testdata/x.py": "",
+		"__pycache__/c.pyc":   "",
+	})
+	if err := os.Symlink("core.py", filepath.Join(root, "pkg", "alias.py")); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := repofs.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	var got []string
+	if err := pins.Walk(repo.FS(), func(p, target string) { got = append(got, p+" -> "+target) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".gitignore -> ", "pkg/README -> ", "pkg/alias.py -> pkg/core.py", "pkg/core.py -> ", "requirements.txt -> "}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Walk (-want +got):\n%s", diff)
 	}
 }

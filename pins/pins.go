@@ -58,6 +58,13 @@ type ChannelNamer interface {
 	Channels(path string, data []byte) ([]string, error)
 }
 
+// A Place is where something is written in a pin's file: its 1-based line
+// and byte column, and the key that names it ("channels[0]").
+type Place struct {
+	Line, Col int
+	Key       string
+}
+
 // A Span is a half-open byte range [Start, End) in a file.
 type Span struct{ Start, End int }
 
@@ -88,6 +95,14 @@ type Pin struct {
 	// "goproxy") and Scheme its version scheme ("pep440", "conda", "semver").
 	Source string
 	Scheme string
+	// SourceAt is where the file names the pin's Source when it names it
+	// apart from the pin: the channels entry whose channel an environment
+	// file's or a pixi manifest's conda pins follow, or a pixi dependency's
+	// channel key. It is the pin's own place for a spec that names its
+	// channel ("conda-forge::numba"), and the zero Place for a source that
+	// is implied (pypi, goproxy, the configured conda channel). A failure to
+	// ask the source is reported there.
+	SourceAt Place
 	// Condition is when the requirement applies, as written: a PEP 508
 	// environment marker, a conda-build selector, a rattler-build if: (its
 	// else branch is "not (...)"); "" when it always applies. Pins under

@@ -20,6 +20,14 @@ type Source interface {
 	Releases(ctx context.Context, pkg string) ([]Release, error)
 }
 
+// A Registry finds a run's sources by name, making on first use those it may
+// ask without being told (the conda channels that pin files name, see
+// sources/conda's Channels). Source says why when the name selects none. A
+// Registry is safe for concurrent use.
+type Registry interface {
+	Source(name string) (Source, error)
+}
+
 // ErrNotFound is wrapped by errors for packages or versions a registry does not
 // have (HTTP 404 and 410), so callers can test errors.Is(err, ErrNotFound).
 var ErrNotFound = fs.ErrNotExist

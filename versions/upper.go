@@ -41,6 +41,18 @@ type Policy struct {
 	// FollowYanked lowers a cap that names a yanked release (yanked: follow);
 	// otherwise such a cap is reported and left as written.
 	FollowYanked bool
+	// Target is what reasons call the release a cap moves to admit: "" for
+	// "the newest release", which it is unless another source or a gate
+	// holds it back; then the caller says "the target", and why.
+	Target string
+}
+
+// target is what reasons call the target (Policy.Target).
+func (p Policy) target() string {
+	if p.Target == "" {
+		return "the newest release"
+	}
+	return p.Target
 }
 
 // A Move is what NewUpper decided for one constraint.
@@ -226,9 +238,9 @@ func (u *mover) implied(cl Clause) (Move, bool) {
 		case u.p.Strategy != Preserve:
 			return u.stop("exact pin %s; the %s strategy does not move exact pins (cap: preserve does)", u.text(cl), u.p.Strategy)
 		case above:
-			return u.stop("exact pin %s is above the newest release %s; pinbot does not move a pin down", u.text(cl), u.t)
+			return u.stop("exact pin %s is above %s %s; pinbot does not move a pin down", u.text(cl), u.p.target(), u.t)
 		case strings.Contains(cl.Version, "+") && !strings.Contains(u.t, "+"):
-			return u.conflict("exact pin %s names a local build; the newest release %s has no local label, so it is left as written", u.text(cl), u.t)
+			return u.conflict("exact pin %s names a local build; %s %s has no local label, so it is left as written", u.text(cl), u.p.target(), u.t)
 		}
 		u.m.RaisesLower = true
 		nt := u.c.Text[cl.Start:cl.VersionStart] + u.t
@@ -409,14 +421,14 @@ func (u *mover) upper(up Clause) (Move, bool) {
 		}
 		switch {
 		case up.Op == LE && cmp == 0:
-			return u.stop("cap %s already admits the newest release", u.text(up))
+			return u.stop("cap %s already admits %s", u.text(up), u.p.target())
 		case u.p.Strategy == Inclusive && up.Op == LT:
 			u.m.Narrows = true
 			u.edit(up, string(LE)+gap+u.t, "exclusive cap %s becomes the tested-through %s%s; this narrows the range (releases after %s up to %s are no longer admitted)",
 				u.text(up), LE, u.t, u.t, up.Version)
 			return Move{}, false
 		case up.Op == LE:
-			return u.stop("cap %s is above the newest release %s; a cap is never lowered", u.text(up), u.t)
+			return u.stop("cap %s is above %s %s; a cap is never lowered", u.text(up), u.p.target(), u.t)
 		}
 		return u.stop("cap %s already admits %s; a cap is never lowered", u.text(up), u.t)
 	}
@@ -455,8 +467,9 @@ func (u *mover) finish() (Move, error) {
 // RaiseMinimum moves a constraint that is one bare minimum version (a go.mod
 // requirement, versions/semver) up to target: a minimum has no cap to move,
 // so the version itself is raised when target is newer and c admits it (the
-// same major version, hence the same module path). It is never lowered.
-func RaiseMinimum(s Scheme, c Constraint, target string) (Move, error) {
+// same major version, hence the same module path). It is never lowered. Of
+// p, only Target (how reasons call the target) applies.
+func RaiseMinimum(s Scheme, c Constraint, target string, p Policy) (Move, error) {
 	keep := func(format string, args ...any) (Move, error) {
 		return Move{Text: c.Text, Reason: fmt.Sprintf(format, args...)}, nil
 	}
@@ -470,7 +483,7 @@ func RaiseMinimum(s Scheme, c Constraint, target string) (Move, error) {
 	cmp := s.Compare(target, cl.Version)
 	switch {
 	case cmp == 0:
-		return keep("requires %s, the newest release", cl.Version)
+		return keep("requires %s, %s", cl.Version, p.target())
 	case cmp < 0:
 		return keep("requires %s, newer than %s; a requirement is never lowered", cl.Version, target)
 	case !s.Match(target, c):

@@ -53,7 +53,7 @@ func (c *Checker) condaReleases(ctx context.Context, p *plan.Plan, lookups []pla
 	}
 	if channel == "" {
 		for _, l := range lookups {
-			if src := c.Sources[l.Source]; src != nil && sources.SchemeOf(src) == condaversions.Name {
+			if src, err := c.source(l.Source); err == nil && sources.SchemeOf(src) == condaversions.Name {
 				channel = src.Name()
 				break
 			}
@@ -69,9 +69,9 @@ func (c *Checker) condaReleases(ctx context.Context, p *plan.Plan, lookups []pla
 			return l.Releases, scheme, channel, nil
 		}
 	}
-	src := c.Sources[channel]
-	if src == nil {
-		return nil, nil, "", fmt.Errorf("no conda channel %q is configured for the checks (sources.conda.channels)", channel)
+	src, err := c.source(channel)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("the checks cannot read the conda channel %q: %w", channel, err)
 	}
 	rs, err := src.Releases(ctx, p.Name)
 	return rs, scheme, channel, err

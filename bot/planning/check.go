@@ -29,9 +29,13 @@ type Checker struct {
 	Root    string // the repository root
 	Config  *config.Config
 	Formats []pins.Format
-	Sources map[string]sources.Source
-	Schemes map[string]versions.Scheme
-	Log     *slog.Logger
+	// Sources are the configured sources by name ("pypi", "conda-forge",
+	// the "conda" alias); Channels finds the conda channels pin files name
+	// that Sources does not hold (nil: such a channel is not asked).
+	Sources  map[string]sources.Source
+	Channels sources.Registry
+	Schemes  map[string]versions.Scheme
+	Log      *slog.Logger
 	// Verifier runs the packages' probes and symbol scans; nil runs none.
 	Verifier Verifier
 	// Nightlies are the nightly sources of the packages that name one
@@ -246,6 +250,45 @@ func (c *Checker) unknown(only []string, byPkg map[string][]pins.Pin) error {
 	return &UnknownPackageError{Names: unknown, Watched: c.Config.Watched()}
 }
 
+// Unknown returns an *UnknownPackageError for the names of only that the
+// configuration does not watch and no pin file of the repository pins, as
+// Check does for its Packages; it reads the pin files (no network) only
+// when some name is not watched. A pin file that cannot be read pins
+// nothing here: Check reports it.
+func (c *Checker) Unknown(only []string) error {
+	if !slices.ContainsFunc(only, func(n string) bool { _, ok := c.Config.Packages[config.Key(n)]; return !ok }) {
+		return nil
+	}
+	repo, err := repofs.Open(c.Root)
+	if err != nil {
+		return err
+	}
+	defer repo.Close()
+	files, err := c.files(repo)
+	if err != nil {
+		return err
+	}
+	files = c.followIncludes(repo, files, &report.Report{})
+	asked := map[string]bool{}
+	for _, n := range only {
+		asked[config.Key(n)] = true
+	}
+	byPkg := map[string][]pins.Pin{}
+	for _, f := range files {
+		b, err := repo.ReadFile(f.Path)
+		if err != nil {
+			continue
+		}
+		ps, _, _ := pins.ReadFile(f.Format, f.Path, b)
+		for _, p := range ps {
+			if key := config.Key(p.Package); asked[key] {
+				byPkg[key] = append(byPkg[key], p)
+			}
+		}
+	}
+	return c.unknown(only, byPkg)
+}
+
 // watched returns the packages of this run with their settings (nil: defaults).
 func (c *Checker) watched(only []string) map[string]*config.Package {
 	w := map[string]*config.Package{}
@@ -301,16 +344,18 @@ func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 // Concurrency requests at a time across packages, and returns the answers per
 // package in source order. Each pin's source is first resolved, in place, to
 // the name of the source it selects (a conda pin whose file names no channel
-// says "conda", the first configured channel), so that one source is asked
-// once per package. A failed lookup is that package's error only; a cancelled
-// context ends the lookups still waiting with its error.
+// says "conda", the first configured channel; a channel a pin file names
+// that the configuration does not list comes from Channels), so that one
+// source is asked once per package. A failed lookup fails that package's
+// pins that follow the source, and no other package's (plan.Make); a
+// cancelled context ends the lookups still waiting with its error.
 func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, byPkg map[string][]pins.Pin) map[string][]plan.Lookup {
 	type job struct {
 		pkg, src string
 		out      *plan.Lookup
 	}
 	canonical := func(name string) string {
-		if src, ok := c.Sources[name]; ok {
+		if src, err := c.source(name); err == nil {
 			return src.Name()
 		}
 		return name
@@ -355,9 +400,9 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 				j.out.Err = web.ContextError(ctx)
 				return
 			}
-			src, ok := c.Sources[j.src]
-			if !ok {
-				j.out.Err = fmt.Errorf("no source %q is configured (sources are pypi, goproxy and the conda channels of sources.conda.channels)", j.src)
+			src, err := c.source(j.src)
+			if err != nil {
+				j.out.Err = err
 				return
 			}
 			log.Info("looking up releases", "package", j.pkg, "source", j.src)
@@ -369,6 +414,18 @@ func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, 
 	}
 	wg.Wait()
 	return res
+}
+
+// source returns the source a pin or the configuration names: a configured
+// one (Sources), else a conda channel a pin file names (Channels).
+func (c *Checker) source(name string) (sources.Source, error) {
+	if src, ok := c.Sources[name]; ok {
+		return src, nil
+	}
+	if c.Channels != nil {
+		return c.Channels.Source(name)
+	}
+	return nil, fmt.Errorf("no source %q is configured (sources are pypi, goproxy and the conda channels of sources.conda.channels)", name)
 }
 
 // Clock is the run's clock: Now when set (tests), else the time.

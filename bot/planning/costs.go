@@ -32,7 +32,8 @@ type requireResult struct {
 // dependency metadata), asked once per run: the cost of a cap and a group's
 // consistent targets read the same releases.
 func (c *Checker) requires(ctx context.Context, source, pkg string, r sources.Release) ([]string, error) {
-	src, ok := c.Sources[source].(sources.Requirer)
+	found, _ := c.source(source)
+	src, ok := found.(sources.Requirer)
 	if !ok {
 		return nil, fmt.Errorf("%s publishes no dependency metadata pinbot reads", source)
 	}
@@ -68,10 +69,11 @@ func (c *Checker) metadataSource(lookups []plan.Lookup) (plan.Lookup, versions.S
 		if l.Err != nil {
 			continue
 		}
-		if _, ok := c.Sources[l.Source].(sources.Requirer); !ok {
+		src, err := c.source(l.Source)
+		if _, ok := src.(sources.Requirer); err != nil || !ok {
 			continue
 		}
-		if s := c.Schemes[sources.SchemeOf(c.Sources[l.Source])]; s != nil {
+		if s := c.Schemes[sources.SchemeOf(src)]; s != nil {
 			return l, s, true
 		}
 	}
@@ -96,8 +98,10 @@ type costInput struct {
 }
 
 // holdsBack works out what each package's caps cost (bot/planning/holds): for a
-// package whose caps admit a release older than its target, what that
-// release requires that the target's requirements let go further. It
+// package whose caps admit a release older than its target (or than the
+// newest release of the source whose metadata is read, when that is newer:
+// another source or a gate holds the target back), what that release
+// requires that the newer one's requirements let go further. It
 // returns the cost per package, absent for a package whose cost cannot be
 // told (warnings say why, for one that could have been).
 func (c *Checker) holdsBack(ctx context.Context, log *slog.Logger, plans []plan.Plan, byPkg map[string][]pins.Pin,
@@ -129,7 +133,14 @@ func (c *Checker) holdsBack(ctx context.Context, log *slog.Logger, plans []plan.
 			own = byPkg[p.Name]
 		}
 		admitted := currentRelease(c.Schemes, accepted, own)
-		target, found := verifying.FindRelease(scheme, accepted, p.Target)
+		// When another source or a gate holds the target below this source's
+		// newest release, the cost is measured against that release: what
+		// the cap costs does not go away because the target waits.
+		measure := p.Target
+		if n, ok := p.Newest[l.Source]; ok && scheme.Valid(n) && scheme.Valid(measure) && scheme.Compare(n, measure) > 0 {
+			measure = n
+		}
+		target, found := verifying.FindRelease(scheme, accepted, measure)
 		if admitted == nil || !found {
 			continue
 		}
@@ -198,7 +209,8 @@ func (c *Checker) holdsBack(ctx context.Context, log *slog.Logger, plans []plan.
 			return
 		}
 		var vs []string
-		scheme := c.Schemes[sources.SchemeOf(c.Sources[k.source])]
+		src, _ := c.source(k.source)
+		scheme := c.Schemes[sources.SchemeOf(src)]
 		for _, r := range verifying.Acceptable(scheme, rs, false) {
 			vs = append(vs, r.Version)
 		}
@@ -248,9 +260,9 @@ func (c *Checker) releasesOf(ctx context.Context, source, name string, lookups m
 			return l.Releases, l.Err
 		}
 	}
-	src, ok := c.Sources[source]
-	if !ok {
-		return nil, fmt.Errorf("no source %q", source)
+	src, err := c.source(source)
+	if err != nil {
+		return nil, err
 	}
 	return src.Releases(ctx, name)
 }

@@ -126,9 +126,9 @@ func (c *Checker) releaseHashes(ctx context.Context, log *slog.Logger, source, p
 	if ok {
 		return hs, nil
 	}
-	src, ok := c.Sources[source]
-	if !ok {
-		return nil, fmt.Errorf("no source %q is configured", source)
+	src, err := c.source(source)
+	if err != nil {
+		return nil, err
 	}
 	h, ok := src.(Hasher)
 	if !ok {

@@ -158,7 +158,7 @@ func TestLookupRequire(t *testing.T) {
 		t.Errorf("conda-forge was asked for %v, want [p00] though no pin follows it", forge.asked)
 	}
 	p00, p01 := rep.Packages[0], rep.Packages[1]
-	if p00.Sources["conda-forge"] != "1.1.0" || p00.Sources["pypi"] != "1.1.0" || p00.Reason != "pypi and conda-forge have 1.1.0" {
+	if p00.Sources["conda-forge"] != "1.1.0" || p00.Sources["pypi"] != "1.1.0" || p00.Reason != "conda-forge and pypi have 1.1.0" {
 		t.Errorf("p00 = %+v", p00)
 	}
 	if p01.Status != "error" || !strings.Contains(p01.Error, `no source "bioconda" is configured`) {
@@ -203,5 +203,91 @@ func TestLookupGoProxy(t *testing.T) {
 	}
 	if !strings.HasPrefix(got["github.com/spf13/cobra"], "error  goproxy: ") || !strings.Contains(got["github.com/spf13/cobra"], "502") {
 		t.Errorf("github.com/spf13/cobra: %q", got["github.com/spf13/cobra"])
+	}
+}
+
+// orderedSource answers a lookup only when the test says so, and says when
+// it has answered, so that a test decides the order lookups finish in.
+type orderedSource struct {
+	name, scheme     string
+	releases         []sources.Release
+	asked            chan string
+	answer, answered chan struct{}
+}
+
+func (s *orderedSource) Name() string   { return s.name }
+func (s *orderedSource) Scheme() string { return s.scheme }
+
+func (s *orderedSource) Releases(ctx context.Context, pkg string) ([]sources.Release, error) {
+	s.asked <- s.name
+	select {
+	case <-s.answer:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer close(s.answered)
+	return s.releases, nil
+}
+
+// TestLookupOrder: the report names the sources in one order, whatever
+// order their lookups finish in: PyPI first, then conda-forge, and the
+// other way round.
+func TestLookupOrder(t *testing.T) {
+	files := func(v string) []sources.File { return []sources.File{{Name: "numba-" + v + ".tar.gz"}} }
+	var reports []string
+	for _, first := range []string{"pypi", "conda-forge"} {
+		dir := t.TempDir()
+		for name, data := range map[string]string{
+			"pyproject.toml":  "[project]\nname = \"x\"\ndependencies = [\"numba>=0.58,<=0.65.1\"]\n",
+			"environment.yml": "channels: [conda-forge]\ndependencies:\n  - numba >=0.58,<=0.65.1\n",
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg, err := config.Parse(".pinbot.yml", []byte("packages:\n  numba:\n    require: [pypi, conda-forge]\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := make(chan string, 2)
+		srcs := map[string]*orderedSource{
+			"pypi": {name: "pypi", scheme: "pep440", asked: asked, answer: make(chan struct{}), answered: make(chan struct{}),
+				releases: []sources.Release{{Version: "0.66.0", Files: files("0.66.0")}, {Version: "0.67.0", Files: files("0.67.0")}}},
+			"conda-forge": {name: "conda-forge", scheme: "conda", asked: asked, answer: make(chan struct{}), answered: make(chan struct{}),
+				releases: []sources.Release{{Version: "0.66.0", Files: files("0.66.0")}}},
+		}
+		c := &planning.Checker{Root: dir, Config: cfg, Formats: all.Formats(), Schemes: schemes.Schemes(), Concurrency: 2,
+			Sources: map[string]sources.Source{"pypi": srcs["pypi"], "conda-forge": srcs["conda-forge"], "conda": srcs["conda-forge"]}}
+		done := make(chan struct{})
+		var out string
+		go func() {
+			defer close(done)
+			rep, err := c.Check(context.Background(), planning.CheckOptions{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			p := rep.Packages[0]
+			out = p.Status + " " + p.Newest + ": " + p.Reason
+			for _, pin := range p.Pins {
+				out += "\n" + pin.File + ": " + pin.Reason
+			}
+		}()
+		<-asked
+		<-asked // both lookups are in flight
+		second := map[string]string{"pypi": "conda-forge", "conda-forge": "pypi"}[first]
+		close(srcs[first].answer)
+		<-srcs[first].answered // the first has answered
+		close(srcs[second].answer)
+		<-done
+		reports = append(reports, out)
+	}
+	want := "bump 0.66.0: conda-forge has only 0.66.0, pypi has 0.67.0 → 0.66.0\n" +
+		"environment.yml: 0.66.0 is newer than the cap <=0.65.1\n" +
+		"pyproject.toml: 0.67.0 is on pypi, but the target is 0.66.0: conda-forge has not published 0.67.0 (environment.yml governs numba through conda-forge); 0.66.0 is newer than the cap <=0.65.1"
+	for i, got := range reports {
+		if got != want {
+			t.Errorf("lookups finishing %s first:\n%s\nwant\n%s", []string{"pypi", "conda-forge"}[i], got, want)
+		}
 	}
 }

@@ -227,7 +227,7 @@ func (c *Checker) prereleaseSources(ctx context.Context, log *slog.Logger, name 
 
 // sourceScheme returns the version scheme of the named source's releases.
 func (c *Checker) sourceScheme(name string) versions.Scheme {
-	if src, ok := c.Sources[name]; ok {
+	if src, err := c.source(name); err == nil {
 		return c.Schemes[sources.SchemeOf(src)]
 	}
 	return nil

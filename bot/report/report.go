@@ -106,9 +106,12 @@ type Package struct {
 	Nightly *Nightly `json:"nightly,omitempty"`
 	// HoldsBack is what the caps cost: each other package the release they
 	// admit holds below its newest release, which the target would let go
-	// further (bot/planning/holds). Empty when the caps admit the target; absent
-	// when it could not be told (no target, no dependency metadata: a
-	// warning says why).
+	// further (bot/planning/holds); when another source or a gate holds the
+	// target below the newest release of the source whose dependency
+	// metadata is read (PyPI's 0.67.0 while conda-forge has only 0.66.0),
+	// the cost is measured against that release. Empty when the caps admit
+	// it; absent when it could not be told (no target, no dependency
+	// metadata: a warning says why).
 	HoldsBack []HoldBack `json:"holds_back,omitzero"`
 	// Group names the group the package moves with (groups:), if any.
 	Group string `json:"group,omitempty"`

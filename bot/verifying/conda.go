@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -24,6 +25,15 @@ import (
 // maxFollow bounds the exactly pinned dependencies of a metapackage a check
 // follows.
 const maxFollow = 8
+
+// channel returns the conda source of a channel: a configured one, or one
+// a pin file names (Channels makes it on first use).
+func (v *Verifier) channel(name string) (sources.Source, error) {
+	if v.Channels == nil {
+		return nil, errors.New("no conda channel is configured")
+	}
+	return v.Channels.Source(name)
+}
 
 // isConda reports whether r's files are conda packages: its checks then
 // read conda packages (checkReleases chose them).
@@ -128,9 +138,9 @@ func (c *condaReader) followPicks(ctx context.Context, side *symbols.Side) ([]co
 	if len(pins) == 0 {
 		return nil, nil
 	}
-	src := c.v.Channels[pick.choice.File.Channel]
-	if src == nil {
-		side.Warning = join(side.Warning, fmt.Sprintf("%s pins %s, but channel %q is not configured", pick.choice.File.Name, pins[0], pick.choice.File.Channel))
+	src, err := c.v.channel(pick.choice.File.Channel)
+	if err != nil {
+		side.Warning = join(side.Warning, fmt.Sprintf("%s pins %s, but channel %q cannot be asked: %v", pick.choice.File.Name, pins[0], pick.choice.File.Channel, err))
 		return nil, nil
 	}
 	if len(pins) > maxFollow {
@@ -179,9 +189,9 @@ func (c *condaReader) followPicks(ctx context.Context, side *symbols.Side) ([]co
 // against reads another conda package from the channel, at the version the
 // project installs, for the same target.
 func (c *condaReader) against(ctx context.Context, pkg string, installs Installs) ([]string, string, string) {
-	src := c.v.Channels[c.channel]
-	if src == nil {
-		return nil, "", fmt.Sprintf("against %s: no conda channel %q to find its packages", pkg, c.channel)
+	src, err := c.v.channel(c.channel)
+	if err != nil {
+		return nil, "", fmt.Sprintf("against %s: no conda channel %q to find its packages: %v", pkg, c.channel, err)
 	}
 	rs, err := src.Releases(ctx, pkg)
 	if err != nil {

@@ -33,10 +33,11 @@ type Verifier struct {
 	// Releases lists a package's PyPI releases, for packages the run does not
 	// plan (a symbol scan's against packages).
 	Releases func(ctx context.Context, pkg string) ([]sources.Release, error)
-	// Channels are the conda sources by channel name, for the conda
+	// Channels finds the conda sources by channel name, for the conda
 	// packages a check reads beyond the checked one (a metapackage's exact
-	// dependencies, against packages).
-	Channels map[string]sources.Source
+	// dependencies, against packages): the configured channels and those
+	// the pin files name (sources/conda's Channels); nil finds none.
+	Channels sources.Registry
 	// Root is the repository, where symbols.host globs are resolved.
 	Root string
 

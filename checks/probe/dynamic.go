@@ -63,11 +63,18 @@ type pyInfo struct {
 	Tags []string `json:"tags,omitempty"`
 }
 
+// sideSet is what one version gave: a Side per probe and a UseSide per
+// distinct use.
+type sideSet struct {
+	probes []Side
+	uses   []UseSide
+}
+
 // runDynamic probes in Python: in opts.Python itself with NoInstall, else in one
 // cached environment per version.
-func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (base, cand []Side, err error) {
+func runDynamic(ctx context.Context, opts *Options, specs []Spec, uses []Use, rep *Report) (base, cand *sideSet, err error) {
 	if opts.NoInstall {
-		sides, info, err := probeIn(ctx, opts, opts.Python, "", specs, rep)
+		sides, info, err := probeIn(ctx, opts, opts.Python, "", specs, uses, rep)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -86,8 +93,12 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 		if rep.Candidate == "" {
 			rep.Candidate = info.Version
 		}
-		for i := range sides {
-			sides[i].Version = cmp.Or(info.Version, "installed")
+		v := cmp.Or(info.Version, "installed")
+		for i := range sides.probes {
+			sides.probes[i].Version = v
+		}
+		for i := range sides.uses {
+			sides.uses[i].Version = v
 		}
 		return nil, sides, nil
 	}
@@ -121,8 +132,8 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 			return nil, nil, err
 		}
 	}
-	probeVersion := func(version string) ([]Side, *Environment, *resolveRecord, probeInfo, error) {
-		fail := func(err error) ([]Side, *Environment, *resolveRecord, probeInfo, error) {
+	probeVersion := func(version string) (*sideSet, *Environment, *resolveRecord, probeInfo, error) {
+		fail := func(err error) (*sideSet, *Environment, *resolveRecord, probeInfo, error) {
 			return nil, nil, nil, probeInfo{}, err
 		}
 		if err := checkPinned(opts, py, version); err != nil {
@@ -179,7 +190,7 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 		if rec == nil {
 			defer os.RemoveAll(env)
 		}
-		sides, info, err := probeIn(ctx, opts, filepath.Join(env, "venv", "bin", "python"), version, specs, rep)
+		sides, info, err := probeIn(ctx, opts, filepath.Join(env, "venv", "bin", "python"), version, specs, uses, rep)
 		if err != nil {
 			return nil, nil, nil, probeInfo{}, err
 		}
@@ -188,7 +199,10 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 			e.Resolved = rec.Resolved
 			rec.Results = map[string]Status{}
 			for i := range specs {
-				rec.Results[specKey(&specs[i])] = sides[i].Status
+				rec.Results[specKey(&specs[i])] = sides.probes[i].Status
+			}
+			for i := range uses {
+				rec.Results[useKey(&uses[i])] = sides.uses[i].Status
 			}
 			rec.save()
 		}
@@ -215,6 +229,10 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, rep *Report) (
 // resolution.
 func specKey(s *Spec) string {
 	b, _ := json.Marshal(s)
+	return specKeyOf(b)
+}
+
+func specKeyOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
@@ -391,9 +409,9 @@ type probeInfo struct {
 	Dists           []Dist
 }
 
-// probeIn runs every spec in one sandboxed process of python and returns one Side
-// per spec.
-func probeIn(ctx context.Context, opts *Options, python, version string, specs []Spec, rep *Report) ([]Side, probeInfo, error) {
+// probeIn runs every spec and resolves every use in one sandboxed process of
+// python and returns one Side per spec and one UseSide per use.
+func probeIn(ctx context.Context, opts *Options, python, version string, specs []Spec, uses []Use, rep *Report) (*sideSet, probeInfo, error) {
 	dir, done, err := sandbox(opts)
 	if err != nil {
 		return nil, probeInfo{}, err
@@ -417,7 +435,8 @@ func probeIn(ctx context.Context, opts *Options, python, version string, specs [
 		WantVersion bool       `json:"want_version"`
 		Tail        int        `json:"tail"`
 		Probes      []reqProbe `json:"probes"`
-	}{Package: distOf(opts, version), WantVersion: true, Tail: detailMax}
+		Uses        []reqUse   `json:"uses,omitempty"`
+	}{Package: distOf(opts, version), WantVersion: true, Tail: detailMax, Uses: requestUses(uses)}
 	for i, s := range specs {
 		req.Probes = append(req.Probes, reqProbe{i, s.DisplayName(), s.Path, s.expectKind(), s.SourceContains, s.Signature, s.Run})
 	}
@@ -436,7 +455,7 @@ func probeIn(ctx context.Context, opts *Options, python, version string, specs [
 	if out.Truncated {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("output of the probe process%s beyond %d bytes was discarded", at(version), opts.MaxOutput))
 	}
-	return parseProbeOutput(out, specs, version, opts.Timeout)
+	return parseProbeOutput(out, specs, uses, version, opts.Timeout)
 }
 
 func at(version string) string {
@@ -446,12 +465,17 @@ func at(version string) string {
 	return " at " + version
 }
 
-func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Duration) ([]Side, probeInfo, error) {
+// parseProbeOutput reads the probe process's JSON lines (hostile: they come
+// from the release's code's process) into a Side per spec and a UseSide per
+// use; an answer that never came is unknown, or a failure for the probe or
+// use the process died in.
+func parseProbeOutput(out *Output, specs []Spec, uses []Use, version string, timeout time.Duration) (*sideSet, probeInfo, error) {
 	sides := make([]Side, len(specs))
 	for i := range sides {
 		sides[i] = Side{Version: version}
 	}
 	seen := make([]bool, len(specs))
+	uc := newUseCollector(uses, version)
 	var info probeInfo
 	header, finished, running := false, false, -1
 	for _, line := range bytes.Split(out.Stdout, []byte("\n")) {
@@ -463,11 +487,13 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 			Detail    string       `json:"detail"`
 			Signature *pySignature `json:"signature"`
 			Done      bool         `json:"done"`
+			useLine
 		}
 		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &m) != nil {
 			continue
 		}
 		switch {
+		case m.Python == "" && uc.line(&m.useLine, m.Status, m.Detail):
 		case m.Python != "":
 			header = true
 			info.Python = sanitize(clipText(m.Python, 40))
@@ -513,6 +539,7 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 		return nil, info, fmt.Errorf("probe: the probe process%s printed no results (%s): %s", at(version), why, sanitize(tail(out.Stderr, 800)))
 	}
 	errTail := sanitize(tail(out.Stderr, 600))
+	useSides := uc.finish(out, finished, timeout, errTail)
 	for i := range sides {
 		if seen[i] {
 			continue
@@ -532,7 +559,7 @@ func parseProbeOutput(out *Output, specs []Spec, version string, timeout time.Du
 			sides[i].Status, sides[i].Detail = Unknown, "no result from the probe process"
 		}
 	}
-	return sides, info, nil
+	return &sideSet{probes: sides, uses: useSides}, info, nil
 }
 
 // pySignature is inspect.signature's answer as the probe script sends it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -83,6 +84,10 @@ func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
 		var req struct {
 			Package string
 			Probes  []struct{ I int }
+			Uses    []struct {
+				I    int
+				Call bool
+			}
 		}
 		if err := json.Unmarshal(c.Stdin, &req); err != nil {
 			f.t.Fatalf("probe stdin: %v", err)
@@ -95,6 +100,10 @@ func (f *fakePython) Run(_ context.Context, c *Command) (*Output, error) {
 		for _, p := range req.Probes {
 			b, _ := json.Marshal(map[string]any{"i": p.I, "status": "pass", "detail": "ok"})
 			out += string(b) + "\n"
+		}
+		for _, u := range req.Uses {
+			b, _ := json.Marshal(map[string]any{"u": u.I, "status": "pass", "kind": "function", "detail": "found f", "callable": true, "sig": []string{"1x", "3=y"}})
+			out += fmt.Sprintf("{\"ustart\": %d}\n%s\n", u.I, b)
 		}
 		return &Output{Stdout: []byte(out + `{"done": true}` + "\n")}, nil
 	}
@@ -692,18 +701,19 @@ func TestParseProbeOutput(t *testing.T) {
 			[]Status{Fail, Pass, Unknown}, []string{"gone", "", "x\uFFFD[2Jy"}},
 	}
 	for _, tt := range tests {
-		sides, _, err := parseProbeOutput(&tt.out, specs, "1.0", 2*time.Second)
+		set, _, err := parseProbeOutput(&tt.out, specs, nil, "1.0", 2*time.Second)
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
+		sides := set.probes
 		for i := range specs {
 			if sides[i].Status != tt.status[i] || !strings.Contains(sides[i].Detail, tt.detail[i]) || sides[i].Version != "1.0" {
 				t.Errorf("%s: probe %d = %+v, want %s containing %q", tt.name, i, sides[i], tt.status[i], tt.detail[i])
 			}
 		}
 	}
-	if _, _, err := parseProbeOutput(&Output{Stderr: []byte("No module named encodings"), ExitCode: 1}, specs, "1.0", time.Second); err == nil || !strings.Contains(err.Error(), "No module named encodings") {
+	if _, _, err := parseProbeOutput(&Output{Stderr: []byte("No module named encodings"), ExitCode: 1}, specs, nil, "1.0", time.Second); err == nil || !strings.Contains(err.Error(), "No module named encodings") {
 		t.Errorf("no header: %v", err)
 	}
 	if s := sanitize("TypeError: x\n" + strings.Repeat("é", 3000)); len(s) > detailMax+3 || !strings.HasPrefix(s, "TypeError: x\né") ||

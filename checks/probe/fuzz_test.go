@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FuzzScanPython checks that the scanner never panics, keeps text and mask aligned,
@@ -105,6 +108,25 @@ func fuzzScan(t *testing.T, src string) {
 					wh.probe(&s)
 				}
 			}
+			// Uses resolve through the same reader: as the code imports,
+			// calls, patches and reaches through instances.
+			c := &UseCall{Positional: 1, Keywords: []string{"y"}, Bound: true}
+			for _, u := range []Use{
+				{Module: "pkg", Attrs: []string{name}, Call: c},
+				{Module: "pkg.mod", Attrs: []string{name, "x"}, Instance: true, Call: c},
+				{Module: "pkg.star", Attrs: []string{name, "f"}, Instance: true},
+				{Module: "pkg.mod." + name, Import: true},
+				{Target: "pkg.star." + name, Assign: true},
+			} {
+				if u.Validate() != nil {
+					continue
+				}
+				a := wh.use(&u)
+				side := a.finish(&u, "1.0")
+				if side.Status != Pass && side.Status != Fail && side.Status != Unknown {
+					t.Fatalf("%+v: status %q", u, side.Status)
+				}
+			}
 		}
 	}
 }
@@ -125,6 +147,17 @@ func FuzzSignature(f *testing.F) {
 		if err == nil {
 			if diff := compareSignature(sig, sig, true); diff != "" {
 				t.Fatalf("%q does not match itself: %s", s, diff)
+			}
+			// A use's call binds to it without panicking, and the text a
+			// detail shows of it reads back as the same parameters.
+			for _, c := range []UseCall{{}, {Positional: 2, Keywords: []string{"a", "b"}}, {Positional: 1, Star: true, DoubleStar: true, Bound: true}} {
+				_ = bindCall(sig.Params, &c, c.Bound)
+			}
+			if text := paramsText(sig.Params); len(text) < 300 {
+				back, err := parseSignature(text)
+				if err != nil || compareSignature(sig, back, false) != "" {
+					t.Fatalf("%q written as %q reads back as %+v (%v)", s, text, back.Params, err)
+				}
 			}
 		}
 		inner := strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
@@ -166,6 +199,54 @@ func FuzzResolverOutput(f *testing.F) {
 			if req := declared([]string{line}, "numpy"); req != "" {
 				_ = hasCap(req)
 			}
+		}
+	})
+}
+
+// FuzzProbeOutput checks that the probe process's JSON lines, which the
+// release's code can write to (hostile input), never panic the reader, and
+// that every probe and use gets a status, a kind it knows (or none) and a
+// detail that is bounded and safe to show. Seeds are in
+// testdata/fuzz/FuzzProbeOutput.
+func FuzzProbeOutput(f *testing.F) {
+	hdr := `{"python": "3.11.7", "executable": "/x", "version": "1.0", "requires": ["numpy>=1.22"], "dists": [["numpy", "2.0.0"]]}` + "\n"
+	f.Add(hdr+`{"start": 0}`+"\n"+`{"i": 0, "status": "pass", "detail": "found class a.C"}`+"\n"+
+		`{"start": 1}`+"\n"+`{"i": 1, "status": "pass", "detail": "ok", "signature": {"text": "(x, *, y=1)", "params": [{"name": "x", "kind": "POSITIONAL_OR_KEYWORD", "default": false}, {"name": "y", "kind": "KEYWORD_ONLY", "default": true}]}}`+"\n"+
+		`{"ustart": 0}`+"\n"+`{"u": 0, "status": "pass", "kind": "module", "detail": "found module a", "callable": false}`+"\n"+
+		`{"ustart": 1}`+"\n"+`{"u": 1, "status": "pass", "kind": "function", "detail": "found function a.f", "callable": true, "sig": ["1self", "1x", "3=y", "4kw"], "self": true}`+"\n"+
+		`{"ustart": 2}`+"\n"+`{"u": 2, "status": "fail", "detail": "missing: a (module a) has no attribute 'b'", "deprecated": "old"}`+"\n"+`{"done": true}`+"\n", false, 0)
+	f.Add(hdr+`{"ustart": 1}`+"\n"+`{"u": 1, "status": "pass", "kind": "class", "callable": true, "nosig": "no signature (ValueError: x)"}`+"\n", true, -9)
+	specs := []Spec{{Path: "a"}, {Path: "a.f", Signature: "(x, *, y=1)"}, {Run: "pass", Expect: "pass"}}
+	uses := []Use{{Module: "a"}, {Module: "a", Attrs: []string{"f"}, Call: &UseCall{Positional: 1, Keywords: []string{"y"}, Bound: true}}, {Target: "a.b", Assign: true}}
+	f.Fuzz(func(t *testing.T, s string, timedOut bool, exit int) {
+		if len(s) > 1<<16 {
+			return
+		}
+		out := &Output{Stdout: []byte(s), Stderr: []byte(s), TimedOut: timedOut, ExitCode: exit}
+		set, _, err := parseProbeOutput(out, specs, uses, "1.0", time.Second)
+		if err != nil {
+			return
+		}
+		safe := func(what, text string) {
+			if len(text) > detailMax+3 || !utf8.ValidString(text) || strings.ContainsFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
+				t.Fatalf("%s: unsafe detail %q", what, text)
+			}
+		}
+		for i, p := range set.probes {
+			if p.Status != Pass && p.Status != Fail && p.Status != Unknown {
+				t.Fatalf("probe %d: status %q", i, p.Status)
+			}
+			safe("probe", p.Detail)
+		}
+		for i, u := range set.uses {
+			switch {
+			case u.Status != Pass && u.Status != Fail && u.Status != Unknown:
+				t.Fatalf("use %d: status %q", i, u.Status)
+			case u.Kind != "" && u.Kind != KindModule && u.Kind != KindClass && u.Kind != KindFunction && u.Kind != KindOther:
+				t.Fatalf("use %d: kind %q", i, u.Kind)
+			}
+			safe("use", u.Detail)
+			safe("use", u.Deprecated)
 		}
 	})
 }

@@ -193,7 +193,7 @@ func testWheels(pidFile string) []testWheel {
 			"mlir/_mlir_libs/_mlir/ir.py":       ir,
 		}}
 	}
-	return []testWheel{
+	return append([]testWheel{
 		numba("0.66.0", bytecodeGood),
 		numba("0.67.0", bytecodeGood),
 		numba("0.68.0", bytecodeNoUniqueIDs),
@@ -207,7 +207,7 @@ func testWheels(pidFile string) []testWheel {
 		protobuf("4.21.0", protobufDescriptor421),
 		{"tcpkg", "1.0", map[string]string{"tcpkg/__init__.py": "", "tcpkg/api.py": tcAPI10, "tcpkg/lazy.py": tcLazy10}},
 		{"tcpkg", "2.0", map[string]string{"tcpkg/__init__.py": "", "tcpkg/api.py": tcAPI20, "tcpkg/lazy.py": tcLazy20}},
-	}
+	}, append(useWheels(), benchUseWheels()...)...)
 }
 
 func protobuf(version, descriptor string) testWheel {

@@ -95,6 +95,27 @@ func TestIntegrationDebianNumba(t *testing.T) {
 // TestIntegrationDebianNumbaStatic reads the real numba sources, zipped as a
 // wheel, without running them.
 func TestIntegrationDebianNumbaStatic(t *testing.T) {
+	rep, err := Run(context.Background(), Options{
+		Package: "numba", Candidate: "0.56.4", Static: true, CandidateWheel: debianNumbaWheel(t),
+		Specs: append([]Spec{{Preset: "numba-unique-ids"}, missingProbe,
+			{Path: "numba.core.bytecode.FunctionIdentity.from_function", Expect: "callable", Signature: "(pyfunc)"}}, realExpectations...),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, rep.Results[0], "", Pass, OK, "_unique_ids = itertools.count(1)")
+	wantResult(t, rep.Results[1], "", Pass, OK, `source contains "next(cls._unique_ids)"`)
+	wantResult(t, rep.Results[2], "", Unknown, Warning, "needs Python")
+	wantResult(t, rep.Results[3], "", Fail, Blocked, `segment 5 "_no_such_counter" is missing: class FunctionIdentity`)
+	wantResult(t, rep.Results[4], "", Pass, OK, "signature (pyfunc)")
+	wantRealExpectations(t, rep.Results[5:])
+	t.Logf("\n%s", rep.Markdown())
+}
+
+// debianNumbaWheel zips Debian's numba sources (and its compiled modules'
+// names) as a wheel for static mode.
+func debianNumbaWheel(t *testing.T) Wheel {
+	t.Helper()
 	debianNumba(t)
 	root := "/usr/lib/python3/dist-packages"
 	var buf bytes.Buffer
@@ -116,20 +137,5 @@ func TestIntegrationDebianNumbaStatic(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bytes.NewReader(buf.Bytes())
-	rep, err := Run(context.Background(), Options{
-		Package: "numba", Candidate: "0.56.4", Static: true,
-		CandidateWheel: Wheel{R: r, Size: r.Size(), Name: "debian-numba.zip"},
-		Specs: append([]Spec{{Preset: "numba-unique-ids"}, missingProbe,
-			{Path: "numba.core.bytecode.FunctionIdentity.from_function", Expect: "callable", Signature: "(pyfunc)"}}, realExpectations...),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantResult(t, rep.Results[0], "", Pass, OK, "_unique_ids = itertools.count(1)")
-	wantResult(t, rep.Results[1], "", Pass, OK, `source contains "next(cls._unique_ids)"`)
-	wantResult(t, rep.Results[2], "", Unknown, Warning, "needs Python")
-	wantResult(t, rep.Results[3], "", Fail, Blocked, `segment 5 "_no_such_counter" is missing: class FunctionIdentity`)
-	wantResult(t, rep.Results[4], "", Pass, OK, "signature (pyfunc)")
-	wantRealExpectations(t, rep.Results[5:])
-	t.Logf("\n%s", rep.Markdown())
+	return Wheel{R: r, Size: r.Size(), Name: "debian-numba.zip"}
 }

@@ -92,7 +92,9 @@ type Report struct {
 	candRequires []string       // the candidate's Requires-Dist, as installed
 	Notes        []string       `json:"notes,omitempty"` // e.g. why static mode was used, truncated output
 	Results      []Result       `json:"results"`
-	Verdict      Verdict        `json:"verdict"`
+	// Uses are the results of Options.Uses, in their order.
+	Uses    []UseResult `json:"uses,omitempty"`
+	Verdict Verdict     `json:"verdict"`
 }
 
 // ModeDynamic, ModeInterpreter and ModeStatic are the modes of a Report.
@@ -120,6 +122,11 @@ type Options struct {
 	Baseline  string // the currently capped release; empty for none
 	Candidate string // the release to probe; with NoInstall, empty means whatever is installed
 	Specs     []Spec // probes, presets allowed
+	// Uses are names the project's code uses from the package, resolved
+	// and judged in the same run, environments and process as Specs
+	// (Specs may then be empty). An invalid use is a warning of its own,
+	// never an error of the run.
+	Uses []Use
 	// With are releases installed beside the candidate, as name==version
 	// ("llvmlite==0.50.1": a group's other targets, so that its members
 	// are probed together). A release of With that LocalWheels holds is
@@ -214,27 +221,28 @@ func (e *InstallError) Error() string {
 // Unwrap returns the underlying error.
 func (e *InstallError) Unwrap() error { return e.Err }
 
-// Run probes opts.Package at opts.Baseline and opts.Candidate and judges each probe.
-// It returns an error for bad options or specs, an environment that cannot be made
-// (an *InstallError for a failed install) or a cancelled ctx; probe failures are
-// results, not errors.
+// Run probes opts.Package at opts.Baseline and opts.Candidate and judges each
+// probe and use. It returns an error for bad options or specs, an environment
+// that cannot be made (an *InstallError for a failed install) or a cancelled
+// ctx; probe and use failures are results, not errors.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	specs, err := Expand(opts.Specs)
 	if err != nil {
 		return nil, err
 	}
-	if len(specs) == 0 {
-		return nil, errors.New("probe: no probes configured")
+	if len(specs) == 0 && len(opts.Uses) == 0 {
+		return nil, errors.New("probe: no probes or uses configured")
 	}
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
 	rep := &Report{Package: opts.Package, CandidateDist: opts.CandidateDist, Baseline: opts.Baseline, Candidate: opts.Candidate}
-	var base, cand []Side
+	us := newUseSet(opts.Uses)
+	var base, cand *sideSet
 	switch {
 	case opts.Static:
 		rep.Mode = ModeStatic
-		base, cand, err = runStatic(opts, specs)
+		base, cand, err = runStatic(opts, specs, us.uniq)
 	default:
 		if opts.Python == "" {
 			if p := lookPath("python3", opts.Environ); p != "" {
@@ -246,7 +254,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if opts.Python == "" && !opts.NoInstall {
 			rep.Mode = ModeStatic
 			rep.Notes = append(rep.Notes, "no Python interpreter on PATH: probed statically")
-			base, cand, err = runStatic(opts, specs)
+			base, cand, err = runStatic(opts, specs, us.uniq)
 			break
 		}
 		if opts.Python == "" {
@@ -256,15 +264,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if opts.NoInstall {
 			rep.Mode = ModeInterpreter
 		}
-		base, cand, err = runDynamic(ctx, &opts, specs, rep)
+		base, cand, err = runDynamic(ctx, &opts, specs, us.uniq, rep)
 	}
 	if err != nil {
 		return nil, err
 	}
 	for i, s := range specs {
-		r := Result{Spec: s, Name: s.DisplayName(), Candidate: cand[i]}
+		r := Result{Spec: s, Name: s.DisplayName(), Candidate: cand.probes[i]}
 		if base != nil {
-			b := base[i]
+			b := base.probes[i]
 			r.Baseline = &b
 		}
 		r.Verdict, r.Detail = judge(&r)
@@ -278,7 +286,24 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		rep.Results = append(rep.Results, r)
 	}
-	rep.Verdict = overall(rep.Results)
+	var baseUses []UseSide
+	if base != nil {
+		baseUses = base.uses
+	}
+	rep.Uses = us.results(opts.Uses, baseUses, cand.uses, rep.Candidate, opts.Baseline)
+	for i := range rep.Uses {
+		r := &rep.Uses[i]
+		if (r.Verdict == Blocked || r.Verdict == Warning) && r.Candidate.Status == Fail && us.of[i] >= 0 {
+			if why := movedBlame(rep.candRec, useKey(&opts.Uses[i]), opts.Package, opts.Candidate, rep.candRequires); why != "" {
+				r.Detail += "; " + why
+			}
+		}
+		if rep.Mode == ModeInterpreter {
+			r.Verdict, r.Detail = judgeInstalled(rep, r.Verdict, r.Detail)
+		}
+		r.Detail = sanitize(r.Detail)
+	}
+	rep.Verdict = overall(rep.Results, rep.Uses)
 	return rep, nil
 }
 
@@ -396,10 +421,16 @@ func judgeInstalled(rep *Report, v Verdict, detail string) (Verdict, string) {
 	return v, fmt.Sprintf("installed %s %s probed: %s", rep.Package, rep.Installed, detail)
 }
 
-func overall(rs []Result) Verdict {
+// overall is the most severe verdict of the probes and uses.
+func overall(rs []Result, us []UseResult) Verdict {
 	rank := map[Verdict]int{OK: 0, UpstreamFixed: 1, Warning: 2, Blocked: 3}
 	v := OK
 	for _, r := range rs {
+		if rank[r.Verdict] > rank[v] {
+			v = r.Verdict
+		}
+	}
+	for _, r := range us {
 		if rank[r.Verdict] > rank[v] {
 			v = r.Verdict
 		}

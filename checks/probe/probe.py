@@ -4,13 +4,18 @@
 # (3.8 and later) with the standard library only.
 #
 # Protocol: the request on stdin is {"package": str, "want_version": bool,
-# "tail": int, "probes": [probe]} with probe = {"i", "name", "path", "expect",
-# "source_contains", "signature", "run"}. Results are JSON lines on the original
-# stdout: first {"python", "executable", "version", "requires", "dists"} (the
-# package's version and Requires-Dist and every installed distribution, when
-# asked for), then per probe {"start": i} and {"i", "status", "detail"} (with
-# "signature": {"text", "params": [{"name", "kind", "default", "annotation"}],
-# "returns"} for a probe with a signature, which pinbot compares), last
+# "tail": int, "probes": [probe], "uses": [use]} with probe = {"i", "name",
+# "path", "expect", "source_contains", "signature", "run"} and use = {"i",
+# "module", "attrs", "target", "instance", "call", "bound"}. Results are JSON
+# lines on the original stdout: first {"python", "executable", "version",
+# "requires", "dists"} (the package's version and Requires-Dist and every
+# installed distribution, when asked for), then per path probe {"start": i}
+# and {"i", "status", "detail"} (with "signature": {"text", "params": [{"name",
+# "kind", "default", "annotation"}], "returns"} for a probe with a signature,
+# which pinbot compares), then per use {"ustart": i} and {"u", "status",
+# "kind", "detail", "callable", "deprecated", "sig": ["1x", "3=mode", ...] or
+# "nosig": why, "self"} (a signature as a kind digit, "=" for a default and
+# the name, which pinbot binds the call to), then the snippets as probes, last
 # {"done": true}. Everything else the process prints (the code under test
 # included) goes to stderr, so a package printing at import cannot corrupt the
 # results.
@@ -260,17 +265,58 @@ def instance_attribute(path):
     cls = resolve(parent)
     if not isclass(cls):
         raise Failed("expected a class at %s, found %s" % (parent, describe(cls)))
+    return instance_attribute_of(cls, attr)
+
+
+_TREES = {}  # source file -> its parsed module, or the exception parsing it raised
+
+
+def class_source(c):
+    """The ClassDef of class c and the line its source starts at, less one
+    for the lines of the node: its module's source, parsed once for all the
+    classes in it (for uses, 2,000 of them), else inspect's for the class."""
     import ast
     import inspect
+    import linecache
     import textwrap
+    q = c.__qualname__
+    mod = sys.modules.get(c.__module__)
+    file = inspect.getsourcefile(c) if mod is not None and "<locals>" not in q else None
+    if file:
+        tree = _TREES.get(file)
+        if tree is None:
+            try:
+                tree = ast.parse("".join(linecache.getlines(file, vars(mod))))
+            except BaseException as e:
+                tree = e
+            _TREES[file] = tree
+        if isinstance(tree, BaseException):
+            raise tree
+        body, node = tree.body, None
+        for part in q.split("."):
+            found = [n for n in statements(body) if isinstance(n, ast.ClassDef) and n.name == part]
+            if not found:
+                node = None
+                break
+            node = found[-1]
+            body = node.body
+        if node is not None:
+            return node, 1
+    lines, start = inspect.getsourcelines(c)
+    return ast.parse(textwrap.dedent("".join(lines))).body[0], start
+
+
+def instance_attribute_of(cls, attr):
+    """Why an instance of cls has attr (a method of cls or a base assigns
+    self.attr); raises Failed when none does, Undecided when that cannot be told."""
+    import ast
     undecided = []
     for c in cls.__mro__:
         if c is object or c.__module__ == "builtins":
             continue
         name = "%s.%s" % (c.__module__, c.__qualname__)
         try:
-            lines, start = inspect.getsourcelines(c)
-            node = ast.parse(textwrap.dedent("".join(lines))).body[0]
+            node, start = class_source(c)
         except BaseException as e:
             undecided.append("the source of %s is not available (%s)" % (name, exc_text(e)))
             continue
@@ -290,6 +336,317 @@ def instance_attribute(path):
     if attr in getattr(cls, "__dict__", {}):
         where += " (%s is a class attribute)" % attr
     raise Failed(where)
+
+# Uses: the names the project's own code takes from the package (issue #29).
+# Each module is imported once and each chain resolved once, whatever the
+# number of uses that go through it; a use whose import raises fails with the
+# exception's type and first line, and the others go on.
+
+USE_DETAIL = 500
+DEPRECATIONS = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
+
+
+class _Failure:
+    """A failed import or look-up, kept to be raised again for later uses."""
+
+    def __init__(self, e):
+        self.cls, self.msg = type(e), str(e)
+        self.import_error = getattr(e, "import_error", False)
+
+    def exc(self):
+        e = self.cls(self.msg)
+        e.import_error = self.import_error
+        return e
+
+
+def once(table, key, fn):
+    """fn() the first time key is asked for; the same answer (or failure) after."""
+    hit = table.get(key)
+    if hit is None:
+        try:
+            hit = fn()
+        except Failed as e:
+            hit = _Failure(e)
+        table[key] = hit
+    if isinstance(hit, _Failure):
+        raise hit.exc()
+    return hit
+
+
+class Recorder:
+    """Records the warnings raised while uses resolve, for the whole loop:
+    warnings are recorded, never raised (a filter set to "error" included),
+    and each step learns the first deprecation it raised. The filters the
+    code under test adds on the way are put back afterwards, as they would
+    be without the recording."""
+
+    def __enter__(self):
+        import warnings
+        self.warnings = warnings
+        self.cm = warnings.catch_warnings(record=True)
+        self.log = self.cm.__enter__()
+        warnings.simplefilter("always")
+        self.head, self.added = warnings.filters[0], []
+        return self
+
+    def __exit__(self, *exc):
+        self.cm.__exit__(*exc)
+        for f in self.added:
+            try:
+                action, msg, cat, mod, lineno = f[:5]
+                self.warnings.filterwarnings(action, getattr(msg, "pattern", None) or "", cat,
+                                             getattr(mod, "pattern", None) or "", lineno)
+            except Exception:
+                pass
+
+    def run(self, fn):
+        """fn() and the first line of the first deprecation warning it raised."""
+        n = len(self.log)
+        try:
+            value = fn()
+        finally:
+            filters = self.warnings.filters
+            if not filters or filters[0] is not self.head:
+                # The code added filters before ours: keep them for later,
+                # in the order they were added, and ours first again.
+                new = []
+                for f in filters:
+                    if f is self.head:
+                        break
+                    new.append(f)
+                self.added.extend(reversed(new))
+                self.warnings.simplefilter("always")
+                self.head = self.warnings.filters[0]
+        for w in self.log[n:]:
+            if isinstance(w.category, type) and issubclass(w.category, DEPRECATIONS):
+                return value, clip_head(str(w.message).strip().split("\n", 1)[0], 200)
+        return value, None
+
+
+class UseResolver:
+    def __init__(self, recorder):
+        self.recorded = recorder.run
+        self.mods = {}  # module name -> module, or _Failure
+        self.deps = {}  # module name -> the deprecation its import raised
+        self.memo = {}  # (module, attrs) or ("", target) -> (object, deprecation), or _Failure
+
+    def module(self, name):
+        return once(self.mods, name, lambda: self._import(name))
+
+    def _import(self, name):
+        parent = name.rpartition(".")[0]
+        if parent:
+            self.module(parent)  # a parent that fails fails its submodules, with its own reason
+        try:
+            mod, dep = self.recorded(lambda: importlib.import_module(name))
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                raise Missing("missing: no module named %r" % name)
+            f = Failed("importing %s raised %s" % (name, exc_text(e, 300)))
+            f.import_error = True
+            raise f
+        except ImportError as e:
+            f = Failed("importing %s raised %s" % (name, exc_text(e, 300)))
+            f.import_error = True
+            raise f
+        except BaseException as e:
+            raise Failed("importing %s raised %s" % (name, exc_text(e, 300)))
+        self.deps[name] = dep
+        return mod
+
+    def step(self, obj, name, here, why=""):
+        """getattr(obj, name); an attribute a module lacks is its submodule if one imports."""
+        try:
+            return self.recorded(lambda: getattr(obj, name))
+        except AttributeError:
+            pass
+        except BaseException as e:
+            raise Failed("getting %s.%s raised %s" % (here, name, exc_text(e, 300)))
+        modname = getattr(obj, "__name__", None) if ismodule(obj) else None
+        if isinstance(modname, str):
+            sub = modname + "." + name
+            try:
+                return self.module(sub), self.deps.get(sub)
+            except Missing:
+                pass
+        raise Missing("missing: %s (%s) has no attribute %r%s" % (here, use_describe(obj), name, why))
+
+    def chain(self, module, attrs):
+        """The object module.attrs[0]... names, and the deprecation of its last step."""
+        def find():
+            if not attrs:
+                return self.module(module), self.deps.get(module)
+            obj, _ = self.chain(module, attrs[:-1])
+            return self.step(obj, attrs[-1], ".".join((module,) + attrs[:-1]))
+        return once(self.memo, (module, attrs), find)
+
+    def target(self, dotted):
+        """What mock.patch(dotted) replaces: pkgutil.resolve_name of all but
+        the last segment (import the longest importable dotted prefix, then
+        get the rest), then the last segment as an attribute."""
+        def find():
+            parts = dotted.split(".")
+            attr = parts.pop()
+            modname = parts[0]
+            obj = self.module(modname)
+            i, why = 1, ""
+            while i < len(parts):
+                s = modname + "." + parts[i]
+                try:
+                    obj = self.module(s)
+                except Missing:
+                    break
+                except Failed as e:
+                    if not getattr(e, "import_error", False):
+                        raise
+                    why = " (%s)" % e
+                    break
+                modname, i = s, i + 1
+            here = modname
+            for p in parts[i:]:
+                obj, _ = self.step(obj, p, here, why)
+                here += "." + p
+            return self.step(obj, attr, here, why)
+        return once(self.memo, ("", dotted), find)
+
+
+def use_kind(obj):
+    if ismodule(obj):
+        return "module"
+    if isclass(obj):
+        return "class"
+    return "function" if callable(obj) else "other"
+
+
+def use_describe(obj):
+    if ismodule(obj) or isclass(obj):
+        return describe(obj)
+    import inspect
+    if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
+        what = "method" if inspect.ismethod(obj) else "builtin" if inspect.isbuiltin(obj) else "function"
+        q = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or "?"
+        m = getattr(obj, "__module__", None)
+        return "%s %s" % (what, "%s.%s" % (m, q) if isinstance(m, str) else q)
+    d = describe(obj)
+    return "a callable" + d[1:] if callable(obj) and d.startswith("a value") else d
+
+
+def class_attr(cls, name):
+    """The attribute as a class's own __dict__ holds it (a staticmethod, a
+    property), searching the MRO; None when none does."""
+    try:
+        for c in cls.__mro__:
+            d = getattr(c, "__dict__", {})
+            if name in d:
+                return d[name]
+    except Exception:
+        pass
+    return None
+
+
+def computed(raw):
+    """Whether an instance attribute held by the class as raw is computed on
+    access (a property, a slot, a cached_property, another descriptor)."""
+    if raw is None or isinstance(raw, (staticmethod, classmethod)):
+        return False
+    t = type(raw)
+    if not hasattr(t, "__get__"):
+        return False
+    return hasattr(t, "__set__") or hasattr(t, "__delete__") or not callable(raw)
+
+
+PARAM_KINDS = {"POSITIONAL_ONLY": "0", "POSITIONAL_OR_KEYWORD": "1", "VAR_POSITIONAL": "2",
+               "KEYWORD_ONLY": "3", "VAR_KEYWORD": "4"}
+
+
+def signature_of(obj):
+    """The parameters a call of obj binds to, compactly: a kind digit, "="
+    for a default, the name; or None and why there is no signature."""
+    import inspect
+    try:
+        ps = list(inspect.signature(obj).parameters.values())
+    except BaseException as e:
+        return None, "no signature (%s)" % exc_text(e, 200)
+    if len(ps) > 300:
+        return None, "%d parameters" % len(ps)
+    return [PARAM_KINDS[q.kind.name] + ("=" if q.default is not q.empty else "") + q.name for q in ps], None
+
+
+def use_one(res, u):
+    attrs = tuple(u.get("attrs") or ())
+    raw, via_class = None, False
+    if u.get("target"):
+        obj, dep = res.target(u["target"])
+    elif u.get("instance"):
+        here = ".".join((u["module"],) + attrs[:-1])
+        cls, _ = res.chain(u["module"], attrs[:-1])
+        if not isclass(cls):
+            raise Undecided("%s is %s, not a class: what the instance it makes holds cannot be told" % (here, use_describe(cls)))
+        attr = attrs[-1]
+        raw = class_attr(cls, attr)
+        if computed(raw):
+            return {"status": "pass", "kind": "", "detail": "%s.%s is a %s of the class, computed on access" % (here, attr, type(raw).__name__),
+                    "nosig": "what the %s returns is not known" % type(raw).__name__}
+        try:
+            obj, dep = res.chain(u["module"], attrs)
+        except Missing:
+            try:
+                detail = instance_attribute_of(cls, attr)
+            except Failed as e:
+                raise Failed("missing: %s has no attribute %r, and %s" % (describe(cls), attr, e))
+            return {"status": "pass", "kind": "", "detail": detail, "nosig": "what self.%s holds is set at run time" % attr}
+        via_class = True
+    else:
+        obj, dep = res.chain(u["module"], attrs)
+        if attrs and u.get("bound"):
+            parent, _ = res.chain(u["module"], attrs[:-1])
+            if isclass(parent):
+                raw, via_class = class_attr(parent, attrs[-1]), True
+    if dep is None and u.get("module"):
+        dep = res.deps.get(u["module"])  # the module the code imports is deprecated
+    can = callable(obj)
+    out = {"status": "pass", "kind": use_kind(obj), "detail": "found " + use_describe(obj), "callable": can}
+    if dep:
+        out["deprecated"] = dep
+    if u.get("call") and can:
+        sig, why = signature_of(obj)
+        if sig is None:
+            out["nosig"] = why
+        else:
+            out["sig"] = sig
+            if u.get("bound") and via_class and not isinstance(raw, (staticmethod, classmethod)):
+                out["self"] = inspect_function_like(obj)
+    return out
+
+
+def inspect_function_like(obj):
+    """Whether obj, got from a class, binds the instance when got from one."""
+    import inspect
+    return inspect.isfunction(obj) or isinstance(obj, (types.MethodDescriptorType, types.WrapperDescriptorType))
+
+
+def run_uses(uses):
+    if not uses:
+        return
+    with Recorder() as rec:
+        res = UseResolver(rec)
+        for u in uses:
+            run_use(res, u)
+
+
+def run_use(res, u):
+    emit({"ustart": u["i"]})
+    try:
+        out = use_one(res, u)
+    except Failed as e:
+        out = {"status": "fail", "detail": str(e)}
+    except Undecided as e:
+        out = {"status": "unknown", "detail": str(e)}
+    except BaseException as e:
+        out = {"status": "unknown", "detail": "resolving raised " + exc_text(e, 300)}
+    out["u"] = u["i"]
+    out["detail"] = clip_head(out.get("detail", ""), USE_DETAIL)
+    emit(out)
 
 
 class Tail:
@@ -389,9 +746,16 @@ def main():
                 pass
             header["dists"] = dists
     emit(header)
-    probes = req["probes"]
-    # Look-ups first, snippets last: a snippet may monkeypatch what a look-up reads.
-    order = [p for p in probes if not p.get("run")] + [p for p in probes if p.get("run")]
+    probes = req.get("probes") or []
+    # Look-ups first, then uses, snippets last: a snippet may monkeypatch
+    # what a look-up reads.
+    run_probes([p for p in probes if not p.get("run")])
+    run_uses(req.get("uses") or [])
+    run_probes([p for p in probes if p.get("run")])
+    emit({"done": True})
+
+
+def run_probes(order):
     for p in order:
         emit({"start": p["i"]})
         try:
@@ -411,7 +775,6 @@ def main():
         res["i"] = p["i"]
         res["detail"] = clip_head(res["detail"])
         emit(res)
-    emit({"done": True})
 
 
 main()

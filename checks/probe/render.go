@@ -50,6 +50,9 @@ func (rep *Report) Checks() []CheckEntry {
 func (rep *Report) Markdown() string {
 	var b strings.Builder
 	title := fmt.Sprintf("Internal-API probes for %s", mdEscape(rep.Package))
+	if len(rep.Results) == 0 && len(rep.Uses) > 0 {
+		title = fmt.Sprintf("Uses of %s", mdEscape(rep.Package))
+	}
 	if rep.Baseline != "" {
 		title += fmt.Sprintf(" %s → %s", mdEscape(rep.Baseline), mdEscape(rep.Candidate))
 	} else if rep.Candidate != "" {
@@ -60,27 +63,91 @@ func (rep *Report) Markdown() string {
 		mode += ", Python " + mdEscape(rep.Python)
 	}
 	fmt.Fprintf(&b, "**%s** (%s): %s\n\n", title, mode, verdictLabel(rep.Verdict))
-	if rep.Baseline != "" {
-		fmt.Fprintf(&b, "| Probe | %s | %s | Verdict | Detail |\n|---|---|---|---|---|\n", mdEscape(rep.Baseline), mdEscape(rep.Candidate))
-	} else {
-		fmt.Fprintf(&b, "| Probe | %s | Verdict | Detail |\n|---|---|---|---|\n", mdEscape(rep.Candidate))
+	if len(rep.Results) > 0 || len(rep.Uses) == 0 {
+		rep.probesMarkdown(&b)
 	}
-	for i := range rep.Results {
-		r := &rep.Results[i]
-		fmt.Fprintf(&b, "| %s |", mdEscape(r.Name))
-		if rep.Baseline != "" {
-			st := ""
-			if r.Baseline != nil {
-				st = statusLabel(r.Baseline.Status)
-			}
-			fmt.Fprintf(&b, " %s |", st)
-		}
-		fmt.Fprintf(&b, " %s | %s | %s |\n", statusLabel(r.Candidate.Status), verdictLabel(r.Verdict), mdEscape(clipText(r.Detail, 400)))
-	}
+	rep.usesMarkdown(&b)
 	for _, n := range rep.Notes {
 		fmt.Fprintf(&b, "\n_Note: %s_\n", mdEscape(n))
 	}
 	return b.String()
+}
+
+func (rep *Report) probesMarkdown(b *strings.Builder) {
+	rep.tableHeader(b, "Probe")
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		var base *Status
+		if r.Baseline != nil {
+			base = &r.Baseline.Status
+		}
+		rep.tableRow(b, r.Name, base, r.Candidate.Status, r.Verdict, r.Detail)
+	}
+}
+
+// tableHeader starts a table of probes or uses: a column per version.
+func (rep *Report) tableHeader(b *strings.Builder, what string) {
+	if rep.Baseline != "" {
+		fmt.Fprintf(b, "| %s | %s | %s | Verdict | Detail |\n|---|---|---|---|---|\n", what, mdEscape(rep.Baseline), mdEscape(rep.Candidate))
+	} else {
+		fmt.Fprintf(b, "| %s | %s | Verdict | Detail |\n|---|---|---|---|\n", what, mdEscape(rep.Candidate))
+	}
+}
+
+// tableRow writes one probe or use; base is nil when it has no baseline
+// side.
+func (rep *Report) tableRow(b *strings.Builder, name string, base *Status, cand Status, v Verdict, detail string) {
+	fmt.Fprintf(b, "| %s |", mdEscape(name))
+	if rep.Baseline != "" {
+		st := ""
+		if base != nil {
+			st = statusLabel(*base)
+		}
+		fmt.Fprintf(b, " %s |", st)
+	}
+	fmt.Fprintf(b, " %s | %s | %s |\n", statusLabel(cand), verdictLabel(v), mdEscape(clipText(detail, 400)))
+}
+
+// maxUseRows bounds the uses a Markdown report lists: the blocked first,
+// then the warnings; ok uses are counted, not listed.
+const maxUseRows = 50
+
+func (rep *Report) usesMarkdown(b *strings.Builder) {
+	if len(rep.Uses) == 0 {
+		return
+	}
+	count := map[Verdict]int{}
+	var rows []*UseResult
+	for _, v := range []Verdict{Blocked, Warning} {
+		for i := range rep.Uses {
+			if r := &rep.Uses[i]; r.Verdict == v {
+				rows = append(rows, r)
+			}
+		}
+	}
+	for i := range rep.Uses {
+		count[rep.Uses[i].Verdict]++
+	}
+	if len(rep.Results) > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "%d uses checked: %d blocked, %d warnings, %d ok\n", len(rep.Uses), count[Blocked], count[Warning], count[OK])
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	rep.tableHeader(b, "Use")
+	for i, r := range rows {
+		if i == maxUseRows {
+			fmt.Fprintf(b, "\n_... and %d more_\n", len(rows)-maxUseRows)
+			break
+		}
+		var base *Status
+		if r.Baseline != nil {
+			base = &r.Baseline.Status
+		}
+		rep.tableRow(b, r.Name, base, r.Candidate.Status, r.Verdict, r.Detail)
+	}
 }
 
 func statusLabel(s Status) string {

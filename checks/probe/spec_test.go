@@ -143,13 +143,13 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%d: judge = %s %q, want %s containing %q", i, v, d, tt.want, tt.detail)
 		}
 	}
-	if v := overall([]Result{{Verdict: OK}, {Verdict: UpstreamFixed}}); v != UpstreamFixed {
+	if v := overall([]Result{{Verdict: OK}, {Verdict: UpstreamFixed}}, nil); v != UpstreamFixed {
 		t.Errorf("overall = %s", v)
 	}
-	if v := overall([]Result{{Verdict: Blocked}, {Verdict: Warning}, {Verdict: UpstreamFixed}}); v != Blocked {
+	if v := overall([]Result{{Verdict: Blocked}, {Verdict: Warning}, {Verdict: UpstreamFixed}}, nil); v != Blocked {
 		t.Errorf("overall = %s", v)
 	}
-	if v := overall([]Result{{Verdict: UpstreamFixed}, {Verdict: Warning}}); v != Warning {
+	if v := overall([]Result{{Verdict: UpstreamFixed}, {Verdict: Warning}}, nil); v != Warning {
 		t.Errorf("overall = %s", v)
 	}
 }

@@ -20,17 +20,22 @@ const maxSourceSize = 16 << 20
 // maxHops bounds how many imports and aliases one look-up follows.
 const maxHops = 24
 
-// runStatic reads the baseline and candidate wheels and probes each spec in them.
-func runStatic(opts Options, specs []Spec) (base, cand []Side, err error) {
-	side := func(version string, wh Wheel) ([]Side, error) {
+// runStatic reads the baseline and candidate wheels and probes each spec and
+// resolves each use in them.
+func runStatic(opts Options, specs []Spec, uses []Use) (base, cand *sideSet, err error) {
+	side := func(version string, wh Wheel) (*sideSet, error) {
 		w, err := openWheel(opts, version, wh)
 		if err != nil {
 			return nil, err
 		}
-		sides := make([]Side, len(specs))
+		sides := &sideSet{probes: make([]Side, len(specs)), uses: make([]UseSide, len(uses))}
 		for i := range specs {
 			st, detail := w.probe(&specs[i])
-			sides[i] = Side{Version: version, Status: st, Detail: detail}
+			sides.probes[i] = Side{Version: version, Status: st, Detail: detail}
+		}
+		for i := range uses {
+			a := w.use(&uses[i])
+			sides.uses[i] = a.finish(&uses[i], version)
 		}
 		return sides, nil
 	}

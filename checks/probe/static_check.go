@@ -297,20 +297,34 @@ func (w *wheel) checkSource(o *sobj, dotted, text string) (Status, string) {
 	return Fail, fmt.Sprintf("source of %s (%s) no longer contains %q", dotted, where, text)
 }
 
-// checkSignature compares the parameters of a def (or of a class's own
+// checkSignature compares the parameters of a def (or of a class's
 // __init__, less self) with the expected signature, as the dynamic probe does
 // with inspect.signature (compareSignature decides for both).
 func (w *wheel) checkSignature(o *sobj, s *Spec) (Status, string) {
+	got, st, why := w.callableSignature(o)
+	if st != Pass {
+		return st, why
+	}
+	return checkSignatureOf(s, got)
+}
+
+// callableSignature returns the signature inspect.signature reports for what
+// o names, when the wheel's source decides it: a def's parameters (less cls
+// for a classmethod), a class's __init__'s less self.
+func (w *wheel) callableSignature(o *sobj) (signature, Status, string) {
 	def, dropFirst := o, false
 	if o.kind == bClass {
 		init, why := w.classInit(o)
-		if init == nil {
-			return Unknown, why
+		switch {
+		case init == nil && why == "":
+			return signature{Text: "()"}, Pass, "" // object.__init__: no arguments
+		case init == nil:
+			return signature{}, Unknown, why
 		}
 		def, dropFirst = init, true
 	}
 	if def.kind != bDef {
-		return Unknown, fmt.Sprintf("the signature of %s cannot be read statically", o.describe())
+		return signature{}, Unknown, fmt.Sprintf("the signature of %s cannot be read statically", o.describe())
 	}
 	for _, d := range def.b.decorators {
 		switch n := decoName(d); {
@@ -318,17 +332,17 @@ func (w *wheel) checkSignature(o *sobj, s *Spec) (Status, string) {
 			dropFirst = true
 		case n == "staticmethod" || transparentDecos[n]:
 		default:
-			return Unknown, fmt.Sprintf("decorator @%s may change the signature of %s", d, def.b.name)
+			return signature{}, Unknown, fmt.Sprintf("decorator @%s may change the signature of %s", d, def.b.name)
 		}
 	}
 	params, err := parseParams(def.b.params, def.b.paramsMask)
 	if err != nil {
-		return Unknown, fmt.Sprintf("cannot read the parameters of %s: %v", def.describe(), err)
+		return signature{}, Unknown, fmt.Sprintf("cannot read the parameters of %s: %v", def.describe(), err)
 	}
 	text := splitParams(def.b.params, def.b.paramsMask)
 	if dropFirst {
 		if len(params) == 0 || params[0].Kind == varPositional || params[0].Kind == varKeyword || params[0].Kind == keywordOnly {
-			return Unknown, fmt.Sprintf("%s takes no first parameter to bind", def.describe())
+			return signature{}, Unknown, fmt.Sprintf("%s takes no first parameter to bind", def.describe())
 		}
 		params, text = params[1:], text[1:]
 		if len(text) > 0 && text[0] == "/" {
@@ -339,39 +353,62 @@ func (w *wheel) checkSignature(o *sobj, s *Spec) (Status, string) {
 	if got.Returns != "" {
 		got.Text += " -> " + got.Returns
 	}
-	return checkSignatureOf(s, got)
+	return got, Pass, ""
 }
 
 // classInit returns the __init__ that inspect.signature reports for a class,
-// when the wheel's source decides it: the class's own, unconditional __init__,
-// no __new__ of its own, no metaclass or class decorator, and bases that are
-// classes of the wheel (or object) with no metaclass either.
+// when the wheel's source decides it: the class's own, unconditional
+// __init__, else that of its base (one base at a time, up to object's, for
+// which it returns nil and no reason), with no __new__ on the way, no
+// metaclass or class decorator, and bases that are classes of the wheel (or
+// object) with no metaclass either.
 func (w *wheel) classInit(o *sobj) (*sobj, string) {
 	cannot := func(why string) (*sobj, string) {
 		return nil, fmt.Sprintf("the signature of %s cannot be read statically: %s", o.describe(), why)
 	}
-	if len(o.b.decorators) > 0 {
-		return cannot("class decorators may make __init__")
-	}
-	body := o.b.body
-	if len(body.names["__new__"]) > 0 {
-		return cannot("it defines __new__")
-	}
-	if len(body.dynamic) > 0 {
-		return cannot(body.dynamic[0])
-	}
-	bs := body.names["__init__"]
-	if len(bs) == 0 {
-		return cannot("__init__ is inherited")
-	}
-	b, st, why := pick(bs, body, "__init__", o.module+"."+o.b.name)
-	if st != Pass {
-		return cannot(why)
-	}
 	if why := w.plainBases(o, 0); why != "" {
 		return cannot(why)
 	}
-	return &sobj{kind: b.kind, module: o.module, file: o.file, b: b, owner: body}, ""
+	c := o
+	for depth := 0; ; depth++ {
+		if len(c.b.decorators) > 0 {
+			return cannot("class decorators may make __init__")
+		}
+		body := c.b.body
+		if len(body.names["__new__"]) > 0 {
+			if c == o {
+				return cannot("it defines __new__")
+			}
+			return cannot(fmt.Sprintf("its base %s defines __new__", c.b.name))
+		}
+		if len(body.dynamic) > 0 {
+			return cannot(body.dynamic[0])
+		}
+		if bs := body.names["__init__"]; len(bs) > 0 {
+			b, st, why := pick(bs, body, "__init__", c.module+"."+c.b.name)
+			if st != Pass {
+				return cannot(why)
+			}
+			return &sobj{kind: b.kind, module: c.module, file: c.file, b: b, owner: body}, ""
+		}
+		var bases []string
+		for _, sg := range splitTopLevel(c.b.bases, ',') {
+			if base := strings.TrimSpace(c.b.bases[sg[0]:sg[1]]); base != "" && base != "object" {
+				bases = append(bases, base)
+			}
+		}
+		switch {
+		case len(bases) == 0:
+			return nil, "" // object.__init__
+		case len(bases) > 1 || depth > 16:
+			return cannot("__init__ is inherited through several bases")
+		}
+		bo, st, why := w.lookupName(c, strings.ReplaceAll(bases[0], " ", ""), 0)
+		if st != Pass || bo.kind != bClass {
+			return cannot("__init__ is inherited from " + bases[0] + ": " + why)
+		}
+		c = bo
+	}
 }
 
 // plainBases says why a class's bases may change how it is called ("" when

@@ -325,7 +325,7 @@ func TestStaticResolve(t *testing.T) {
 		{Spec{Path: "pkg.core.Engine.make", Signature: `(b=2, a=1, *args, key=0, **kw)`}, Fail, "a different order"},
 		{Spec{Path: "pkg.core.Engine.make", Signature: `(a, b=2, *args, key=0, kw)`}, Fail, "kw is **kwargs, expected keyword-only"},
 		{Spec{Path: "pkg.core.Engine.helper", Signature: "(x, y)"}, Fail, "x is positional-only, expected positional-or-keyword"},
-		{Spec{Path: "pkg.core.Engine", Signature: "(n)"}, Unknown, "__init__ is inherited"},
+		{Spec{Path: "pkg.core.Engine", Signature: "(n)"}, Fail, "signature is (), expected (n): parameter n is gone"},
 		{Spec{Path: "pkg.sigs.Plain", Signature: "(a, b=1)"}, Pass, ""},
 		{Spec{Path: "pkg.sigs.Plain", Signature: "(self, a, b=1)"}, Fail, "parameter self is gone"},
 		{Spec{Path: "pkg.sigs.Child", Signature: "(x)"}, Pass, ""},

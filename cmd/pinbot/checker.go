@@ -22,8 +22,6 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/progress"
 	"github.com/pinbot-dev/pinbot/pins/all"
-	"github.com/pinbot-dev/pinbot/sources"
-	"github.com/pinbot-dev/pinbot/sources/conda"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 	"github.com/pinbot-dev/pinbot/sources/wheel"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
@@ -132,8 +130,8 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 // the cache directory, or in tmp when caching is off.
 func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) (*planning.Checker, *verifying.Verifier) {
 	hc := f.HTTPClient()
-	srcs := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
-	nightlies := newNightlies(cfg, srcs, hc, f.policy().WorstCase())
+	srcs, channels := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
+	nightlies := newNightlies(cfg, srcs, channels, hc)
 	store := f.cacheDir()
 	if store == "" {
 		store = tmp
@@ -160,16 +158,12 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 	if src, ok := srcs[pypi.Name].(*pypi.Source); ok {
 		v.Index = src.IndexURL()
 	}
-	v.Channels = map[string]sources.Source{}
-	for _, set := range []map[string]sources.Source{srcs, nightlies} {
-		for _, src := range set {
-			if _, ok := src.(renamed); !ok && sources.SchemeOf(src) == conda.Scheme {
-				v.Channels[src.Name()] = src
-			}
-		}
-	}
+	// Planning and the checks ask one registry for the conda channels, so a
+	// channel a pin file names (or a nightly source) is made once and
+	// reached by both.
+	v.Channels = channels
 	return &planning.Checker{
-		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Nightlies: nightlies, Schemes: schemes.Schemes(),
+		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Channels: channels, Nightlies: nightlies, Schemes: schemes.Schemes(),
 		Verifier: v, Log: f.Log, Now: f.Now,
 	}, v
 }

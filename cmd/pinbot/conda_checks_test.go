@@ -26,6 +26,13 @@ type condaEnv struct {
 
 func newCondaEnv(t *testing.T) *condaEnv {
 	t.Helper()
+	return newCondaEnvOn(t, "conda-forge")
+}
+
+// newCondaEnvOn is newCondaEnv with the conda packages, and the environment
+// file's channel, on channel.
+func newCondaEnvOn(t *testing.T, channel string) *condaEnv {
+	t.Helper()
 	hidden, exported := tfLibrary(t, true), tfLibrary(t, false)
 	e := &condaEnv{env: newEnv(t), conda: fakes.NewConda(t)}
 	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
@@ -46,17 +53,17 @@ func newCondaEnv(t *testing.T) *condaEnv {
 		return fakes.CondaFile{Version: version, Build: "cpu_py3" + minor + "h1a2b3c4_0", Members: []fakes.ArchiveMember{},
 			Depends: append(py(minor), "tensorflow-base "+version+" cpu_py3"+minor+"h1a2b3c4_0", "tensorflow-estimator >=2.15")}
 	}
-	e.conda.Add("conda-forge", "tensorflow-base", base("2.17.0", "11", exported, false), base("2.17.0", "12", hidden, true), base("2.18.0", "12", exported, false))
-	e.conda.Add("conda-forge", "libprotobuf", fakes.CondaFile{Version: "5.28.3", Build: "h6128344_0", Depends: []string{"libgcc >=13"},
+	e.conda.Add(channel, "tensorflow-base", base("2.17.0", "11", exported, false), base("2.17.0", "12", hidden, true), base("2.18.0", "12", exported, false))
+	e.conda.Add(channel, "libprotobuf", fakes.CondaFile{Version: "5.28.3", Build: "h6128344_0", Depends: []string{"libgcc >=13"},
 		Members: []fakes.ArchiveMember{{Name: "lib/libprotobuf.so.28.3.0", Data: exported}}})
-	e.conda.Add("conda-forge", "tensorflow", meta("2.17.0", "11"), meta("2.17.0", "12"), meta("2.18.0", "12"))
+	e.conda.Add(channel, "tensorflow", meta("2.17.0", "11"), meta("2.17.0", "12"), meta("2.18.0", "12"))
 	tags := "cp312-cp312-manylinux_2_17_x86_64"
 	tf := func(version string) fakes.Release {
 		fn, data := fakes.Wheel("tensorflow", version, tags, map[string][]byte{"tensorflow/libtensorflow_framework.so.2": hidden})
 		return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
 	}
 	e.pypi.Add("tensorflow", tf("2.17.0"), tf("2.18.0"))
-	e.file("environment.yml", []byte("name: tf\nchannels:\n  - conda-forge\ndependencies:\n  - python 3.12.*\n  - tensorflow >=2.16,<=2.17.0\n"))
+	e.file("environment.yml", []byte("name: tf\nchannels:\n  - "+channel+"\ndependencies:\n  - python 3.12.*\n  - tensorflow >=2.16,<=2.17.0\n"))
 	return e
 }
 
@@ -124,6 +131,31 @@ func TestCheckCondaSymbols(t *testing.T) {
 	rep = e.check(t, strings.Replace(condaSymbols, ", python: \"3.12\"", "", 1), exitCheck)
 	if c := rep.Packages[0].Checks[0]; c.Verdict != "blocked" || !strings.Contains(c.Detail, "the newest Python built for") {
 		t.Errorf("default Python: %+v", c)
+	}
+}
+
+// TestCheckCondaFileChannel: the environment file's channel is one no
+// configuration lists; planning asks it, and so do the checks, which read
+// its packages and follow the metapackage to tensorflow-base there.
+func TestCheckCondaFileChannel(t *testing.T) {
+	e := newCondaEnvOn(t, "tf-builds")
+	p := e.check(t, condaSymbols, exitCheck).Packages[0]
+	if p.Status != "blocked" || len(p.Checks) != 1 {
+		t.Fatalf("package %+v", p)
+	}
+	for _, want := range []string{
+		"read tensorflow-2.18.0-cpu_py312h1a2b3c4_0.conda → tensorflow-base-2.18.0-cpu_py312h1a2b3c4_0.conda",
+		"conda packages from tf-builds for linux-64, Python 3.12",
+	} {
+		if !strings.Contains(p.Checks[0].Detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, p.Checks[0].Detail)
+		}
+	}
+	// An against package is read from the same channel.
+	cfg := strings.Replace(condaSymbols, "      conda:", "      against: [libprotobuf]\n      conda:", 1)
+	c := e.check(t, cfg, exitCheck).Packages[0].Checks[0]
+	if !strings.Contains(c.Detail, "against libprotobuf 5.28.3 (libprotobuf-5.28.3-h6128344_0.conda from tf-builds)") {
+		t.Errorf("against: %+v", c)
 	}
 }
 

@@ -66,6 +66,7 @@ var formatFixtures = []struct {
 	{"poetry", pythonPackages},
 	{"requirements", pythonPackages},
 	{"setupcfg", pythonPackages},
+	{"setuppy", pythonPackages},     // setup.py: names, an if, computed and escaped entries, a requirements file read at run time
 	{"condaenv", pythonPackages},    // environment.yml, with a pip: list
 	{"condarecipe", pythonPackages}, // recipe/meta.yaml: selectors, a {% set %} variable
 	{"rattler", pythonPackages},     // recipe/recipe.yaml: if/then/else, ${{ }}

@@ -45,7 +45,8 @@ func (f *Factory) render(format string) func(io.Writer, *report.Report) error {
 }
 
 // nextSteps says, after a text report, what the reader does next: one line
-// for each kind of package that asks for something, or that nothing does.
+// for each kind of package that asks for something, that no pin of a watched
+// package was found, or that nothing does.
 // applied lists the moves already made and how to follow them up: "run with
 // --write" for check, the pull requests for run.
 func nextSteps(w io.Writer, rep *report.Report, moves string) {
@@ -70,6 +71,11 @@ func nextSteps(w io.Writer, rep *report.Report, moves string) {
 			what = "the errors of " + strings.Join(ps, ", ") + " above"
 		}
 		steps = append(steps, "fix "+what+" and run again")
+	}
+	if len(rep.Packages) == 0 {
+		// Nothing was planned because nothing was found: saying that every
+		// cap admits the newest release would claim what was never checked.
+		steps = append(steps, "no pin of a watched package was found: watch the packages this repository pins (pinbot init writes a .pinbot.yml watching them)")
 	}
 	if len(steps) == 0 {
 		steps = append(steps, "nothing to do: every cap admits the newest release")

@@ -75,6 +75,23 @@ func TestCheckTextForPeople(t *testing.T) {
 	}
 }
 
+// TestCheckNoWatchedPins: when no pin of a watched package is found, the
+// report says so and what to do, not that every cap admits the newest
+// release.
+func TestCheckNoWatchedPins(t *testing.T) {
+	e := newEnv(t)
+	e.file("requirements.txt", []byte("requests>=2\n"))
+	code, out, stderr := e.run("check", "--dir", e.dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	want := "0 packages: 0 bump, 0 blocked, 0 held, 0 current\n\nno pins of watched packages found\n\n" +
+		"next: no pin of a watched package was found: watch the packages this repository pins (pinbot init writes a .pinbot.yml watching them)\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
 // TestCheckColor: on a terminal the text report is coloured, unless
 // NO_COLOR is set; JSON never is.
 func TestCheckColor(t *testing.T) {

@@ -119,7 +119,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\n\n%s", err, cmd.UsageString())}
 	})
-	root.AddCommand(newCheckCmd(f, nil), newRunCmd(f, nil), newInitCmd(f, nil), newVersionCmd(f), newScanCmd(f, nil))
+	root.AddCommand(newCheckCmd(f, nil), newRunCmd(f, nil), newInitCmd(f, nil), newVersionCmd(f), newScanCmd(f, nil), newUsageCmd(f, nil))
 	root.AddCommand(newFleetCmd(f))
 	return root
 }

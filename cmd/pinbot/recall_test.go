@@ -309,8 +309,11 @@ func TestCheckCondaBuildStrings(t *testing.T) {
 		strategy string
 		moved    *strings.Replacer // what moves in environment.yml
 	}{
-		{"inclusive", strings.NewReplacer("<=2.19.1 cpu*", "<=2.20.0 cpu*")},
-		{"exclusive", strings.NewReplacer("<=2.19.1 cpu*", "<2.20.1 cpu*")},
+		// A version with no build is a fuzzy match (=5.29.3 is 5.29.3*):
+		// expanded into its lower bound and the cap (#30), as any one-clause
+		// range is; a pin that names one build is left as written.
+		{"inclusive", strings.NewReplacer("<=2.19.1 cpu*", "<=2.20.0 cpu*", "protobuf=5.29.3", "protobuf>=5.29.3,<=6.33.0")},
+		{"exclusive", strings.NewReplacer("<=2.19.1 cpu*", "<2.20.1 cpu*", "protobuf=5.29.3", "protobuf>=5.29.3,<6.33.1")},
 		{"preserve", strings.NewReplacer("<=2.19.1 cpu*", "<=2.20.0 cpu*", "protobuf=5.29.3", "protobuf=6.33.0")},
 	} {
 		t.Run(tt.strategy, func(t *testing.T) {

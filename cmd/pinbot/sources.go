@@ -23,10 +23,13 @@ const condaAlias = conda.Alias
 // per conda channel named by the channel (default conda-forge) plus the
 // "conda" alias for the first, and "goproxy", which follows GOPROXY,
 // GONOPROXY and GOPRIVATE from getenv unless sources.goproxy.url names the one
-// proxy to use. A conda lookup on a channel and a Go module's lookup on a
-// proxy, several requests each, take at most lookup, the time one request of
-// hc may take (web.Policy.WorstCase).
-func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, getenv func(string) string) map[string]sources.Source {
+// proxy to use. The conda channels are those of the returned registry, which
+// makes on first use any other channel a pin file names, with the same
+// options (conda.Channels): planning and the checks ask it for channels the
+// map does not hold. A conda lookup on a channel and a Go module's lookup on
+// a proxy, several requests each, take at most lookup, the time one request
+// of hc may take (web.Policy.WorstCase).
+func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, getenv func(string) string) (map[string]sources.Source, *conda.Channels) {
 	out := map[string]sources.Source{}
 	if cfg.Sources.PyPI.API == pypi.SimpleAPI {
 		out[pypi.Name] = pypi.NewSimple(cfg.Sources.PyPI.URL, hc)
@@ -35,13 +38,25 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 	}
 
 	cc := cfg.Sources.Conda
-	channels := cc.Channels
-	if len(channels) == 0 {
-		channels = []string{conda.DefaultChannel}
+	// Shards are read for the platforms the packages require (conda's default
+	// subdirs for a package that names none), and noarch.
+	var subdirs []string
+	for _, p := range cfg.Packages {
+		platforms := conda.DefaultSubdirs
+		if p != nil && len(p.Platforms) > 0 {
+			platforms = p.Platforms
+		}
+		for _, pl := range platforms {
+			if !slices.Contains(subdirs, pl) {
+				subdirs = append(subdirs, pl)
+			}
+		}
 	}
-	for i, ch := range channels {
-		src := newChannel(cfg, ch, hc, lookup)
-		out[ch] = src
+	slices.Sort(subdirs)
+	channels := conda.NewChannels(conda.Options{APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
+		Budget: lookup}, cc.Channels, hc)
+	for i, src := range channels.Configured() {
+		out[src.Name()] = src
 		if i == 0 {
 			out[condaAlias] = src
 		}
@@ -58,41 +73,18 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 	} else {
 		out[goproxy.Name] = gp
 	}
-	return out
-}
-
-// newChannel is the source of one conda channel, read as
-// sources.conda says: its API or sharded repodata, its labels, and, for
-// shards, the subdirs of the platforms the packages require (conda's
-// default subdirs for a package that names none) and noarch.
-func newChannel(cfg *config.Config, channel string, hc *http.Client, lookup time.Duration) sources.Source {
-	var subdirs []string
-	for _, p := range cfg.Packages {
-		platforms := conda.DefaultSubdirs
-		if p != nil && len(p.Platforms) > 0 {
-			platforms = p.Platforms
-		}
-		for _, pl := range platforms {
-			if !slices.Contains(subdirs, pl) {
-				subdirs = append(subdirs, pl)
-			}
-		}
-	}
-	slices.Sort(subdirs)
-	cc := cfg.Sources.Conda
-	return conda.New(conda.Options{Channel: channel, APIURL: cc.URL, Labels: cc.Labels, RepodataURL: cc.RepodataURL, Subdirs: subdirs,
-		Budget: lookup}, hc)
+	return out, channels
 }
 
 // newNightlies builds the nightly source of each package that names one
 // (early-warning: {nightly: ...}; config.Package.NightlySource), by
 // package key: a PEP 503/691 index read by sources/pypi's simple API, a
 // find-links page by sources/findlinks, the package's own PyPI source asked
-// for another project (tf-nightly), or a conda channel, the configured
-// channel's source when sources.conda.channels lists it. Packages naming
-// one place share its source. Every one reads through hc, with web's
-// bounds, as the other sources do.
-func newNightlies(cfg *config.Config, srcs map[string]sources.Source, hc *http.Client, lookup time.Duration) map[string]sources.Source {
+// for another project (tf-nightly), or a conda channel of the run's
+// registry (made on first use, shared with the checks, as a channel a pin
+// file names is). Packages naming one place share its source. Every one
+// reads through hc, with web's bounds, as the other sources do.
+func newNightlies(cfg *config.Config, srcs map[string]sources.Source, channels sources.Registry, hc *http.Client) map[string]sources.Source {
 	out := map[string]sources.Source{}
 	made := map[config.Nightly]sources.Source{}
 	for _, name := range cfg.Watched() {
@@ -110,8 +102,9 @@ func newNightlies(cfg *config.Config, srcs map[string]sources.Source, hc *http.C
 			case config.NightlyProject:
 				src = renamed{src: srcs[pypi.Name], project: n.Project}
 			default:
-				if src = srcs[n.Channel]; src == nil {
-					src = newChannel(cfg, n.Channel, hc, lookup)
+				var err error
+				if src, err = channels.Source(n.Channel); err != nil {
+					src = failing{name: n.Channel, scheme: conda.Scheme, err: err}
 				}
 			}
 			made[n] = src

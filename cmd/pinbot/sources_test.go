@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
@@ -106,7 +108,7 @@ func TestCheckGating(t *testing.T) {
 			name:   "PyPI ahead of conda-forge",
 			config: "packages:\n  numba:\n    require: [pypi, conda-forge]\n",
 			setup:  func(e *env, c *fakes.Conda) { c.Add("conda-forge", "numba", condaNumba("0.66.0")...) },
-			newest: "0.66.0", reason: "pypi has 0.67.0, conda-forge only 0.66.0 → 0.66.0", after: "numba>=0.58,<=0.66.0",
+			newest: "0.66.0", reason: "conda-forge has only 0.66.0, pypi has 0.67.0 → 0.66.0", after: "numba>=0.58,<=0.66.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.66.0"},
 		},
 		{
@@ -116,13 +118,13 @@ func TestCheckGating(t *testing.T) {
 				e.pypi.Add("numba", append(fakes.NumbaReleases(), fakes.Release{Version: "0.67.1", Yanked: true, YankedReason: "segfaults on import"})...)
 				c.Add("conda-forge", "numba", append(condaNumba("0.67.0"), fakes.CondaFile{Version: "0.67.1", Subdir: "linux-64"})...)
 			},
-			newest: "0.67.0", reason: "conda-forge has 0.67.1, pypi only 0.67.0; 0.67.1 is yanked on pypi (segfaults on import) → 0.67.0", after: "numba>=0.58,<=0.67.0",
+			newest: "0.67.0", reason: "conda-forge has 0.67.1, pypi has only 0.67.0; 0.67.1 is yanked on pypi (segfaults on import) → 0.67.0", after: "numba>=0.58,<=0.67.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.1"},
 		},
 		{
 			name:   "a release younger than min-age",
 			config: "packages:\n  numba:\n    require: [pypi, conda-forge]\n    min-age: 3d\n",
-			newest: "0.66.0", reason: "pypi and conda-forge have 0.67.0; 0.67.0 is 22 hours old on pypi, min-age 3d → 0.66.0", after: "numba>=0.58,<=0.66.0",
+			newest: "0.66.0", reason: "conda-forge and pypi have 0.67.0; 0.67.0 is 22 hours old on pypi, min-age 3d → 0.66.0", after: "numba>=0.58,<=0.66.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"},
 		},
 		{
@@ -137,13 +139,13 @@ func TestCheckGating(t *testing.T) {
 				}
 				e.pypi.Add("numba", rs...)
 			},
-			newest: "0.66.0", reason: "pypi and conda-forge have 0.67.0; 0.67.0 has no wheel for osx-arm64 and Python 3.12 → 0.66.0", after: "numba>=0.58,<=0.66.0",
+			newest: "0.66.0", reason: "conda-forge and pypi have 0.67.0; 0.67.0 has no wheel for osx-arm64 and Python 3.12 → 0.66.0", after: "numba>=0.58,<=0.66.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"},
 		},
 		{
 			name:   "every gate passes",
 			config: "packages:\n  numba:\n    require: [pypi, conda-forge]\n    platforms: [linux-64]\n    min-age: 1h\n",
-			newest: "0.67.0", reason: "pypi and conda-forge have 0.67.0", after: "numba>=0.58,<=0.67.0",
+			newest: "0.67.0", reason: "conda-forge and pypi have 0.67.0", after: "numba>=0.58,<=0.67.0",
 			srcs: map[string]string{"pypi": "0.67.0", "conda-forge": "0.67.0"},
 		},
 	}
@@ -269,7 +271,7 @@ func TestCheckSimpleAndShards(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	p := decodeReport(t, out)["numba"]
-	if p.Newest != "0.66.0" || p.Reason != "pypi has 0.67.0, conda-forge only 0.66.0; 0.67.0 has no wheel for osx-arm64 → 0.66.0" {
+	if p.Newest != "0.66.0" || p.Reason != "conda-forge has only 0.66.0, pypi has 0.67.0; 0.67.0 has no wheel for osx-arm64 → 0.66.0" {
 		t.Errorf("numba %+v", p)
 	}
 	var simple, shards int
@@ -388,7 +390,7 @@ func TestNewSources(t *testing.T) {
 	cfg := config.Default()
 	cfg.Sources.Conda.Channels = []string{"conda-forge", "bioconda"}
 	env := map[string]string{"GOPROXY": "ftp://nope", "PINBOT_CONDA_URL": "http://conda.test", "PINBOT_GOPROXY_URL": ""}
-	srcs := newSources(cfg, http.DefaultClient, 0, func(k string) string { return env[k] })
+	srcs, _ := newSources(cfg, http.DefaultClient, 0, func(k string) string { return env[k] })
 	for name, want := range map[string]string{"pypi": "pypi", "conda-forge": "conda-forge", "bioconda": "bioconda", "conda": "conda-forge", "goproxy": "goproxy"} {
 		if s, ok := srcs[name]; !ok || s.Name() != want {
 			t.Errorf("source %q = %v, want one named %q", name, s, want)
@@ -412,8 +414,15 @@ func TestNewSources(t *testing.T) {
 // TestCheckCondaEnvironment plans pytensor's environment.yml and pyproject.toml
 // together: the conda pin follows conda-forge (the file's first channel), the
 // PyPI pins follow pypi, and the target is one both sources have.
+//
+// conda-forge is a release behind PyPI, so pyproject.toml's <=0.66.0 caps do
+// not move: their reason says that PyPI has 0.67.0 and what holds the target
+// (not "already admits the newest release"), and the cost of the caps is
+// measured against PyPI's 0.67.0, which the target waiting for conda-forge
+// does not make go away.
 func TestCheckCondaEnvironment(t *testing.T) {
 	e, c := sourcesEnv(t)
+	pytensorStack(e)
 	c.Add("conda-forge", "numba", condaNumba("0.66.0")...)
 	e.file("environment.yml", corpus.Read(t, "pymc-devs__pytensor__environment.yml"))
 	e.file("pyproject.toml", corpus.Read(t, "pymc-devs__pytensor__pyproject.toml"))
@@ -432,5 +441,31 @@ func TestCheckCondaEnvironment(t *testing.T) {
 	}
 	if files["environment.yml"] != "numba>=0.57,<=0.66.0" || files["pyproject.toml"] != "numba>=0.58,<=0.66.0" {
 		t.Errorf("pins %+v", p.Pins)
+	}
+	if p.Reason != "conda-forge has 0.66.0, pypi has 0.67.0 → 0.66.0" {
+		t.Errorf("reason %q", p.Reason)
+	}
+	const held = "0.67.0 is on pypi, but the target is 0.66.0: conda-forge has not published 0.67.0 (environment.yml governs numba through conda-forge); cap <=0.66.0 already admits the target"
+	for _, pin := range p.Pins {
+		want := held
+		if pin.File == "environment.yml" {
+			want = "no upper bound: capped at <=0.66.0" // measured against its own source's newest
+		}
+		if pin.Reason != want {
+			t.Errorf("%s:%d reason\n%q\nwant\n%q", pin.File, pin.Line, pin.Reason, want)
+		}
+	}
+	want := []report.HoldBack{
+		{Package: "llvmlite", Constraint: "<0.50", RequiredBy: "numba 0.66.0", Newest: "0.51.0",
+			Reason: "numba 0.66.0, the newest release the caps admit, holds llvmlite<0.50 while llvmlite 0.51.0 is out; numba 0.67.0 admits llvmlite<0.51 (up to 0.50.0)"},
+		{Package: "numpy", Constraint: "<2.5", RequiredBy: "numba 0.66.0", Newest: "2.5.1",
+			Reason: "numba 0.66.0, the newest release the caps admit, holds numpy<2.5 while numpy 2.5.1 is out; numba 0.67.0 admits numpy<2.6"},
+	}
+	if diff := cmp.Diff(want, p.HoldsBack); diff != "" {
+		t.Errorf("holds_back (-want +got)\n%s", diff)
+	}
+	_, text, _ := e.runWith(context.Background(), "", "check", "--dir", e.dir)
+	if !strings.Contains(text, "  holds back numpy: numba 0.66.0, the newest release the caps admit, holds numpy<2.5") {
+		t.Errorf("text report without the cost of the caps:\n%s", text)
 	}
 }

@@ -47,7 +47,10 @@ type CondaFile struct {
 // "versions"; "sha256": "None" with the digest in attrs; space-separated
 // timestamps; scheme-relative download URLs), and CEP-16 sharded repodata
 // (/CHANNEL/SUBDIR/repodata_shards.msgpack.zst and .../shards/HASH.msgpack.zst,
-// zstd-compressed msgpack with hashes as raw bytes).
+// zstd-compressed msgpack with hashes as raw bytes). A channel it holds no
+// package in answers 404 on both, as anaconda.org does for a channel that
+// does not exist: the API's 404 for a missing channel and for a missing
+// package look alike.
 type Conda struct {
 	*httptest.Server
 	recorder

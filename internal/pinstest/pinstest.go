@@ -1,5 +1,6 @@
 // Package pinstest holds the checks that every pins.Format's tests make: the
-// rewrite properties of pins.Apply (Rewrite), the invariants Extract keeps on
+// rewrite properties of pins.Apply (Rewrite, and RewritePartial for a file
+// with entries the format skips), the invariants Extract keeps on
 // any input (CheckExtract, Fuzz), errors that name their place (Errors),
 // golden files refreshed with "go test -update" (Golden, Testdata, Capped),
 // and the corpus's watched pins as table rows (Watched, Rows).
@@ -91,10 +92,40 @@ func Match(t testing.TB, f pins.Format, want map[string]bool) {
 // It returns the pins of data.
 func Rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pins.Pin) string) []pins.Pin {
 	t.Helper()
+	ps, _ := rewrite(t, f, path, data, newC, false)
+	return ps
+}
+
+// RewritePartial is Rewrite for a file some of whose entries f skips (a
+// *pins.Skipped beside the pins): it checks the same properties, and that
+// the rewritten file skips the same entries; it returns the pins and the
+// entries skipped.
+func RewritePartial(t testing.TB, f pins.Format, path string, data []byte, newC func(pins.Pin) string) ([]pins.Pin, diag.List) {
+	t.Helper()
+	return rewrite(t, f, path, data, newC, true)
+}
+
+// readFile returns the pins f reads in data, and with partial the entries it
+// skips; it fails the test when f refuses the file, or without partial when
+// it skips an entry.
+func readFile(t testing.TB, f pins.Format, path string, data []byte, partial bool) ([]pins.Pin, diag.List) {
+	t.Helper()
+	if !partial {
+		return Extract(t, f, path, data), nil
+	}
+	ps, skipped, err := pins.ReadFile(f, path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps, skipped
+}
+
+func rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pins.Pin) string, partial bool) ([]pins.Pin, diag.List) {
+	t.Helper()
 	if newC == nil {
 		newC = NewConstraint
 	}
-	ps := Extract(t, f, path, data)
+	ps, skipped := readFile(t, f, path, data, partial)
 	if out, err := pins.Apply(f, path, data, nil); err != nil || !bytes.Equal(out, data) {
 		t.Errorf("%s: Apply with no edits changed the file (%v)", path, err)
 	}
@@ -125,10 +156,16 @@ func Rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pi
 			t.Errorf("%s %s: bytes outside the span changed", path, p.Key)
 			continue
 		}
-		again, err := pins.Extract(f, path, out)
+		again, skippedAgain, err := pins.ReadFile(f, path, out)
+		if err == nil && !partial && len(skippedAgain) > 0 {
+			err = skippedAgain
+		}
 		if err != nil {
 			t.Errorf("%s %s: the rewritten file: %v", path, p.Key, err)
 			continue
+		}
+		if skippedAgain.Error() != skipped.Error() {
+			t.Errorf("%s %s: the rewritten file skips other entries:\n%v\nwas\n%v", path, p.Key, skippedAgain, skipped)
 		}
 		if i >= len(again) || again[i].Key != p.Key || again[i].Constraint != c {
 			t.Errorf("%s %s: the rewritten file does not read back with %q in its place", path, p.Key, c)
@@ -138,7 +175,7 @@ func Rewrite(t testing.TB, f pins.Format, path string, data []byte, newC func(pi
 			t.Errorf("%s %s: second rewrite changed the file (%v)", path, p.Key, err)
 		}
 	}
-	return ps
+	return ps, skipped
 }
 
 // sameBeforeComment reports whether a and b are equal once the runs of spaces
@@ -163,8 +200,9 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // for every entry skipped (pins.Skipped), for every pin that is not skipped
 // a span that holds its constraint (SpanHolds), and for every pin, skipped or
 // not, a span that lies in its Text and holds its constraint there, so that
-// With (the report's "after") says what the pin says. It returns the pins, or
-// nil after an error about the whole file.
+// With (the report's "after") says what the pin says, and a SourceAt inside
+// the file for every conda pin that follows a channel the file names. It
+// returns the pins, or nil after an error about the whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -185,12 +223,17 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 			}
 		}
 	}
+	lines := bytes.Count(data, []byte("\n")) + 1
 	for _, p := range ps {
 		if p.Skip == "" && !SpanHolds(data, p) {
 			t.Fatalf("pin %+v: span does not hold its constraint", p)
 		}
 		if s, e := p.Span.Start-p.TextStart, p.Span.End-p.TextStart; s < 0 || e > len(p.Text) || s > e || p.Text[s:e] != p.Constraint {
 			t.Fatalf("pin %+v: span does not hold its constraint in its text", p)
+		}
+		if at := p.SourceAt; at != (pins.Place{}) && (at.Line < 1 || at.Line > lines || at.Col < 1 || at.Key == "") ||
+			p.Scheme == "conda" && p.Source != "conda" && at.Line == 0 {
+			t.Fatalf("pin %+v: SourceAt %+v is not where the file names its source", p, at)
 		}
 	}
 	return ps
@@ -352,7 +395,19 @@ func Golden(t testing.TB, path string, got []byte) {
 // pins.Apply. Skipped pins are left alone.
 func Capped(t testing.TB, f pins.Format, path string, data []byte, targets map[string]string, policy versions.Policy) []byte {
 	t.Helper()
-	ps := Extract(t, f, path, data)
+	return capped(t, f, path, data, targets, policy, false)
+}
+
+// CappedPartial is Capped for a file some of whose entries f skips (a
+// *pins.Skipped beside the pins).
+func CappedPartial(t testing.TB, f pins.Format, path string, data []byte, targets map[string]string, policy versions.Policy) []byte {
+	t.Helper()
+	return capped(t, f, path, data, targets, policy, true)
+}
+
+func capped(t testing.TB, f pins.Format, path string, data []byte, targets map[string]string, policy versions.Policy, partial bool) []byte {
+	t.Helper()
+	ps, _ := readFile(t, f, path, data, partial)
 	schemes := all.Schemes()
 	var edits []pins.Edit
 	for _, p := range ps {

@@ -22,12 +22,15 @@ func (lines) Match(string) bool { return true }
 
 func (l lines) Extract(path string, data []byte) ([]pins.Pin, error) {
 	var out []pins.Pin
+	var skipped diag.List // lines starting with "!"
 	off := 0
 	for i, line := range bytes.SplitAfter(data, []byte("\n")) {
 		text := strings.TrimRight(string(line), "\n")
 		name, c, ok := strings.Cut(text, " ")
 		switch {
 		case text == "":
+		case strings.HasPrefix(text, "!"):
+			skipped = append(skipped, diag.Errorf(path, i+1, 1, fmt.Sprintf("[%d]", i), "not read"))
 		case !ok:
 			return nil, diag.Errorf(path, i+1, 1, "", "expected a name and a constraint")
 		default:
@@ -40,7 +43,7 @@ func (l lines) Extract(path string, data []byte) ([]pins.Pin, error) {
 		}
 		off += len(line)
 	}
-	return out, nil
+	return out, pins.Skip(skipped)
 }
 
 // recorder is a testing.TB that records failures instead of failing.
@@ -80,6 +83,27 @@ func TestRewrite(t *testing.T) {
 	got := record(t, func(tb testing.TB) { pinstest.Rewrite(tb, lines{short: true}, "x", []byte(doc), nil) })
 	if len(got) == 0 {
 		t.Error("a format whose constraints miss a byte passed")
+	}
+}
+
+// TestRewritePartial: a file with a skipped entry fails Rewrite, and passes
+// RewritePartial, which returns the entry.
+func TestRewritePartial(t *testing.T) {
+	partial := doc + "!unread\n"
+	if got := record(t, func(tb testing.TB) { pinstest.Rewrite(tb, lines{}, "x", []byte(partial), nil) }); len(got) == 0 {
+		t.Error("Rewrite passed a file with a skipped entry")
+	}
+	var skipped diag.List
+	if got := record(t, func(tb testing.TB) {
+		_, skipped = pinstest.RewritePartial(tb, lines{}, "x", []byte(partial), nil)
+	}); got != nil {
+		t.Errorf("RewritePartial: failures %q", got)
+	}
+	if len(skipped) != 1 || skipped[0].Line != 3 {
+		t.Errorf("skipped %v, want line 3", skipped)
+	}
+	if got := record(t, func(tb testing.TB) { pinstest.RewritePartial(tb, lines{short: true}, "x", []byte(partial), nil) }); len(got) == 0 {
+		t.Error("RewritePartial passed a format whose constraints miss a byte")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/pinbot-dev/pinbot/pins/rattler"
 	"github.com/pinbot-dev/pinbot/pins/requirements"
 	"github.com/pinbot-dev/pinbot/pins/setupcfg"
+	"github.com/pinbot-dev/pinbot/pins/setuppy"
 )
 
 // Formats returns every format.
@@ -20,6 +21,7 @@ func Formats() []pins.Format {
 	return []pins.Format{
 		pyproject.Format{},
 		setupcfg.Format{},
+		setuppy.Format{},
 		requirements.Format{},
 		gomod.Format{},
 		condarecipe.Format{},

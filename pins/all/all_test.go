@@ -176,20 +176,37 @@ var corpusTable = map[string]struct {
 	// 28-29: a requirements .in file including another with -r.
 	"jax-ml__jax__build__requirements.in":       {"requirements", nil},
 	"jax-ml__jax__build__test-requirements.txt": {"requirements", nil},
-	// 30-33: reconstructed for issue 30 (INDEX.md says how): stumpy's
-	// conda pins follow the numba channel it names first; nothing is capped.
+	// 30-32: stumpy, whose environment file's first channel is numba.
 	"stumpy-dev__stumpy__environment.yml": {"condaenv", []string{
-		"8 dependencies[3]: numba>=0.59.1",
+		"8 dependencies[3]: numba>=0.61.2",
 	}},
 	"stumpy-dev__stumpy__pyproject.toml": {"pyproject", []string{
-		"26 project.dependencies[2]: numba >= 0.59.1",
+		"42 project.dependencies[2]: numba >= 0.61.2",
+		`79 tool.pixi.dependencies.numba: numba = ">=0.61.2"`,
 	}},
+	"stumpy-dev__stumpy__requirements.txt": {"requirements", []string{
+		"3 requirements[2]: numba>=0.61.2",
+	}},
+	// 33-34, reconstructed for issue 30 (INDEX.md says how): umap and onnx
+	// leave their fragile packages uncapped on purpose.
 	"lmcinnes__umap__pyproject.toml": {"pyproject", []string{
 		"20 project.dependencies[3]: numba >= 0.51.2",
 		"38 project.optional-dependencies.parametric_umap[0]: tensorflow >= 2.1",
 	}},
 	"onnx__onnx__requirements.txt": {"requirements", []string{
 		"2 requirements[1]: protobuf>=6.31.1",
+	}},
+	// 35-36, for issue 30 (INDEX.md lists their sources). 35: a setup.py
+	// whose TensorFlow requirement is a name assigned in each arm of an if
+	// (reconstructed); 36: setup(**configuration), a dict literal.
+	"tensorflow__probability__setup.py": {"setuppy", []string{
+		"58 extras_require.tf[0]: tensorflow >= 2.16",
+		"117 extras_require.jax[0]: jax",
+		"117 extras_require.jax[1]: jaxlib",
+	}},
+	"lmcinnes__umap__setup.py": {"setuppy", []string{
+		"51 install_requires[3]: numba >= 0.51.2",
+		"66 extras_require.parametric_umap[0]: tensorflow >= 2.1",
 	}},
 }
 
@@ -257,7 +274,7 @@ func TestCorpus(t *testing.T) {
 
 // pythonAndGo are the formats TestCorpusRewrite covers; the conda formats'
 // own tests rewrite their corpus files.
-var pythonAndGo = map[string]bool{"pyproject": true, "requirements": true, "setupcfg": true, "gomod": true}
+var pythonAndGo = map[string]bool{"pyproject": true, "requirements": true, "setupcfg": true, "setuppy": true, "gomod": true}
 
 // TestCorpusRewrite rewrites every editable pin of every corpus file the
 // Python and Go formats read: only the bytes inside the pin's span change, the

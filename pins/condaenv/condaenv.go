@@ -151,7 +151,7 @@ func topKey(data []byte, key string) bool {
 
 // Extract returns the requirements of data in file order: the conda
 // dependencies (Scheme "conda", Source the spec's channel, else the file's
-// first channel, else "conda") and the pip ones (Scheme "pep440", Source
+// first channel, else "conda", and SourceAt where it is named) and the pip ones (Scheme "pep440", Source
 // "pypi").
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	d, err := yamlspan.Parse(path, data)
@@ -167,42 +167,45 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		d.Fail(dup, "", "key %q given twice: conda refuses the file", dup.Value)
 		return nil, d.Errs.Err()
 	}
-	x := &extractor{d: d}
-	source := condaspec.Default
+	x := &extractor{d: d, source: condaspec.Default}
 	for _, p := range pairs {
 		if p.Key == "channels" {
-			source = condaspec.First(x.channels(p.Value))
+			x.source, x.sourceAt = condaspec.First(x.channels(p.Value))
 		}
 	}
 	for _, p := range pairs {
 		if p.Key == "dependencies" {
-			x.dependencies(p.Value, source)
+			x.dependencies(p.Value)
 		}
 	}
 	return x.out, pins.Skip(d.Errs)
 }
 
 // An extractor collects the pins of one file; its Doc collects the errors.
+// Its conda pins follow source, the file's first channel, named at sourceAt.
 type extractor struct {
-	d   *yamlspan.Doc
-	out []pins.Pin
+	d        *yamlspan.Doc
+	out      []pins.Pin
+	source   string
+	sourceAt pins.Place
 }
 
-// channels returns the channel names of a channels list.
-func (x *extractor) channels(n *yaml.Node) []string {
-	var chs []string
+// channels returns the channels of a channels list, each with its place.
+func (x *extractor) channels(n *yaml.Node) []condaspec.Channel {
+	var chs []condaspec.Channel
 	for i, el := range x.d.Seq(n, "channels", "a list of channels") {
+		key := fmt.Sprintf("channels[%d]", i)
 		s, ok := x.d.ScalarAt(el)
 		if !ok {
-			x.d.Fail(el, fmt.Sprintf("channels[%d]", i), "expected a channel name, found %s", yamlspan.Kind(el))
+			x.d.Fail(el, key, "expected a channel name, found %s", yamlspan.Kind(el))
 			continue
 		}
-		chs = append(chs, s.Value)
+		chs = append(chs, condaspec.Channel{Name: s.Value, At: pins.Place{Line: s.Line, Col: s.Col, Key: key}})
 	}
 	return chs
 }
 
-func (x *extractor) dependencies(n *yaml.Node, source string) {
+func (x *extractor) dependencies(n *yaml.Node) {
 	for i, el := range x.d.Seq(n, "dependencies", "a list of requirements") {
 		key := fmt.Sprintf("dependencies[%d]", i)
 		if el.Kind == yaml.MappingNode {
@@ -221,7 +224,7 @@ func (x *extractor) dependencies(n *yaml.Node, source string) {
 			x.d.Fail(el, key, "expected a requirement, found %s", yamlspan.Kind(el))
 			continue
 		}
-		if p, ok := x.conda(s, key, source); ok {
+		if p, ok := x.conda(s, key); ok {
 			x.out = append(x.out, p)
 		}
 	}
@@ -229,15 +232,17 @@ func (x *extractor) dependencies(n *yaml.Node, source string) {
 
 // conda returns the pin of one MatchSpec; ok is false for an item that is not
 // a named requirement (a package file or URL).
-func (x *extractor) conda(s yamlspan.Scalar, key, source string) (pins.Pin, bool) {
-	p, err := condaspec.Pin(s.Value, s.Start, source)
+func (x *extractor) conda(s yamlspan.Scalar, key string) (pins.Pin, bool) {
+	p, err := condaspec.Pin(s.Value, s.Start, x.source)
 	if err != nil {
 		if !condaspec.IsFileOrURL(err) {
 			x.d.Errs = append(x.d.Errs, x.d.ScalarError(s, key, err))
 		}
 		return pins.Pin{}, false
 	}
-	return x.d.Place(p, s, key), true
+	p = x.d.Place(p, s, key)
+	condaspec.Locate(&p, x.source, x.sourceAt)
+	return p, true
 }
 
 func (x *extractor) pip(n *yaml.Node, label string) {
@@ -277,7 +282,11 @@ func (Format) Channels(path string, data []byte) ([]string, error) {
 	var out []string
 	for _, p := range pairs {
 		if p.Key == "channels" {
-			out = condaspec.Named(x.channels(p.Value))
+			var names []string
+			for _, ch := range x.channels(p.Value) {
+				names = append(names, ch.Name)
+			}
+			out = condaspec.Named(names)
 		}
 	}
 	return out, nil

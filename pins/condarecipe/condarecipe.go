@@ -290,6 +290,7 @@ func (s *scanner) item(start int, text string) {
 		it.pin = p
 	}
 	it.pin.File, it.pin.Line, it.pin.Col, it.pin.Key = s.path, line, col, key
+	condaspec.Locate(&it.pin, condaspec.Default, pins.Place{})
 	it.pin.Condition = s.selector
 	it.pin.Build = buildList(rel)
 	s.items = append(s.items, it)

@@ -208,6 +208,7 @@ func (x *extractor) item(n *yaml.Node, key, cond string) {
 		return
 	}
 	p = x.d.Place(p, s, key)
+	condaspec.Locate(&p, condaspec.Default, pins.Place{})
 	p.Condition = cond
 	x.out = append(x.out, p)
 }

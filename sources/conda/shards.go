@@ -323,7 +323,7 @@ func (s *Source) fromShards(ctx, run context.Context, pkg string) ([]sources.Rel
 	}
 	var files []sources.File
 	var vers []string
-	found := false
+	found, indexed := false, false
 	for i, subdir := range s.opts.Subdirs {
 		idx, err := s.index(ctx, run, subdir, fetches[i])
 		if err != nil {
@@ -332,6 +332,7 @@ func (s *Source) fromShards(ctx, run context.Context, pkg string) ([]sources.Rel
 		if idx == nil {
 			continue
 		}
+		indexed = true
 		sum, ok := idx.Shards[pkg]
 		if !ok {
 			continue
@@ -351,7 +352,11 @@ func (s *Source) fromShards(ctx, run context.Context, pkg string) ([]sources.Rel
 		}
 		files, vers = append(files, fs...), append(vers, vs...)
 	}
-	if !found {
+	switch {
+	case !indexed:
+		// Every index 404: the host has no such channel (or none of its subdirs).
+		return nil, fmt.Errorf("the host has no shard index of %s for %s (404): no such channel there: %w", s.opts.Channel, strings.Join(s.opts.Subdirs, ", "), sources.ErrNotFound)
+	case !found:
 		return nil, fmt.Errorf("%s has no package %q in %s: %w", s.opts.Channel, pkg, strings.Join(s.opts.Subdirs, ", "), sources.ErrNotFound)
 	}
 	return group(files, func(i int) string { return vers[i] }, nil), nil

@@ -165,7 +165,7 @@ func (p *Plan) unify(pkg Package, schemes map[string]versions.Scheme) {
 		var lower, upper versions.Bound
 		s := group[0].scheme
 		for _, r := range group {
-			if !separateBounds(r) {
+			if !separateBounds(r) || r.pp.Failed != "" {
 				continue // kept as written: its bounds do not set the range
 			}
 			if versions.CompareLower(s, r.lower, lower) > 0 {
@@ -176,7 +176,9 @@ func (p *Plan) unify(pkg Package, schemes map[string]versions.Scheme) {
 			}
 		}
 		for _, r := range group {
-			p.unifyPin(r, lower, upper, pkg.Policy.AddCap)
+			if r.pp.Failed == "" {
+				p.unifyPin(r, lower, upper, pkg.Policy.AddCap)
+			}
 		}
 	}
 }

@@ -87,12 +87,14 @@ type held struct {
 }
 
 // target picks the target and says why, applying the gate when it is active.
-func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme, notes []string, prereleases bool) (string, string) {
+// It returns each source's best release too: its newest that passes the gate
+// (its newest, with no gate), of which the target is the lowest.
+func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme, notes []string, prereleases bool) (string, string, map[string]string) {
 	if !g.Active() {
 		return target(newest, ps, schemes, notes)
 	}
 	if len(newest) == 0 || len(ps) == 0 || schemes[ps[0].Scheme] == nil {
-		return "", ""
+		return "", "", nil
 	}
 	pinScheme := schemes[ps[0].Scheme]
 	// Sources the pins follow come first: on a tie their spelling wins.
@@ -146,7 +148,7 @@ func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, 
 				on = append(on, h)
 			}
 		}
-		return "", fmt.Sprintf("%s; no release passes the gates on %s: %s", summary, strings.Join(missing, ", "), describe(on, "", pinScheme))
+		return "", fmt.Sprintf("%s; no release passes the gates on %s: %s", summary, strings.Join(missing, ", "), describe(on, "", pinScheme)), nil
 	}
 	why := describe(holds, t, pinScheme)
 	agree := true
@@ -155,11 +157,11 @@ func (g Gate) target(newest map[string]string, ps []pins.Pin, lookups []Lookup, 
 	}
 	switch {
 	case why == "" && agree:
-		return t, summary
+		return t, summary, best
 	case why == "":
-		return t, summary + " → " + t
+		return t, summary + " → " + t, best
 	}
-	return t, summary + "; " + why + " → " + t
+	return t, summary + "; " + why + " → " + t, best
 }
 
 // spell returns t as the pins' sources spell the release equal to it by both
@@ -183,17 +185,25 @@ func (g Gate) spell(t, from string, ps []pins.Pin, ls []Lookup, schemes map[stri
 	return t
 }
 
-// summarize says what each source has: "pypi and conda-forge have 0.67.0", or
-// "pypi has 0.67.0, conda-forge only 0.66.0".
+// summarize says what each source has, naming the sources in name order
+// whatever order they were asked or answered in: "conda-forge and pypi have
+// 0.67.0", or "conda-forge has only 0.66.0, pypi has 0.67.0". A version
+// several sources have is spelled as the first of ls has it (the pins'
+// sources come first).
 func summarize(newest map[string]string, ls []Lookup, scheme versions.Scheme) string {
 	var names []string
+	top := ""
 	for _, l := range ls {
-		if _, ok := newest[l.Source]; ok {
-			names = append(names, l.Source)
+		v, ok := newest[l.Source]
+		if !ok || slices.Contains(names, l.Source) {
+			continue
+		}
+		names = append(names, l.Source)
+		if top == "" || scheme.Compare(v, top) > 0 {
+			top = v
 		}
 	}
-	slices.SortStableFunc(names, func(a, b string) int { return -scheme.Compare(newest[a], newest[b]) })
-	top := newest[names[0]]
+	slices.Sort(names)
 	same := 0
 	for _, n := range names {
 		if scheme.Compare(newest[n], top) == 0 {
@@ -206,12 +216,12 @@ func summarize(newest map[string]string, ls []Lookup, scheme versions.Scheme) st
 		}
 		return list(names) + " have " + top
 	}
-	parts := []string{names[0] + " has " + top}
-	for _, n := range names[1:] {
+	parts := make([]string, len(names))
+	for i, n := range names {
 		if scheme.Compare(newest[n], top) == 0 {
-			parts = append(parts, n+" has "+newest[n])
+			parts[i] = n + " has " + newest[n]
 		} else {
-			parts = append(parts, n+" only "+newest[n])
+			parts[i] = n + " has only " + newest[n]
 		}
 	}
 	return strings.Join(parts, ", ")

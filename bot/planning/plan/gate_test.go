@@ -72,11 +72,11 @@ func TestGate(t *testing.T) {
 		{
 			name: "PyPI ahead of conda-forge", gate: plan.Gate{Require: require},
 			conda: condaHistory()[:2],
-			want:  "0.66.0", reason: "pypi has 0.67.0, conda-forge only 0.66.0 → 0.66.0",
+			want:  "0.66.0", reason: "conda-forge has only 0.66.0, pypi has 0.67.0 → 0.66.0",
 		},
 		{
 			name: "both have it", gate: plan.Gate{Require: require},
-			want: "0.67.0", reason: "pypi and conda-forge have 0.67.0",
+			want: "0.67.0", reason: "conda-forge and pypi have 0.67.0",
 		},
 		{
 			name: "younger than min-age", gate: plan.Gate{MinAge: 3 * 24 * time.Hour},
@@ -86,7 +86,7 @@ func TestGate(t *testing.T) {
 		{
 			name: "young on conda-forge only", gate: plan.Gate{Require: require, MinAge: 12 * time.Hour},
 			conda: append(condaHistory()[:2], builds("0.67.0", now.Add(-5*time.Hour), allSubdir...)),
-			want:  "0.66.0", reason: "pypi and conda-forge have 0.67.0; 0.67.0 is 5 hours old on conda-forge, min-age 12h → 0.66.0",
+			want:  "0.66.0", reason: "conda-forge and pypi have 0.67.0; 0.67.0 is 5 hours old on conda-forge, min-age 12h → 0.66.0",
 		},
 		{
 			name: "a yanked newest release", gate: plan.Gate{Require: []string{"pypi"}},
@@ -116,18 +116,18 @@ func TestGate(t *testing.T) {
 		{
 			name: "no conda-forge build for a platform", gate: plan.Gate{Require: require, Platforms: []string{"osx-arm64"}},
 			conda: append(condaHistory()[:2], builds("0.67.0", old, "linux-64", "win-64")),
-			want:  "0.66.0", reason: "pypi and conda-forge have 0.67.0; 0.67.0 has no conda-forge build for osx-arm64 → 0.66.0",
+			want:  "0.66.0", reason: "conda-forge and pypi have 0.67.0; 0.67.0 has no conda-forge build for osx-arm64 → 0.66.0",
 		},
 		{
 			name: "noarch serves every platform", gate: plan.Gate{Require: require, Platforms: []string{"osx-arm64", "win-64"}},
 			conda: []sources.Release{builds("0.67.0", old, "noarch")},
-			want:  "0.67.0", reason: "pypi and conda-forge have 0.67.0",
+			want:  "0.67.0", reason: "conda-forge and pypi have 0.67.0",
 		},
 		{
 			name: "conda spelling mapped to the pins' release", gate: plan.Gate{Require: require},
 			pypi:  []sources.Release{wheels("0.66.0", old, allWheels...), wheels("0.67.0", old, allWheels...)},
 			conda: []sources.Release{builds("0.66", old, allSubdir...)},
-			want:  "0.66.0", reason: "pypi has 0.67.0, conda-forge only 0.66 → 0.66.0",
+			want:  "0.66.0", reason: "conda-forge has only 0.66, pypi has 0.67.0 → 0.66.0",
 		},
 	}
 	for _, tt := range tests {
@@ -180,7 +180,13 @@ func TestGateCondaPins(t *testing.T) {
 		{Source: "pypi", Releases: pypiHistory()[:2]},
 	}
 	got := plan.Make(gated(g), []pins.Pin{p}, lookups, all.Schemes())
-	if got.Target != "0.66.0" || got.Reason != "conda-forge has 0.67.0, pypi only 0.66.0 → 0.66.0" || got.Newest["pypi"] != "0.66.0" {
+	if got.Target != "0.66.0" || got.Reason != "conda-forge has 0.67.0, pypi has only 0.66.0 → 0.66.0" || got.Newest["pypi"] != "0.66.0" {
 		t.Errorf("plan %+v", got)
+	}
+	// The conda pin is measured against conda-forge's 0.67.0, which PyPI,
+	// required, holds back.
+	want := "0.67.0 is on conda-forge, but the target is 0.66.0: pypi has not published 0.67.0 (the configuration requires pypi); 0.66.0 is newer than the cap <=0.65.1"
+	if r := got.Pins[0].Reason; r != want {
+		t.Errorf("pin reason %q\nwant       %q", r, want)
 	}
 }

@@ -22,8 +22,8 @@ func (p *Plan) holds(pkg Package, lookups []Lookup, schemes map[string]versions.
 		pp := &p.Pins[i]
 		name := pp.Pin.Scheme
 		scheme := schemes[name]
-		if scheme == nil || minimumSchemes[name] {
-			continue // a go.mod minimum is raised, never held
+		if scheme == nil || minimumSchemes[name] || pp.Failed != "" {
+			continue // a go.mod minimum is raised, never held; a failed pin's source said nothing
 		}
 		before, err := scheme.ParseConstraint(pp.Pin.Constraint)
 		if err != nil {

@@ -28,7 +28,10 @@ func (p *Plan) movePins(pkg Package, lookups []Lookup, schemes map[string]versio
 	memo := map[[3]string]decision{}
 	for i := range p.Pins {
 		pp := &p.Pins[i]
-		if pp.Pin.Skip != "" {
+		switch {
+		case pp.Failed != "":
+			continue // its source could not say (failPins)
+		case pp.Pin.Skip != "":
 			pp.Reason = "not edited: " + pp.Pin.Skip
 			continue
 		}
@@ -40,6 +43,10 @@ func (p *Plan) movePins(pkg Package, lookups []Lookup, schemes map[string]versio
 			key := [3]string{pp.Pin.Scheme, pp.Pin.Source, pp.Pin.Constraint}
 			var seen bool
 			if d, seen = memo[key]; !seen {
+				pol := pol
+				if p.aboveTarget(pp.Pin, scheme) {
+					pol.Target = "the target" // heldBack says why it is not the newest release
+				}
 				d = decide(scheme, pp.Pin.Scheme, pp.Pin.Constraint, p.Target, pol, yankedIn(lookups, pp.Pin.Source, scheme))
 				memo[key] = d
 			}
@@ -100,7 +107,7 @@ func decide(scheme versions.Scheme, name, text, target string, pol versions.Poli
 	}
 	var d decision
 	if minimumSchemes[name] {
-		d.m, d.moveErr = versions.RaiseMinimum(scheme, c, target)
+		d.m, d.moveErr = versions.RaiseMinimum(scheme, c, target, pol)
 	} else {
 		d.m, d.moveErr = versions.NewUpperYanked(scheme, c, target, pol, yanked)
 	}

@@ -9,6 +9,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -96,30 +97,46 @@ type PinPlan struct {
 	// old cap shut out a major version the new one admits: "<7" to "<8"),
 	// which the pull request's title and body say.
 	Major *versions.MajorCross
+	// Failed says why the pin was not planned: the source it follows could
+	// not be asked, or had no acceptable release ("environment.yml:2:5:
+	// channels[0]: numba: cannot be asked: ..."). Such a pin is left as
+	// written, holds nothing and is never unified; "" for every other pin.
+	Failed string
 	// admitsBefore says whether the pin as written admits the target, so
 	// that a pin reverted after the plan is judged again (Revert).
 	admitsBefore bool
 }
 
 // Make plans pkg's pins (all of them of pkg) from what the sources said. schemes
-// maps scheme names to schemes.
+// maps scheme names to schemes. A source that cannot be asked, or that has no
+// acceptable release, fails the pins that follow it and no others: those are
+// left as written, saying why (PinPlan.Failed), with a warning, and the
+// package is planned from its other pins and sources. The package is an
+// error when every pin fails, or when a source its gate requires does. The
+// plan is the same whatever order lookups come in.
 func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versions.Scheme) Plan {
 	p := Plan{Name: pkg.Name, Newest: map[string]string{}}
+	lookups = slices.Clone(lookups)
+	slices.SortStableFunc(lookups, func(a, b Lookup) int { return strings.Compare(a.Source, b.Source) })
 	var errs []error
 	var notes []string
+	failed := map[string]string{} // source -> why the pins that follow it are not planned
 	for _, l := range lookups {
 		if l.Err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", l.Source, l.Err))
+			failed[l.Source] = "cannot be asked: " + l.Err.Error()
 			continue
 		}
 		scheme := pkg.Gate.scheme(ps, l.Source, schemes)
 		if scheme == nil {
 			errs = append(errs, fmt.Errorf("%s: no version scheme for its pins", l.Source))
+			failed[l.Source] = "no version scheme for its pins"
 			continue
 		}
 		newest, why := Newest(scheme, l.Releases, pkg.Prereleases)
 		if newest == "" {
 			errs = append(errs, fmt.Errorf("%s: %s", l.Source, why))
+			failed[l.Source] = why
 			continue
 		}
 		p.Newest[l.Source] = newest
@@ -128,11 +145,16 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 	for _, pin := range ps {
 		p.Pins = append(p.Pins, PinPlan{Pin: pin, New: pin.Constraint})
 	}
-	if len(errs) > 0 {
+	isFailed := func(source string) bool { _, f := failed[source]; return f }
+	if len(errs) > 0 && (slices.ContainsFunc(pkg.Gate.Require, isFailed) ||
+		!slices.ContainsFunc(ps, func(pin pins.Pin) bool { return !isFailed(pin.Source) })) {
+		// A required source, or every source the pins follow, said nothing.
 		p.Status, p.Err = Error, errors.Join(errs...)
 		return p
 	}
-	p.Target, p.Reason = pkg.Gate.target(p.Newest, ps, lookups, schemes, notes, pkg.Prereleases)
+	ok, answered := p.failPins(pkg, failed, lookups)
+	var best map[string]string
+	p.Target, p.Reason, best = pkg.Gate.target(p.Newest, ok, answered, schemes, notes, pkg.Prereleases)
 	if p.Target == "" {
 		p.Status, p.Err = Error, noTarget(p.Reason)
 		return p
@@ -143,6 +165,14 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 		p.unify(pkg, schemes)
 	}
 	p.holds(pkg, lookups, schemes)
+	for i := range p.Pins {
+		pp := &p.Pins[i]
+		// A pin measured against a newer release of its own source than the
+		// target says what holds the target back.
+		if why := p.heldBack(pkg, *pp, answered, best, schemes); why != "" {
+			pp.Reason = joinReason(why, pp.Reason)
+		}
+	}
 	p.majors(schemes)
 	p.Drift = drift(p.Pins, schemes)
 	return p
@@ -150,28 +180,25 @@ func Make(pkg Package, ps []pins.Pin, lookups []Lookup, schemes map[string]versi
 
 // target picks the release every pin moves to: the lowest of the sources'
 // newest releases, so that pins of one package move together and no file is
-// capped at a release another of its sources does not have yet.
-func target(newest map[string]string, ps []pins.Pin, schemes map[string]versions.Scheme, notes []string) (string, string) {
+// capped at a release another of its sources does not have yet. It returns
+// newest as each source's best release.
+func target(newest map[string]string, ps []pins.Pin, schemes map[string]versions.Scheme, notes []string) (string, string, map[string]string) {
 	if len(newest) == 0 || len(ps) == 0 {
-		return "", ""
+		return "", "", nil
 	}
 	scheme := schemes[ps[0].Scheme]
-	names := make([]string, 0, len(newest))
-	for n := range newest {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(newest))
 	t := newest[names[0]]
 	for _, n := range names[1:] {
 		if scheme.Compare(newest[n], t) < 0 {
 			t = newest[n]
 		}
 	}
-	sort.Strings(notes)
+	sort.Strings(notes) // each note starts with its source: in name order
 	if len(notes) == 1 {
-		return t, notes[0]
+		return t, notes[0], newest
 	}
-	return t, strings.Join(notes, ", ") + " → " + t
+	return t, strings.Join(notes, ", ") + " → " + t, newest
 }
 
 func schemeFor(ps []pins.Pin, source string, schemes map[string]versions.Scheme) versions.Scheme {

@@ -69,19 +69,39 @@ func Source(ch string) string {
 	return ch
 }
 
+// A Channel is one entry of a file's channel list, and where it is written.
+type Channel struct {
+	Name string
+	At   pins.Place
+}
+
 // First returns the Source of the first channel of a file's channel list that
-// names a channel: "defaults" (Anaconda's channels, whatever conda is
-// configured with) and "nodefaults" (an instruction, not a channel) are passed
-// over. With none, it is Default.
-func First(channels []string) string {
+// names a channel, and where that entry is written: "defaults" (Anaconda's
+// channels, whatever conda is configured with) and "nodefaults" (an
+// instruction, not a channel) are passed over. With none, it is Default and
+// the zero Place.
+func First(channels []Channel) (string, pins.Place) {
 	for _, ch := range channels {
-		switch strings.TrimSpace(ch) {
+		switch strings.TrimSpace(ch.Name) {
 		case "defaults", "nodefaults", "":
 			continue
 		}
-		return Source(ch)
+		return Source(ch.Name), ch.At
 	}
-	return Default
+	return Default, pins.Place{}
+}
+
+// Locate sets p.SourceAt once the caller has placed p (Line, Col, Key): the
+// pin's own place when its spec names its channel (p.Source is not the
+// file's source), else at, where the file names source, its channel; a pin
+// that follows Default keeps the zero Place.
+func Locate(p *pins.Pin, source string, at pins.Place) {
+	switch {
+	case p.Source != source:
+		p.SourceAt = pins.Place{Line: p.Line, Col: p.Col, Key: p.Key}
+	case source != Default:
+		p.SourceAt = at
+	}
 }
 
 // Pin returns the pin of the MatchSpec text, which starts at file offset

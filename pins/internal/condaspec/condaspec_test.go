@@ -1,8 +1,10 @@
 package condaspec_test
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
 )
 
@@ -28,17 +30,50 @@ func TestSource(t *testing.T) {
 }
 
 func TestFirst(t *testing.T) {
+	at := func(i int) pins.Place { return pins.Place{Line: i + 2, Col: 5, Key: fmt.Sprintf("channels[%d]", i)} }
 	for _, tt := range []struct {
 		in   []string
 		want string
+		at   pins.Place
 	}{
-		{nil, "conda"},
-		{[]string{"defaults"}, "conda"},
-		{[]string{"nodefaults", "conda-forge"}, "conda-forge"},
-		{[]string{"defaults", "numba/label/dev", "conda-forge"}, "numba/label/dev"},
+		{nil, "conda", pins.Place{}},
+		{[]string{"defaults"}, "conda", pins.Place{}},
+		{[]string{"nodefaults", "conda-forge"}, "conda-forge", at(1)},
+		{[]string{"defaults", "numba/label/dev", "conda-forge"}, "numba/label/dev", at(1)},
+		{[]string{"numba", "conda-forge"}, "numba", at(0)},
 	} {
-		if got := condaspec.First(tt.in); got != tt.want {
-			t.Errorf("First(%q) = %q, want %q", tt.in, got, tt.want)
+		var chs []condaspec.Channel
+		for i, name := range tt.in {
+			chs = append(chs, condaspec.Channel{Name: name, At: at(i)})
+		}
+		if got, gotAt := condaspec.First(chs); got != tt.want || gotAt != tt.at {
+			t.Errorf("First(%q) = %q at %+v, want %q at %+v", tt.in, got, gotAt, tt.want, tt.at)
+		}
+	}
+}
+
+// TestLocate: a pin that follows its file's channel is located at that
+// channel's entry, one whose spec names its channel at itself, one that
+// follows the configured channel nowhere.
+func TestLocate(t *testing.T) {
+	entry := pins.Place{Line: 2, Col: 5, Key: "channels[0]"}
+	for _, tt := range []struct {
+		text, source string
+		at, want     pins.Place
+	}{
+		{"numba >=0.61.2", "numba", entry, entry},
+		{"conda-forge::numba >=0.61.2", "numba", entry, pins.Place{Line: 9, Col: 5, Key: "dependencies[3]"}},
+		{"numba >=0.61.2", condaspec.Default, pins.Place{}, pins.Place{}},
+		{"conda-forge::numba", condaspec.Default, pins.Place{}, pins.Place{Line: 9, Col: 5, Key: "dependencies[3]"}},
+	} {
+		p, err := condaspec.Pin(tt.text, 0, tt.source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Line, p.Col, p.Key = 9, 5, "dependencies[3]"
+		condaspec.Locate(&p, tt.source, tt.at)
+		if p.SourceAt != tt.want {
+			t.Errorf("%q following %s: SourceAt %+v, want %+v", tt.text, tt.source, p.SourceAt, tt.want)
 		}
 	}
 }

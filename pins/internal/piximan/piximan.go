@@ -79,7 +79,15 @@ type Reader struct {
 	prefix   []string
 	deps     []*dep
 	byKey    map[string]*dep
-	channels []string
+	channels []channel
+}
+
+// A channel is one entry of the manifest's channels list: its name, the
+// offset of its token and its key.
+type channel struct {
+	name string
+	off  int
+	key  string
 }
 
 // New returns a Reader of the manifest whose keys start with prefix.
@@ -93,7 +101,7 @@ func (r *Reader) Visit(d *tomlwalk.Doc, v tomlwalk.Value) bool {
 	}
 	key := v.Key[len(r.prefix):]
 	if len(key) == 2 && (key[0] == "workspace" || key[0] == "project") && key[1] == "channels" {
-		r.channels = channelNames(d, v.Node)
+		r.channels = channelNames(d, v.Node, strings.Join(v.Key, "."))
 		return true
 	}
 	i, ok := depIndex(key)
@@ -133,16 +141,26 @@ func Channels(path string, data []byte, prefix ...string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return condaspec.Named(r.channels), nil
+	var names []string
+	for _, ch := range r.channels {
+		names = append(names, ch.name)
+	}
+	return condaspec.Named(names), nil
 }
 
 // Pins returns the pins of the dependencies visited, in the order first
 // visited, and the errors of the dependencies that could not be read (each
 // a skipped entry). Conda ones have Scheme "conda" and Source the table's
-// channel, else the workspace's first channel, else "conda"; PyPI ones have
-// Scheme "pep440" and Source "pypi".
+// channel, else the workspace's first channel, else "conda" (and SourceAt
+// where it is named); PyPI ones have Scheme "pep440" and Source "pypi".
 func (r *Reader) Pins(path string, data []byte) ([]pins.Pin, diag.List) {
-	x := &extractor{path: path, data: data, source: condaspec.First(r.channels)}
+	chs := make([]condaspec.Channel, len(r.channels))
+	for i, ch := range r.channels {
+		line, col := diag.Position(data, ch.off)
+		chs[i] = condaspec.Channel{Name: ch.name, At: pins.Place{Line: line, Col: col, Key: ch.key}}
+	}
+	x := &extractor{path: path, data: data}
+	x.source, x.sourceAt = condaspec.First(chs)
 	for _, dp := range r.deps {
 		if p, ok := x.pin(dp); ok {
 			p.Build, p.Condition = tableContext(dp.key[dp.table:])
@@ -153,11 +171,12 @@ func (r *Reader) Pins(path string, data []byte) ([]pins.Pin, diag.List) {
 }
 
 type extractor struct {
-	path   string
-	data   []byte
-	source string
-	out    []pins.Pin
-	errs   diag.List
+	path     string
+	data     []byte
+	source   string     // the workspace's first channel, which conda pins follow
+	sourceAt pins.Place // where it is named
+	out      []pins.Pin
+	errs     diag.List
 }
 
 func (x *extractor) fail(v *val, key, format string, args ...any) {
@@ -165,26 +184,27 @@ func (x *extractor) fail(v *val, key, format string, args ...any) {
 	x.errs = append(x.errs, diag.Errorf(x.path, line, col, key, format, args...))
 }
 
-// channelNames returns the channels of a channels array: strings, or inline
-// tables with a channel key.
-func channelNames(d *tomlwalk.Doc, n *unstable.Node) []string {
+// channelNames returns the channels of a channels array, whose key is key:
+// strings, or inline tables with a channel key.
+func channelNames(d *tomlwalk.Doc, n *unstable.Node, key string) []channel {
 	if n.Kind != unstable.Array {
 		return nil
 	}
-	var out []string
-	for _, el := range tomlwalk.Elements(n) {
+	var out []channel
+	for i, el := range tomlwalk.Elements(n) {
+		k := fmt.Sprintf("%s[%d]", key, i)
 		if s, ok := d.StringAt(el); ok {
-			out = append(out, s.Value)
+			out = append(out, channel{name: s.Value, off: d.Offset(el), key: k})
 			continue
 		}
 		if el.Kind == unstable.InlineTable {
 			it := el.Children()
 			for it.Next() {
 				kv := it.Node()
-				k := kv.Key()
-				if k.Next() && string(k.Node().Data) == "channel" {
+				kk := kv.Key()
+				if kk.Next() && string(kk.Node().Data) == "channel" {
 					if s, ok := d.StringAt(kv.Value()); ok {
-						out = append(out, s.Value)
+						out = append(out, channel{name: s.Value, off: d.Offset(kv.Value()), key: k + ".channel"})
 					}
 				}
 			}
@@ -202,11 +222,16 @@ func (x *extractor) pin(dp *dep) (pins.Pin, bool) {
 		p = pep508.Named(name)
 	}
 	p.File, p.Key = x.path, label
+	if !dp.pypi {
+		p.SourceAt = x.sourceAt
+	}
 	v := dp.str
 	if v == nil {
 		v = dp.fields["version"]
 		if ch, ok := dp.fields["channel"]; ok && ch.isStr && !dp.pypi {
 			p.Source = condaspec.Source(ch.str.Value)
+			line, col := diag.Position(x.data, ch.off)
+			p.SourceAt = pins.Place{Line: line, Col: col, Key: label + ".channel"}
 		}
 	}
 	if v == nil {

@@ -127,7 +127,8 @@ func (d *Doc) ScalarError(s Scalar, key string, err error) *diag.Error {
 
 // Place returns p, the pin read from scalar s, placed in the file: File,
 // Line, Col and Key, and Skip when the scalar's value is not a slice of the
-// file (s.Skip).
+// file (s.Skip). Such a pin has no Tie: the offsets of its value are not
+// the file's, and a pin that is not edited carries nothing with its version.
 func (d *Doc) Place(p pins.Pin, s Scalar, key string) pins.Pin {
 	p.File, p.Line, p.Col, p.Key = d.Path, s.Line, s.Col, key
 	if s.Skip != "" {
