@@ -21,6 +21,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/arch v0.32.0
 	golang.org/x/mod v0.42.0
+	golang.org/x/net v0.57.0
 	golang.org/x/oauth2 v0.37.0
 	golang.org/x/text v0.41.0
 )
@@ -32,6 +33,5 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
-	golang.org/x/net v0.57.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )

@@ -210,10 +210,11 @@ const (
 	NotifyError         = "error"          // a package or the run failed
 	NotifyHeld          = "held"           // a package held (its target shut out, nothing moves)
 	NotifyEarlyWarning  = "early-warning"  // a pre-release newer than the target fails a check, first seen
+	NotifyNightly       = "nightly"        // a nightly build's verdict changed: it fails, fails otherwise, or passes again
 )
 
 // NotifyEvents are every event, the default of notify.on.
-var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, NotifyError, NotifyHeld, NotifyEarlyWarning}
+var NotifyEvents = []string{NotifyFailure, NotifyPR, NotifyUpstreamFixed, NotifyError, NotifyHeld, NotifyEarlyWarning, NotifyNightly}
 
 // Notify configures the Slack message of `pinbot run`. The webhook URL is a
 // secret and comes only from SLACK_WEBHOOK_URL.

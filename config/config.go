@@ -196,12 +196,16 @@ func fromYAML(file string, doc *yaml.Node) (*Config, error) {
 	if err := c.checkRequire(); err != nil {
 		return nil, err
 	}
+	if err := c.checkEarlyWarning(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
 // decodeYAML is fromYAML without the checks of references to keys another
 // file may set: the repository's own file, read before it is merged over a
-// fleet's defaults, may require a channel the defaults list.
+// fleet's defaults, may require a channel the defaults list, or turn on the
+// early warning of a package whose probes the defaults give.
 func decodeYAML(file string, doc *yaml.Node) (*Config, error) {
 	c := &Config{File: file}
 	if len(doc.Content) > 0 {

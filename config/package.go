@@ -151,8 +151,13 @@ type Package struct {
 	ProbeEnvironment ProbeEnvironment `yaml:"probe-environment"`
 	// EarlyWarning runs the package's checks against a pre-release newer
 	// than the target, when there is one (default on for a package with
-	// checks; see EarlyWarns).
-	EarlyWarning *bool `yaml:"early-warning"`
+	// checks; see EarlyWarns). It is the boolean form of the early-warning
+	// key; its mapping form is EarlyWarnings.
+	EarlyWarning *bool `yaml:"early-warning,mapping=EarlyWarnings"`
+	// EarlyWarnings is early-warning's mapping form
+	// (early-warning: {nightly: scientific-python}): on, with where the
+	// package's nightly builds are (NightlySource).
+	EarlyWarnings *EarlyWarnings `yaml:"-"`
 	// Solve, when set, overrides the global solve for this package.
 	Solve *bool `yaml:"solve"`
 	// Usage is "auto" (the default: the repository's Python code is read
@@ -213,17 +218,19 @@ func (p *Package) HasChecks() bool { return p != nil && (len(p.Probes) > 0 || p.
 
 // EarlyWarns reports whether the package's probes and symbol scan are run
 // against a pre-release newer than its target: on for a package with
-// them, unless early-warning: false. A run whose usage checks give a
-// package checks early-warns it too (bot/planning).
-func (p *Package) EarlyWarns() bool {
-	return p.HasChecks() && (p.EarlyWarning == nil || *p.EarlyWarning)
+// them, unless early-warning: false (the mapping form is on). A run whose
+// usage checks give a package checks early-warns it too (bot/planning,
+// EarlyWarningOn).
+func (p *Package) EarlyWarns() bool { return p.HasChecks() && p.EarlyWarningOn() }
+
+// EarlyWarningOn reports whether the package's early warning is on
+// whenever it has checks: unless early-warning: false.
+func (p *Package) EarlyWarningOn() bool {
+	return p == nil || p.EarlyWarning == nil || *p.EarlyWarning || p.EarlyWarnings != nil
 }
 
 // Validate checks the package's values.
 func (p *Package) Validate() error {
-	if p.EarlyWarning != nil && *p.EarlyWarning && !p.HasChecks() && !p.UsageOn() {
-		return fmt.Errorf("early-warning: true, but the package has no probes or symbols to run against a pre-release, and usage: off")
-	}
 	if err := oneOf("yanked", p.Yanked, "", "report", "follow"); err != nil {
 		return err
 	}

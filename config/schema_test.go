@@ -216,7 +216,14 @@ func enumDoc(path, value string) []byte {
 		}
 		return map[string]any{seg: build(segs[1:])}
 	}
-	out, _ := yaml.Marshal(build(strings.Split(path, ".")))
+	doc := build(strings.Split(path, "."))
+	if rest, ok := strings.CutPrefix(path, "packages.*."); ok && !strings.HasPrefix(rest, "probes") && !strings.HasPrefix(rest, "symbols") {
+		// A package's early warning needs checks to run: give it one, which
+		// the key tested does not depend on.
+		pkg := doc.(map[string]any)["packages"].(map[string]any)["x"].(map[string]any)
+		pkg["probes"] = []any{map[string]any{"preset": "numba-unique-ids"}}
+	}
+	out, _ := yaml.Marshal(doc)
 	return out
 }
 

@@ -76,6 +76,9 @@ type Entry struct {
 	Why string
 	// Pull is the package's pull request in the repository, if any.
 	Pull *Pull
+	// Nightly is what the package's checks say of its newest nightly build
+	// in the repository, with since when (nil: none checked).
+	Nightly *report.Nightly
 }
 
 // A Problem is an error of one repository tied to no package.
@@ -114,7 +117,7 @@ func Summarize(reports []Report) (*Dashboard, []string) {
 			if p.Newest != "" && (fp.Newest == "" || compareVersions(key, p.Newest, fp.Newest) > 0) {
 				fp.Newest = p.Newest
 			}
-			e := Entry{Repository: r.Repository, Target: p.Newest, Admits: p.Admits, Behind: p.Behind, Why: why(p)}
+			e := Entry{Repository: r.Repository, Target: p.Newest, Admits: p.Admits, Behind: p.Behind, Why: why(p), Nightly: p.Nightly}
 			for i, pr := range r.Pulls {
 				if config.Key(pr.Package) == key {
 					e.Pull = &r.Pulls[i]
@@ -343,8 +346,9 @@ func (d *Dashboard) longest() int {
 	return n
 }
 
-// rows returns how many rows the package's table has: a row for each
-// repository but the current ones.
+// rows returns how many rows the package's longest table has: a row for
+// each repository but the current ones, or one for each repository with a
+// nightly checked.
 func (p Package) rows() int {
 	n := 0
 	for s, es := range p.ByStatus {
@@ -352,7 +356,7 @@ func (p Package) rows() int {
 			n += len(es)
 		}
 	}
-	return n
+	return max(n, len(p.nightlyEntries()))
 }
 
 // A view is how much of the dashboard a rendering shows.
@@ -424,6 +428,7 @@ func (d *Dashboard) render(w io.Writer, v view) error {
 			}
 			ew.Printf("\nCurrent: %s.\n", strings.Join(names, ", "))
 		}
+		nightlies(ew, p, v)
 		chart(ew, p, single)
 	}
 	if len(d.Problems) > 0 {
@@ -435,6 +440,59 @@ func (d *Dashboard) render(w io.Writer, v view) error {
 		leftOut(ew, len(d.Problems)-shown)
 	}
 	return ew.Err
+}
+
+// nightlyOrder puts the nightlies that want a look first.
+var nightlyOrder = map[string]int{"blocked": 0, "warning": 1, "ok": 2}
+
+// nightlyEntries are the package's repositories with a nightly checked,
+// blocked first, then undecided, then passing, each by repository.
+func (p Package) nightlyEntries() []Entry {
+	var out []Entry
+	for _, s := range p.statuses() {
+		for _, e := range p.ByStatus[s] {
+			if e.Nightly != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		rank := func(e Entry) int {
+			if r, ok := nightlyOrder[e.Nightly.Verdict]; ok {
+				return r
+			}
+			return len(nightlyOrder)
+		}
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a.Repository, b.Repository))
+	})
+	return out
+}
+
+// nightlies writes the table of the package's nightly builds across the
+// fleet: each repository's build, its verdict and since when it holds.
+func nightlies(ew *errw.Writer, p Package, v view) {
+	es := p.nightlyEntries()
+	if len(es) == 0 {
+		return
+	}
+	shown := v.shown(len(es))
+	ew.Printf("\nNightly builds:\n\n| repository | nightly | verdict | first failing | last passing | why |\n|---|---|---|---|---|---|\n")
+	for _, e := range es[:shown] {
+		n := e.Nightly
+		build := func(b *report.NightlyBuild) string {
+			if b == nil {
+				return "–"
+			}
+			return codeCell(b.Version)
+		}
+		why := ""
+		if n.Verdict != "ok" {
+			why = n.Reason
+		}
+		ew.Printf("| %s | %s | %s | %s | %s | %s |\n", mdName(e.Repository), codeCell(n.Version+" ("+n.Source+")"), codeCell(n.Verdict),
+			build(n.FirstFailing), build(n.LastPassing), codeCell(why))
+	}
+	leftOut(ew, len(es)-shown)
 }
 
 // chart writes the Mermaid bar chart of the package's lagging repositories,

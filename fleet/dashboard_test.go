@@ -30,10 +30,16 @@ func fixture() []fleet.Report {
 		{Kind: "probe", Name: "numba-unique-ids", Verdict: "blocked", Detail: "FunctionIdentity._unique_ids: missing <b>@lab/core</b> | `x`"},
 		{Kind: "probe", Name: "other", Verdict: "ok"},
 	}
+	blocked.Nightly = &report.Nightly{Version: "0.69.0.dev20261130", Source: "numba/label/dev", Verdict: "blocked",
+		Reason: "fails probe numba-unique-ids (FunctionIdentity._unique_ids is missing)", FirstFailing: &report.NightlyBuild{Version: "0.69.0.dev20261124"},
+		LastPassing: &report.NightlyBuild{Version: "0.69.0.dev20261117"}}
 	held := pkg("numba", "held", "0.67.0", "0.66.0", 1)
 	held.Reason = "the project's constraints cannot be resolved with 0.67.0"
 	failed := pkg("numba", "error", "", "", 0)
 	failed.Error = "pypi: 503 Service Unavailable"
+	current := pkg("numba", "current", "0.66.0", "0.66.0", 0)
+	current.Nightly = &report.Nightly{Version: "0.69.0.dev20261130", Source: "numba/label/dev", Verdict: "ok", Reason: "passes every check against 0.66.0",
+		LastPassing: &report.NightlyBuild{Version: "0.69.0.dev20261130"}}
 	return []fleet.Report{
 		{File: "a.json", Repository: "lab/svc_a", Packages: []report.Package{pkg("numba", "bump", "0.67.0", "0.66.0", 1), pkg("protobuf", "current", "6.33.0", "6.33.0", 0)},
 			Pulls: []fleet.Pull{{Package: "numba", Action: "opened", Number: 12, URL: "https://github.com/lab/svc_a/pull/12"}}, APIRequests: 20},
@@ -41,7 +47,7 @@ func fixture() []fleet.Report {
 			Pulls: []fleet.Pull{{Package: "numba", Action: "updated", Number: 3, URL: "javascript:alert(1)", Draft: true}}, APIRequests: 9},
 		{File: "c.json", Repository: "lab/c", Packages: []report.Package{held, pkg("protobuf", "current", "6.33.0", "6.33.0", 0)}},
 		{File: "d.json", Repository: "lab/d", Packages: []report.Package{failed}, Errors: []string{"requirements.txt:3: -r missing.txt: no such file"}},
-		{File: "e.json", Repository: "lab/e", Packages: []report.Package{pkg("numba", "current", "0.66.0", "0.66.0", 0)}},
+		{File: "e.json", Repository: "lab/e", Packages: []report.Package{current}},
 	}
 }
 
@@ -147,6 +153,7 @@ func TestDashboardInert(t *testing.T) {
 		held.Hold = h
 		failed := pkg("numba", "error", "", "", 0)
 		failed.Error = h
+		failed.Nightly = &report.Nightly{Version: "1.dev1", Source: h, Verdict: "blocked", Reason: h}
 		d, _ := fleet.Summarize([]fleet.Report{
 			{Repository: "lab/a", Packages: []report.Package{blocked}, Errors: []string{h}},
 			{Repository: "lab/b", Packages: []report.Package{held}},

@@ -227,6 +227,21 @@ func validPackage(p report.Package) error {
 			return errors.New("checks: a text too long")
 		}
 	}
+	if n := p.Nightly; n != nil {
+		switch {
+		case !report.ValidVersion(n.Version):
+			return fmt.Errorf("nightly.version: %s is not a version", quote(n.Version))
+		case !statusRE().MatchString(n.Verdict):
+			return fmt.Errorf("nightly.verdict %s", quote(n.Verdict))
+		case len(n.Source) > maxText || len(n.Reason) > maxText:
+			return errors.New("nightly: a text too long")
+		}
+		for _, b := range []*report.NightlyBuild{n.FirstFailing, n.LastPassing} {
+			if b != nil && !report.ValidVersion(b.Version) {
+				return fmt.Errorf("nightly: %s is not a version", quote(b.Version))
+			}
+		}
+	}
 	return nil
 }
 

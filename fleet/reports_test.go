@@ -97,6 +97,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(checkReport))
 	f.Add([]byte(runReport))
 	f.Add([]byte(`{"schema":1,"report":{"report":{"schema":1}}}`))
+	f.Add([]byte(`{"schema":1,"repository":"lab/a","packages":[{"name":"numba","status":"current","nightly":{"version":"0.69.0.dev1","source":"x","verdict":"blocked","first_failing":{"version":"0.69.0.dev0"},"last_passing":null}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := fleet.Parse(data)
 		if err != nil {

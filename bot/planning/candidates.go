@@ -38,6 +38,15 @@ func (c *Checker) checkReleases(ctx context.Context, p *plan.Plan, lookups []pla
 		rs, err := c.pypiReleases(ctx, p.Name, lookups)
 		return rs, pep440.Scheme{}, "PyPI", err
 	}
+	rs, scheme, channel, err := c.condaReleases(ctx, p, lookups, channel)
+	return rs, scheme, channel, err
+}
+
+// condaReleases returns a package's conda releases on channel, where the
+// checks read conda packages: channel when set (the channel of its conda
+// pins), else its first conda lookup's, else the first configured
+// channel's ("conda"), with the conda scheme and the channel's name.
+func (c *Checker) condaReleases(ctx context.Context, p *plan.Plan, lookups []plan.Lookup, channel string) ([]sources.Release, versions.Scheme, string, error) {
 	scheme := c.Schemes[condaversions.Name]
 	if scheme == nil {
 		return nil, nil, "", errors.New("no conda version scheme to order conda releases")

@@ -38,6 +38,12 @@ type Checker struct {
 	Log      *slog.Logger
 	// Verifier runs the packages' probes and symbol scans; nil runs none.
 	Verifier Verifier
+	// Nightlies are the nightly sources of the packages that name one
+	// (early-warning: {nightly: ...}; config.Package.NightlySource), by
+	// package key: a source's Releases is asked for the package's name,
+	// and answers with the builds where the configuration says they are
+	// (cmd/pinbot builds them, like Sources).
+	Nightlies map[string]sources.Source
 	// Concurrency bounds the source lookups in flight (default 4).
 	Concurrency int
 	// Now is the clock min-age gates measure release ages with (default
@@ -183,7 +189,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	rep.Warnings = append(rep.Warnings, usageWarnings...)
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups.together(plans), refs)
 	groups.settle(plans)
-	prereleases, earlyWarnings := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project, refs)
+	prereleases, earlyWarnings := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project, groups, refs)
 	rep.Warnings = append(rep.Warnings, earlyWarnings...)
 	c.hashPins(ctx, log, plans)
 	solves, solveWarnings := c.solveAll(ctx, log, plans, project, groups)
@@ -196,7 +202,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		}
 		rp := toReport(p, data)
 		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
-		rp.Prerelease, rp.PrereleaseSkipped = prereleases[p.Name].pr, prereleases[p.Name].skipped
+		rp.Prerelease, rp.PrereleaseSkipped, rp.Nightly = prereleases[p.Name].pr, prereleases[p.Name].skipped, prereleases[p.Name].nightly
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
 		rp.HoldsBack = costs[p.Name]
 		rp.Solve = solves[p.Name]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,19 +25,24 @@ import (
 
 // An earlyWarning is what the early warning says of one package: the
 // pre-release checked (nil for none) and the newer ones its gates held
-// back.
+// back, and the nightly build checked (nil for none).
 type earlyWarning struct {
 	pr      *report.Prerelease
 	skipped []report.PrereleaseSkip
+	nightly *report.Nightly
 }
 
 // earlyWarnAll runs the early warning of every package that has one
 // (config.Package.EarlyWarns): the package's checks against the newest
-// pre-release newer than its target that passes its release gates
-// (bot/planning/earlywarn), compared with the release its caps admit once this run's
-// plan is applied. Plans are not changed: a pre-release moves no cap.
+// pre-release newer than its target that passes its release gates, and
+// against the newest build of its nightly source, if it names one
+// (bot/planning/earlywarn), each compared with the release its caps admit
+// once this run's plan is applied. Plans are not changed: neither moves a
+// cap. A group's members' nightlies are judged once every member's build
+// is chosen, so that those from one source are installed together
+// (nightly.go).
 func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []plan.Plan, pkgs []plan.Package, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, refs map[string][]usage.Ref) (map[string]earlyWarning, []string) {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, groups *groupRun, refs map[string][]usage.Ref) (map[string]earlyWarning, []string) {
 	out := map[string]earlyWarning{}
 	var warnings []string
 	if c.Verifier == nil {
@@ -46,9 +52,13 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 	for i := range plans {
 		planned.plans[plans[i].Name] = &plans[i]
 	}
+	builds := map[string]*nightlyBuild{} // the nightly builds chosen, by package
 	for i := range plans {
 		p := &plans[i]
-		if !earlyWarns(settings[p.Name], refs[p.Name]) || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
+		// A group's member without checks of its own may name a nightly
+		// source: its build is installed beside the other members'.
+		warns := earlyWarns(settings[p.Name], refs[p.Name])
+		if (!warns && groups.of[p.Name] == "") || p.Status == plan.Error || p.Target == "" || ctx.Err() != nil {
 			continue
 		}
 		var constraints []probe.Constraint // as for the target (verifyAll)
@@ -57,13 +67,35 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 		}
 		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints, Installs: planned.version, Prerelease: true,
 			Uses: usesFor(settings[p.Name], refs[p.Name])}
-		pr, skipped, unseen := c.earlyWarn(ctx, log, p, pkgs[i], lookups[p.Name], req)
-		if pr != nil || len(skipped) > 0 {
-			out[p.Name] = earlyWarning{pr: pr, skipped: skipped}
+		if warns {
+			pr, skipped, unseen := c.earlyWarn(ctx, log, p, pkgs[i], lookups[p.Name], req)
+			if pr != nil || len(skipped) > 0 {
+				out[p.Name] = earlyWarning{pr: pr, skipped: skipped}
+			}
+			for _, w := range unseen {
+				warnings = append(warnings, p.Name+": early warning: "+w+": a pre-release there would go unseen")
+			}
 		}
-		for _, w := range unseen {
-			warnings = append(warnings, p.Name+": early warning: "+w+": a pre-release there would go unseen")
+		req.Prerelease = false
+		b, warning := c.chooseNightly(ctx, log, p, pkgs[i], req)
+		if warning != "" {
+			warnings = append(warnings, p.Name+": early warning: "+warning)
 		}
+		if b != nil {
+			b.plan, b.pkg, b.lookups, b.judged = p, pkgs[i], lookups[p.Name], warns
+			builds[p.Name] = b
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(builds)) {
+		if ctx.Err() != nil {
+			break
+		}
+		if !builds[name].judged {
+			continue // only installed beside its group's other members
+		}
+		ew := out[name]
+		ew.nightly = c.judgeNightly(ctx, log, builds[name], builds, groups, plans, lookups)
+		out[name] = ew
 	}
 	return out, warnings
 }
@@ -110,8 +142,19 @@ func (c *Checker) earlyWarn(ctx context.Context, log *slog.Logger, p *plan.Plan,
 		pr := earlywarn.Unreadable(cand, reads)
 		return &pr, skipped, unseen
 	}
-	// The baseline is the release the caps admit after this run's plan:
-	// what the project will be running when the final release ships.
+	checks, baseline, blocked, err := c.judgeEarly(ctx, log, p, pkg, rs, scheme, *cand.Release, req)
+	pr := earlywarn.Judge(cand, baseline, checks, blocked, err)
+	return &pr, skipped, unseen
+}
+
+// judgeEarly runs req's checks on cand, a pre-release or a nightly build,
+// against the baseline: the newest of rs (in scheme) the caps admit after
+// this run's plan, what the project will be running when the final release
+// ships. It returns the checks, the baseline's version ("" for none),
+// whether a check blocked the candidate, or why the checks could not judge
+// it: the project's other pins shutting it out is such a reason.
+func (c *Checker) judgeEarly(ctx context.Context, log *slog.Logger, p *plan.Plan, pkg plan.Package, rs []sources.Release, scheme versions.Scheme,
+	cand sources.Release, req verifying.Request) ([]report.Check, string, bool, error) {
 	var cs []admitter
 	for _, pp := range p.Pins {
 		if pp.Pin.Skip == "" {
@@ -119,18 +162,17 @@ func (c *Checker) earlyWarn(ctx context.Context, log *slog.Logger, p *plan.Plan,
 		}
 	}
 	baseline, _, _ := newestAdmitted(c.Schemes, verifying.Acceptable(scheme, rs, pkg.Prereleases), cs)
-	log.Info("early warning: running the checks against a pre-release", "pre-release", cand.Version, "source", cand.Source, "baseline", versionOf(baseline))
-	req.Baseline, req.Candidates = baseline, []sources.Release{*cand.Release}
+	log.Info("early warning: running the checks", "candidate", cand.Version, "nightly", req.Nightly, "baseline", versionOf(baseline))
+	req.Baseline, req.Candidates = baseline, []sources.Release{cand}
 	res, err := c.Verifier.Verify(ctx, req)
 	checks, blocked := res.Checks, len(res.Verdicts) > 0 && res.Verdicts[0].Blocked
 	if reason, ok := verifying.HeldReason(err); ok {
 		err = errors.New("the project's other pins cannot be installed with it: " + reason)
 	}
 	if err != nil {
-		log.Warn("early warning: the checks could not judge the pre-release", "pre-release", cand.Version, "err", err)
+		log.Warn("early warning: the checks could not judge the candidate", "candidate", cand.Version, "err", err)
 	}
-	pr := earlywarn.Judge(cand, versionOf(baseline), checks, blocked, err)
-	return &pr, skipped, unseen
+	return checks, versionOf(baseline), blocked, err
 }
 
 // prereleaseSources returns the releases an early warning looks at: PyPI's,

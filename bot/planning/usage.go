@@ -56,5 +56,5 @@ func checked(settings *config.Package, refs []usage.Ref) bool {
 // newer than its target: whenever it has checks, unless early-warning:
 // false.
 func earlyWarns(settings *config.Package, refs []usage.Ref) bool {
-	return checked(settings, refs) && (settings == nil || settings.EarlyWarning == nil || *settings.EarlyWarning)
+	return checked(settings, refs) && settings.EarlyWarningOn()
 }

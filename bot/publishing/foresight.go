@@ -60,6 +60,10 @@ func (r *Runner) lastRun(ctx context.Context, log *slog.Logger, key string, part
 type news struct {
 	held, warned map[string]string
 	alerted      map[string]state.Alert
+	// nightlies is what the runs saw of the nightlies (NightlyWindows):
+	// what was seen, not what was said, kept whether or not the message
+	// went out.
+	nightlies map[string]state.Nightly
 }
 
 // keepDashboard renders the run's dashboard into out.Dashboard, writes it
@@ -83,7 +87,7 @@ func (r *Runner) keepDashboard(ctx context.Context, log *slog.Logger, out *Outco
 		}
 	}
 	next := last
-	next.Updated = now
+	next.Updated, next.Nightlies = now, maps.Clone(n.nightlies)
 	if out.NotifyErr == nil {
 		next.Held, next.Warned, next.Alerted = maps.Clone(n.held), maps.Clone(n.warned), maps.Clone(n.alerted)
 	}

@@ -152,6 +152,9 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	scope := r.Repo + "@" + r.Base
 	partial := len(opts.Packages) > 0
 	last, issue := r.lastRun(ctx, log, scope, partial)
+	// Since when each nightly's verdict holds, from what earlier runs saw,
+	// before anything renders the report.
+	nightliesNow := NightlyWindows(rep, last.Nightlies, r.keepsNightly(rep, partial))
 	// heldNow records which packages are held (the dashboard reads it);
 	// whether a hold is news is alertNews's to decide, as for every lasting
 	// condition.
@@ -201,12 +204,18 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 		w.URL = issue.URL // the dashboard, when it exists already
 		items = append(items, w)
 	}
+	for _, it := range nightlyItems(rep.Packages, last.Alerted, last.Nightlies) {
+		it.URL = issue.URL // the dashboard, when it exists already
+		items = append(items, it)
+	}
 	for _, e := range rep.Errors {
 		items = append(items, slack.Item{Kind: slack.KindError, Title: firstLine(e)})
 	}
 
 	items = slices.DeleteFunc(items, func(it slack.Item) bool { return !cfg.Notify.Wants(string(it.Kind)) })
-	items, alertedNow := alertNews(items, last.Alerted, r.now(), cfg.Notify.RemindEvery(), uncheckedBy(rep, partial))
+	unchecked, undecided := uncheckedBy(rep, partial), nightlyUndecided(rep)
+	kept := func(key string) bool { return undecided(key) || (unchecked != nil && unchecked(key)) }
+	items, alertedNow := alertNews(items, last.Alerted, r.now(), cfg.Notify.RemindEvery(), kept)
 	if len(items) > 0 {
 		m := slack.Build(slack.Summary{Repo: r.Repo, RunURL: r.RunURL, Items: items})
 		out.Message = &m
@@ -216,8 +225,23 @@ func (r *Runner) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 		}
 	}
-	r.keepDashboard(ctx, log, out, scope, last, news{held: heldNow, warned: warnedNow, alerted: alertedNow}, partial)
+	r.keepDashboard(ctx, log, out, scope, last, news{held: heldNow, warned: warnedNow, alerted: alertedNow, nightlies: nightliesNow}, partial)
 	return out, nil
+}
+
+// keepsNightly says which remembered nightlies a run with no nightly
+// judged for their package keeps (NightlyWindows): those of packages that
+// still name a nightly source and were checked (or not checked at all: a
+// run of other packages).
+func (r *Runner) keepsNightly(rep *report.Report, partial bool) func(string) bool {
+	reported := map[string]bool{}
+	for _, p := range rep.Packages {
+		reported[p.Name] = true
+	}
+	return func(pkg string) bool {
+		_, names := r.Checker.Config.Packages[pkg].NightlySource()
+		return names && (partial || reported[pkg])
+	}
 }
 
 // now is the run's clock.

@@ -99,6 +99,7 @@ func TextWith(w io.Writer, r *Report, o TextOptions) error {
 				referencesText(ew, c, "      ", t)
 			}
 		}
+		nightlyText(ew, p, paint)
 		for _, h := range p.HoldsBack {
 			ew.Printf("  holds back %s: %s\n", t(h.Package), t(h.Reason))
 		}
@@ -242,9 +243,10 @@ func envSummary(env *Environment, code, text func(string) string) string {
 
 // PackageMarkdown writes the Markdown of one package, everything under its
 // heading: the target, the error or the hold, the pins, the drift, the
-// checks and the early warning. Markdown writes it under "### NAME:
-// STATUS"; the dashboard (bot/publishing/dashboard) writes the same under its own
-// heading, so what a package shows is decided here once.
+// checks and the early warning (the pre-release's and the nightly's).
+// Markdown writes it under "### NAME: STATUS"; the dashboard
+// (bot/publishing/dashboard) writes the same under its own heading, so what
+// a package shows is decided here once.
 func PackageMarkdown(w io.Writer, p Package) error {
 	ew := errw.New(w)
 	packageMarkdown(ew, p)
@@ -318,6 +320,7 @@ func packageMarkdown(ew *errw.Writer, p Package) {
 		ew.Printf("**Early warning:** %s %s (%s): %s\n\n", escape.Markdown(p.Name), escape.Markdown(pr.Version), escape.Markdown(pr.Source), escape.Markdown(oneLine(pr.Reason)))
 		checksTable(ew, pr.Checks, "Pre-release")
 	}
+	nightlyMarkdown(ew, p)
 }
 
 // checksTable writes checks as a table; candidate names the column of the

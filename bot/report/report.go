@@ -99,6 +99,12 @@ type Package struct {
 	// a wheel or build for a platform the package needs, is not checked, and
 	// the report says so rather than nothing. Absent when none is held.
 	PrereleaseSkipped []PrereleaseSkip `json:"prerelease_skipped,omitempty"`
+	// Nightly is the early warning from the package's nightly builds
+	// (early-warning: {nightly: ...}): its checks against the newest
+	// nightly build, with since when the verdict holds. Absent when no
+	// nightly source is configured, or none was checked (a source that did
+	// not answer is one of the report's warnings).
+	Nightly *Nightly `json:"nightly,omitempty"`
 	// HoldsBack is what the caps cost: each other package the release they
 	// admit holds below its newest release, which the target would let go
 	// further (bot/planning/holds); when another source or a gate holds the
@@ -453,6 +459,11 @@ func normalized(r *Report) *Report {
 			pr := *p.Prerelease
 			pr.Checks = []Check{}
 			p.Prerelease = &pr
+		}
+		if p.Nightly != nil && p.Nightly.Checks == nil {
+			n := *p.Nightly
+			n.Checks = []Check{}
+			p.Nightly = &n
 		}
 		c.Packages[i] = p
 	}

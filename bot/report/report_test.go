@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -41,6 +42,13 @@ func fixture() *report.Report {
 				Prerelease: &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Baseline: "0.67.0", Verdict: "blocked",
 					Reason: "fails probe numba-unique-ids (FunctionIdentity._unique_ids is an iterator: attribute missing): the cap will hold when 0.68.0 ships",
 					Checks: []report.Check{{Kind: "probe", Name: "numba-unique-ids", Baseline: "pass", Candidate: "fail", Detail: "blocked: FunctionIdentity._unique_ids is missing", Verdict: "blocked"}}},
+				Nightly: &report.Nightly{Version: "0.69.0.dev20261130", Uploaded: time.Date(2026, 11, 30, 3, 10, 0, 0, time.UTC), Source: "numba/label/dev", Baseline: "0.67.0",
+					Verdict: "blocked", Reason: "fails probe numba-unique-ids (FunctionIdentity._unique_ids is missing)",
+					Checks:       []report.Check{{Kind: "probe", Name: "numba-unique-ids", Baseline: "pass", Candidate: "fail", Detail: "blocked: FunctionIdentity._unique_ids is missing", Verdict: "blocked"}},
+					FirstFailing: &report.NightlyBuild{Version: "0.69.0.dev20261124", Uploaded: time.Date(2026, 11, 24, 3, 10, 0, 0, time.UTC)},
+					LastPassing:  &report.NightlyBuild{Version: "0.69.0.dev20261117"},
+					Beside:       []string{"llvmlite 0.51.0.dev20261130 (nightly, from the same source)"},
+					Skipped:      []report.PrereleaseSkip{{Version: "0.69.0.dev20261201", Source: "numba/label/dev", Reason: "0.69.0.dev20261201 has no numba/label/dev build for linux-64"}}},
 				Solve: &report.Solve{Resolver: "pip 24.0", OK: true, Picked: map[string]string{"numba": "0.67.0", "llvmlite": "0.50.0", "numpy": "2.5.1"},
 					Detail: "the project's requirements resolve with the new caps (3 distributions); pip 24.0 picks numba 0.67.0"},
 			},
@@ -117,7 +125,7 @@ func TestJSONContract(t *testing.T) {
 			t.Errorf("package key %q missing", k)
 		}
 	}
-	for _, k := range []string{"prerelease", "prerelease_skipped"} {
+	for _, k := range []string{"prerelease", "prerelease_skipped", "nightly"} {
 		if _, ok := pkg[k]; ok {
 			t.Errorf("%s = %v, want it absent when no pre-release was checked or held back", k, pkg[k])
 		}
@@ -143,6 +151,33 @@ func TestJSONContract(t *testing.T) {
 	}
 	if _, ok := pre["checks"].([]any); !ok {
 		t.Errorf("prerelease checks = %v, want []", pre["checks"])
+	}
+	buf.Reset()
+	r.Packages[0].Nightly = &report.Nightly{Version: "0.69.0.dev20261130", Source: "numba/label/dev", Verdict: "ok", LastPassing: &report.NightlyBuild{Version: "0.69.0.dev20261130"}}
+	if err := report.JSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var withNightly struct {
+		Packages []struct {
+			Nightly map[string]any `json:"nightly"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &withNightly); err != nil {
+		t.Fatal(err)
+	}
+	n := withNightly.Packages[0].Nightly
+	for _, k := range []string{"version", "source", "baseline", "verdict", "reason", "checks", "first_failing", "last_passing"} {
+		if _, ok := n[k]; !ok {
+			t.Errorf("nightly key %q missing: %v", k, n)
+		}
+	}
+	if _, ok := n["checks"].([]any); !ok || n["first_failing"] != nil || n["last_passing"].(map[string]any)["version"] != "0.69.0.dev20261130" {
+		t.Errorf("nightly = %v, want checks [], first_failing null, last_passing the build", n)
+	}
+	for _, k := range []string{"uploaded", "distribution", "beside", "skipped"} {
+		if _, ok := n[k]; ok {
+			t.Errorf("nightly %s = %v, want it absent when unknown or empty", k, n[k])
+		}
 	}
 	if _, ok := pkg["pins"].([]any); !ok {
 		t.Errorf("pins = %v, want []", pkg["pins"])
@@ -170,6 +205,9 @@ func hostileReport(h string) *report.Report {
 			Prerelease: &report.Prerelease{Version: h, Source: h, Baseline: h, Verdict: h, Reason: h,
 				Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}}},
 			PrereleaseSkipped: []report.PrereleaseSkip{{Version: h, Source: h, Reason: h}},
+			Nightly: &report.Nightly{Version: h, Source: h, Distribution: h, Baseline: h, Verdict: "blocked", Reason: h,
+				Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}}, FirstFailing: &report.NightlyBuild{Version: h},
+				LastPassing: &report.NightlyBuild{Version: h}, Beside: []string{h}, Skipped: []report.PrereleaseSkip{{Version: h, Source: h, Reason: h}}},
 		}},
 		Errors:   []string{h},
 		Written:  []string{h},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/sources"
@@ -30,13 +31,18 @@ type Recorded interface {
 var ErrNotJudged = errors.New("not checked")
 
 // judge decides one candidate: from the recorded verdicts when there are
-// some (the report's early warning for a pre-release), else by running its
-// checks.
+// some (the report's early warning for a pre-release, its nightly for a
+// nightly build), else by running its checks.
 func (v *Verifier) judge(ctx context.Context, req *Request, cand sources.Release) ([]report.Check, bool, error) {
-	if v.Recorded == nil {
+	switch {
+	case v.Recorded == nil:
 		return v.run(ctx, req, cand)
-	}
-	if !req.Prerelease {
+	case req.Nightly:
+		if nr, ok := v.Recorded.(NightlyRecorded); ok {
+			return nr.NightlyVerdict(req.Package, versionOf(req.Baseline), cand.Version, req.Uploaded)
+		}
+		return nil, false, fmt.Errorf("the recorded verdicts hold no nightlies: %w", ErrNotJudged)
+	case !req.Prerelease:
 		return v.Recorded.Verdict(req.Package, versionOf(req.Baseline), cand.Version)
 	}
 	if pr, ok := v.Recorded.(PrereleaseRecorded); ok {
@@ -59,4 +65,14 @@ type PrereleaseRecorded interface {
 	// PrereleaseVerdict is Verdict for the pre-release the report's early
 	// warning judged.
 	PrereleaseVerdict(pkg, baseline, version string) (checks []report.Check, blocked bool, err error)
+}
+
+// A NightlyRecorded is a Recorded source that also holds the nightlies of
+// the check job's report (bot/verifying/verdicts), so that pinbot run
+// --verdicts reports them without running release code.
+type NightlyRecorded interface {
+	// NightlyVerdict is Verdict for the nightly build the report judged:
+	// the same version, uploaded at the same time (zero: unknown), against
+	// the same baseline.
+	NightlyVerdict(pkg, baseline, version string, uploaded time.Time) (checks []report.Check, blocked bool, err error)
 }

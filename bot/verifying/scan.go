@@ -370,3 +370,49 @@ func (installs Installs) version(pkg string, accepted []sources.Release) (source
 	}
 	return accepted[0], "its newest release", true
 }
+
+// pinnedWheels fetches into the store the wheels dynamic probes install of
+// a nightly candidate and of the pinned releases beside it (a group's
+// other nightlies), for the probe interpreter: they come from their own
+// source, and the installer takes them from these files alone
+// (probe.Options.Pinned). A release with no wheel for the interpreter is an
+// error: the checks cannot install it, which says nothing of the build.
+func (v *Verifier) pinnedWheels(ctx context.Context, req *Request, cand sources.Release, with []Beside) ([]probe.LocalWheel, error) {
+	type pin struct {
+		name string
+		r    sources.Release
+	}
+	pins := []pin{{cmp.Or(req.Distribution, req.Package), cand}}
+	for _, w := range with {
+		if w.Pinned && w.Release != nil {
+			name, _, _ := strings.Cut(w.Requirement, "==")
+			pins = append(pins, pin{name, *w.Release})
+		}
+	}
+	var out []probe.LocalWheel
+	for _, p := range pins {
+		f, ok := v.installWheel(ctx, p.r)
+		if !ok {
+			return nil, fmt.Errorf("no wheel of %s %s from its nightly source installs on the probe interpreter (%s, Python %s)",
+				p.name, p.r.Version, v.Wheel.Platform.String(), cmp.Or(v.interpreterPython(ctx), "unknown"))
+		}
+		path, err := v.Artifacts.Fetch(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, probe.LocalWheel{Path: path, SHA256: strings.ToLower(f.SHA256)})
+	}
+	return out, nil
+}
+
+// pinnedNames are the names of with's pinned releases.
+func pinnedNames(with []Beside) []string {
+	var out []string
+	for _, w := range with {
+		if w.Pinned && w.Release != nil {
+			name, _, _ := strings.Cut(w.Requirement, "==")
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -108,6 +108,18 @@ type Request struct {
 	// (checks/usage), judged by one usage check beside its probes, in the
 	// same environments and process; nil for none.
 	Uses []usage.Ref
+	// Nightly marks the candidate as a nightly build of an early warning,
+	// uploaded at Uploaded (zero: unknown): recorded verdicts come from
+	// the report's nightly, for that build, and its files come from its
+	// own source, so dynamic probes install exactly them (the candidate's
+	// wheel, fetched and verified into the store, and the Pinned releases
+	// of With), never a file of that version the probes' index resolves.
+	Nightly  bool
+	Uploaded time.Time
+	// Distribution is the candidate's distribution name when it is not
+	// Package: the same code under another name (tf-nightly for
+	// tensorflow), installed as such; probes import by module names.
+	Distribution string
 }
 
 // A Beside is a release installed beside a candidate: its requirement
@@ -116,6 +128,10 @@ type Request struct {
 type Beside struct {
 	Requirement string
 	Release     *sources.Release
+	// Pinned is set for a release from another source than the probes'
+	// index (a group member's nightly build beside the candidate's): it is
+	// installed from Release's wheel alone, as a nightly candidate is.
+	Pinned bool
 }
 
 // A Result is the verifier's answer to a Request.
@@ -167,7 +183,7 @@ func (v *Verifier) Verify(ctx context.Context, req Request) (Result, error) {
 			continue
 		}
 		if err != nil {
-			if i == 0 && req.Prerelease {
+			if i == 0 && (req.Prerelease || req.Nightly) {
 				res.Checks = checks // an early warning reports what ran
 			}
 			return res, err
@@ -253,7 +269,16 @@ func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Re
 		// cache) instead of downloading them again: the baseline's, the
 		// candidate's, and those of the group members installed beside it.
 		opts.LocalWheels = v.storedWheels(ctx, append([]*sources.Release{baseline, &cand}, besides(with)...)...)
+		if req.Nightly {
+			pinned, err := v.pinnedWheels(ctx, req, cand, with)
+			if err != nil {
+				return nil, false, err
+			}
+			opts.LocalWheels = append(opts.LocalWheels, pinned...)
+			opts.Pinned = append([]string{cmp.Or(req.Distribution, name)}, pinnedNames(with)...)
+		}
 	}
+	opts.CandidateDist = req.Distribution
 	rep, err := probe.Run(ctx, opts)
 	var ie *probe.InstallError
 	var re *probe.ResolveError

@@ -136,6 +136,9 @@ func runDynamic(ctx context.Context, opts *Options, specs []Spec, uses []Use, re
 		fail := func(err error) (*sideSet, *Environment, *resolveRecord, probeInfo, error) {
 			return nil, nil, nil, probeInfo{}, err
 		}
+		if err := checkPinned(opts, py, version); err != nil {
+			return fail(err)
+		}
 		var rec *resolveRecord
 		var dists []Dist
 		first := false // no resolution recorded: install and let pip report it
@@ -433,7 +436,7 @@ func probeIn(ctx context.Context, opts *Options, python, version string, specs [
 		Tail        int        `json:"tail"`
 		Probes      []reqProbe `json:"probes"`
 		Uses        []reqUse   `json:"uses,omitempty"`
-	}{Package: opts.Package, WantVersion: true, Tail: detailMax, Uses: requestUses(uses)}
+	}{Package: distOf(opts, version), WantVersion: true, Tail: detailMax, Uses: requestUses(uses)}
 	for i, s := range specs {
 		req.Probes = append(req.Probes, reqProbe{i, s.DisplayName(), s.Path, s.expectKind(), s.SourceContains, s.Signature, s.Run})
 	}

@@ -29,13 +29,16 @@ func distsText(ds []Dist) string {
 func envKey(opts *Options, py *pyInfo, version string, dists []Dist) (dirName string, meta map[string]string) {
 	meta = map[string]string{
 		"schema":         cacheSchema,
-		"package":        normName(opts.Package),
+		"package":        normName(distOf(opts, version)),
 		"version":        version,
 		"python":         py.Executable,
 		"python_version": py.Full,
 		"index":          effectiveIndex(opts),
 		"installer":      installerName(opts),
 		"distributions":  distsText(dists),
+	}
+	if files := pinnedFiles(opts, py, version); files != "" {
+		meta["pinned"] = files
 	}
 	b, _ := json.Marshal(meta)
 	sum := sha256.Sum256(b)
@@ -44,7 +47,7 @@ func envKey(opts *Options, py *pyInfo, version string, dists []Dist) (dirName st
 	if parts := strings.SplitN(py.Version, ".", 3); len(parts) >= 2 {
 		mm = parts[0] + "." + parts[1]
 	}
-	return fmt.Sprintf("%s-%s-py%s-%s", normName(opts.Package), version, mm, hex.EncodeToString(sum[:8])), meta
+	return fmt.Sprintf("%s-%s-py%s-%s", normName(distOf(opts, version)), version, mm, hex.EncodeToString(sum[:8])), meta
 }
 
 // withFor returns the releases installed beside version: opts.With for
@@ -113,7 +116,8 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 	if err := os.MkdirAll(envs, 0o755); err != nil {
 		return "", false, nil, err
 	}
-	task := opts.Progress.Start(fmt.Sprintf("installing %s==%s into a probe environment", opts.Package, version), 0)
+	dist := distOf(opts, version)
+	task := opts.Progress.Start(fmt.Sprintf("installing %s==%s into a probe environment", dist, version), 0)
 	defer func() { task.Done(err) }()
 	removeStaleBuilds(envs)
 	build, err := os.MkdirTemp(envs, ".build-"+name+"-")
@@ -148,7 +152,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 		if report {
 			a = append(a, "--report", filepath.Join(dir, "report.json"))
 		}
-		return append(append(a, requirement(opts, py, opts.Package, version)), withRequirements(opts, py, version)...), nil
+		return append(append(a, requirement(opts, py, dist, version)), withRequirements(opts, py, version)...), nil
 	}
 	pipCache := filepath.Join(opts.CacheDir, "pip")
 	pipFlags := []string{"--disable-pip-version-check", "--no-input", "--cache-dir", pipCache, "--prefer-binary"}
@@ -196,7 +200,7 @@ func ensureEnv(ctx context.Context, opts *Options, py *pyInfo, version string, d
 			after = nil
 		}
 		if err := runSandboxed(ctx, opts, withUV, opts.InstallTimeout, step, after); err != nil {
-			ie := &InstallError{Package: opts.Package, Version: version, Err: err}
+			ie := &InstallError{Package: dist, Version: version, Err: err}
 			var se *stepError
 			if errors.As(err, &se) {
 				ie.Err, ie.Output = se.err, se.output

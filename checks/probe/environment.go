@@ -31,11 +31,15 @@ func (rep *Report) Changes() []Change {
 	if rep.BaselineEnv == nil || rep.CandidateEnv == nil {
 		return nil
 	}
-	return diffDists(rep.BaselineEnv.Distributions, rep.CandidateEnv.Distributions, rep.Package)
+	return diffDists(rep.BaselineEnv.Distributions, rep.CandidateEnv.Distributions, rep.Package, rep.CandidateDist)
 }
 
-// diffDists compares two sets of distributions, leaving out skip.
-func diffDists(from, to []Dist, skip string) []Change {
+// diffDists compares two sets of distributions, leaving out those named
+// skip.
+func diffDists(from, to []Dist, skip ...string) []Change {
+	skipped := func(n string) bool {
+		return slices.ContainsFunc(skip, func(s string) bool { return s != "" && normName(s) == n })
+	}
 	idx := func(ds []Dist) map[string]Dist {
 		m := map[string]Dist{}
 		for _, d := range ds {
@@ -46,7 +50,7 @@ func diffDists(from, to []Dist, skip string) []Change {
 	a, b := idx(from), idx(to)
 	var out []Change
 	for n, d := range a {
-		if n == normName(skip) {
+		if skipped(n) {
 			continue
 		}
 		if e, ok := b[n]; !ok {
@@ -56,7 +60,7 @@ func diffDists(from, to []Dist, skip string) []Change {
 		}
 	}
 	for n, d := range b {
-		if _, ok := a[n]; !ok && n != normName(skip) {
+		if _, ok := a[n]; !ok && !skipped(n) {
 			out = append(out, Change{Name: d.Name, To: d.Version})
 		}
 	}

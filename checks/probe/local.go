@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/pinbot-dev/pinbot/sources"
@@ -71,19 +72,110 @@ func checkLocalWheel(w LocalWheel) error {
 
 // requirement is how the installer is asked for name==version: a local
 // wheel of that release that installs on py, as a direct reference with its
-// digest (see LocalWheel), else name==version.
+// digest (see LocalWheel), else name==version. uv is asked by name and
+// version, but for a pinned release (Options.Pinned), which comes from its
+// own file whatever the installer.
 func requirement(opts *Options, py *pyInfo, name, version string) string {
-	if _, uv := useUV(opts); !uv && py != nil && len(py.Tags) > 0 {
-		for _, w := range opts.LocalWheels {
-			n, err := wheelname.Parse(filepath.Base(w.Path))
-			if err != nil || normName(n.Distribution) != normName(name) || !sameVersion(n.Version, version) {
-				continue
-			}
-			if slices.ContainsFunc(n.Tags, func(t sources.Tag) bool { return slices.Contains(py.Tags, t.String()) }) {
-				u := url.URL{Scheme: "file", Path: w.Path, Fragment: "sha256=" + w.SHA256}
-				return name + " @ " + u.String()
-			}
-		}
+	_, uv := useUV(opts)
+	if uv && !pinned(opts, name, version) {
+		return name + "==" + version
+	}
+	if w, ok := findLocalWheel(opts, py, name, version); ok {
+		u := url.URL{Scheme: "file", Path: w.Path, Fragment: "sha256=" + w.SHA256}
+		return name + " @ " + u.String()
 	}
 	return name + "==" + version
+}
+
+// findLocalWheel returns the local wheel of name==version that installs on py
+// (one of the tags pip reports for it). Without the tags (uv with no pip
+// to ask), a pinned release takes its first local wheel: the installer
+// then says whether it installs, which is better than an index's file.
+func findLocalWheel(opts *Options, py *pyInfo, name, version string) (LocalWheel, bool) {
+	var first *LocalWheel
+	for i, w := range opts.LocalWheels {
+		n, err := wheelname.Parse(filepath.Base(w.Path))
+		if err != nil || normName(n.Distribution) != normName(name) || !sameVersion(n.Version, version) {
+			continue
+		}
+		if first == nil {
+			first = &opts.LocalWheels[i]
+		}
+		if py != nil && slices.ContainsFunc(n.Tags, func(t sources.Tag) bool { return slices.Contains(py.Tags, t.String()) }) {
+			return w, true
+		}
+	}
+	if first != nil && (py == nil || len(py.Tags) == 0) && pinned(opts, name, version) {
+		return *first, true
+	}
+	return LocalWheel{}, false
+}
+
+// distOf is the distribution installed for version: CandidateDist for the
+// candidate when it is set, else Package.
+func distOf(opts *Options, version string) string {
+	if opts.CandidateDist != "" && version == opts.Candidate {
+		return opts.CandidateDist
+	}
+	return opts.Package
+}
+
+// pinned reports whether name, installed for version, must come from its
+// local wheel (Options.Pinned): only in the candidate's environment, where
+// the candidate and With's releases are installed; the baseline is the
+// index's.
+func pinned(opts *Options, name, version string) bool {
+	return version == opts.Candidate && slices.ContainsFunc(opts.Pinned, func(p string) bool { return normName(p) == normName(name) })
+}
+
+// installsFor returns the releases installed for version, as name and
+// version: the package (its distribution for the candidate) and, for the
+// candidate, With's.
+func installsFor(opts *Options, version string) [][2]string {
+	out := [][2]string{{distOf(opts, version), version}}
+	for _, w := range withFor(opts, version) {
+		name, v, _ := strings.Cut(w, "==")
+		out = append(out, [2]string{name, v})
+	}
+	return out
+}
+
+// checkPinned returns an *InstallError for a pinned release installed for
+// version that has no local wheel installing on py: it is never asked of
+// the index, whose file of that name and version (if any) is another
+// build.
+func checkPinned(opts *Options, py *pyInfo, version string) error {
+	for _, r := range installsFor(opts, version) {
+		if !pinned(opts, r[0], r[1]) {
+			continue
+		}
+		if _, ok := findLocalWheel(opts, py, r[0], r[1]); !ok {
+			return &InstallError{Package: r[0], Version: r[1], Err: fmt.Errorf("no wheel of %s %s from its own source installs on this interpreter "+
+				"(Python %s): it is not taken from the index, whose file of that version would be another build", r[0], r[1], pyVersionOf(py))}
+		}
+	}
+	return nil
+}
+
+// pinnedFiles names the files of the pinned releases installed for
+// version ("name sha256" lines), for the environment's and the
+// resolution's keys: "" when none is pinned.
+func pinnedFiles(opts *Options, py *pyInfo, version string) string {
+	var lines []string
+	for _, r := range installsFor(opts, version) {
+		if !pinned(opts, r[0], r[1]) {
+			continue
+		}
+		if w, ok := findLocalWheel(opts, py, r[0], r[1]); ok {
+			lines = append(lines, normName(r[0])+" "+w.SHA256)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func pyVersionOf(py *pyInfo) string {
+	if py == nil {
+		return "unknown"
+	}
+	return py.Version
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -220,5 +221,93 @@ func TestLocalWheelsWith(t *testing.T) {
 		if !slices.Equal(resolver, []string{"numba==0.67.0", "llvmlite==0.50.1"}) || !slices.Equal(install, []string{"llvmlite==0.50.1", "numba==0.67.0"}) {
 			t.Errorf("with %s: resolver %q, install %q, want llvmlite==0.50.1", filepath.Base(local[0].Path), resolver, install)
 		}
+	}
+}
+
+// TestFakePinned: a nightly build published under another name
+// (tf-nightly for tensorflow) is installed as that distribution from its
+// own file, in its own environment; the baseline is the index's
+// tensorflow. A build replaced under the same version is another
+// environment; a pinned build with no file for the interpreter is an
+// InstallError, never taken from the index.
+func TestFakePinned(t *testing.T) {
+	f := newFake(t)
+	f.info.Tags = []string{"cp311-cp311-manylinux_2_17_x86_64", "py3-none-any"}
+	var asked []string
+	f.resolve = func(args []string) (*Output, error) {
+		last := args[len(args)-1]
+		asked = append(asked, last)
+		name, version, ok := strings.Cut(last, "==")
+		if !ok { // name @ file:///.../tf_nightly-VERSION-tags.whl#sha256=...
+			name, _, _ = strings.Cut(last, " @ ")
+			version = strings.Split(filepath.Base(last), "-")[1]
+		}
+		b, _ := json.Marshal(map[string]any{"install": []any{map[string]any{"metadata": map[string]string{"name": name, "version": version}}}})
+		os.WriteFile(args[slices.Index(args, "--report")+1], b, 0o644)
+		return &Output{}, nil
+	}
+	opts := fakeOpts(t, f)
+	opts.Package, opts.Baseline, opts.Candidate = "tensorflow", "2.20.0", "2.21.0.dev20261130"
+	opts.CandidateDist, opts.Pinned = "tf-nightly", []string{"tf-nightly"}
+	w := localWheel(t, "tf_nightly-2.21.0.dev20261130-py3-none-any.whl")
+	opts.LocalWheels = []LocalWheel{w}
+	envs := func() []string {
+		var out []string
+		for _, d := range mustGlob(t, filepath.Join(opts.CacheDir, "envs", "*")) {
+			out = append(out, filepath.Base(d))
+		}
+		return out
+	}
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"tensorflow==2.20.0", "tf-nightly @ file://" + w.Path + "#sha256=" + w.SHA256}
+	if !slices.Equal(asked, want) {
+		t.Errorf("pip was asked %q, want %q", asked, want)
+	}
+	if got := envs(); len(got) != 2 || !strings.HasPrefix(got[0], "tensorflow-2.20.0-") || !strings.HasPrefix(got[1], "tf-nightly-2.21.0.dev20261130-") {
+		t.Errorf("environments %q", got)
+	}
+	if rep.CandidateDist != "tf-nightly" {
+		t.Errorf("report %+v", rep)
+	}
+	var probed []string
+	for _, c := range f.calls {
+		if len(c.Args) == 4 && strings.HasSuffix(c.Args[3], "pinbot_probe.py") {
+			var req struct{ Package string }
+			json.Unmarshal(c.Stdin, &req)
+			probed = append(probed, req.Package)
+		}
+	}
+	if !slices.Equal(probed, []string{"tensorflow", "tf-nightly"}) {
+		t.Errorf("the probe processes asked the versions of %q", probed)
+	}
+
+	// The build replaced under its version: another file, another
+	// environment (the first stays for its own build).
+	rebuilt := localWheel(t, "tf_nightly-2.21.0.dev20261130-py3-none-any.whl")
+	data := []byte("PK\x03\x04 rebuilt")
+	os.WriteFile(rebuilt.Path, data, 0o644)
+	sum := sha256.Sum256(data)
+	rebuilt.SHA256 = hex.EncodeToString(sum[:])
+	opts.LocalWheels = []LocalWheel{rebuilt}
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := envs(); len(got) != 3 {
+		t.Errorf("a replaced build reused an environment: %q", got)
+	}
+
+	// A wheel for another interpreter only: refused, not asked of the index.
+	opts.LocalWheels = []LocalWheel{localWheel(t, "tf_nightly-2.21.0.dev20261130-cp313-cp313-manylinux_2_17_x86_64.whl")}
+	asked = nil
+	_, err = Run(context.Background(), opts)
+	var ie *InstallError
+	if !errors.As(err, &ie) || ie.Package != "tf-nightly" || !strings.Contains(err.Error(), "from its own source installs on this interpreter") {
+		t.Errorf("err = %v, want an InstallError for tf-nightly", err)
+	}
+	if slices.ContainsFunc(asked, func(a string) bool { return strings.HasPrefix(a, "tf-nightly") }) {
+		t.Errorf("pip was asked %q", asked)
 	}
 }

@@ -68,11 +68,14 @@ type Result struct {
 // A Report is the outcome of probing one package: every probe's result and the
 // overall verdict (the most severe of them).
 type Report struct {
-	Package   string `json:"package"`
-	Baseline  string `json:"baseline,omitempty"`
-	Candidate string `json:"candidate"`
-	Mode      string `json:"mode"`             // "dynamic", "interpreter" (--no-install) or "static"
-	Python    string `json:"python,omitempty"` // interpreter version in dynamic modes
+	Package string `json:"package"`
+	// CandidateDist is the candidate's distribution when it is not
+	// Package (Options.CandidateDist).
+	CandidateDist string `json:"candidate_distribution,omitempty"`
+	Baseline      string `json:"baseline,omitempty"`
+	Candidate     string `json:"candidate"`
+	Mode          string `json:"mode"`             // "dynamic", "interpreter" (--no-install) or "static"
+	Python        string `json:"python,omitempty"` // interpreter version in dynamic modes
 	// Installed is the version of the package the interpreter has, with
 	// NoInstall (--no-install): what was probed. Mismatch says why that is not
 	// the candidate (another version, or none installed); the candidate's
@@ -169,6 +172,21 @@ type Options struct {
 	// LocalWheel): those of releases they install (the baseline, the
 	// candidate, With's) that fit the interpreter.
 	LocalWheels []LocalWheel
+	// CandidateDist is the candidate's distribution name when it is not
+	// Package: the same code published under another name (tf-nightly for
+	// tensorflow). The baseline installs as Package, the candidate as
+	// CandidateDist, each in its own environment; probes import modules by
+	// their import names, which both share.
+	CandidateDist string
+	// Pinned are the distributions (the candidate's, With's names) whose
+	// releases come from a source other than Index, a nightly build's:
+	// dynamic probes install each from its LocalWheels file, with uv too,
+	// never by name and version from the index, and a pinned release with
+	// no local wheel that installs on the interpreter is an *InstallError.
+	// The file's digest is then part of the environment's and the
+	// resolution's keys: a build replaced under its version (nightly
+	// indexes do that) is another environment.
+	Pinned []string
 
 	// BaselineWheel and CandidateWheel are the wheels for static mode. When zero and
 	// Index is a local directory, the wheel is looked up there.
@@ -218,7 +236,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
-	rep := &Report{Package: opts.Package, Baseline: opts.Baseline, Candidate: opts.Candidate}
+	rep := &Report{Package: opts.Package, CandidateDist: opts.CandidateDist, Baseline: opts.Baseline, Candidate: opts.Candidate}
 	us := newUseSet(opts.Uses)
 	var base, cand *sideSet
 	switch {
@@ -259,7 +277,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		r.Verdict, r.Detail = judge(&r)
 		if (r.Verdict == Blocked || r.Verdict == Warning) && r.Candidate.Status == Fail {
-			if why := movedBlame(rep.candRec, specKey(&specs[i]), opts.Package, opts.Candidate, rep.candRequires); why != "" {
+			if why := movedBlame(rep.candRec, specKey(&specs[i]), distOf(&opts, opts.Candidate), opts.Candidate, rep.candRequires); why != "" {
 				r.Detail += "; " + why
 			}
 		}
@@ -305,6 +323,14 @@ func checkOptions(o *Options) error {
 	}
 	if o.Candidate == "" && !o.NoInstall {
 		return errors.New("probe: no candidate version")
+	}
+	if o.CandidateDist != "" && (!validName(o.CandidateDist) || o.Baseline == o.Candidate) {
+		return fmt.Errorf("probe: candidate distribution %q: not a name, or the baseline is the same version", o.CandidateDist)
+	}
+	for _, p := range o.Pinned {
+		if !validName(p) {
+			return fmt.Errorf("probe: pinned: %q is not a name", p)
+		}
 	}
 	for _, w := range o.With {
 		name, version, ok := strings.Cut(w, "==")

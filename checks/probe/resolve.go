@@ -121,7 +121,7 @@ func resolveRequest(opts *Options, py *pyInfo, version string) (file string, req
 	}
 	req = map[string]string{
 		"schema":         resolveSchema,
-		"package":        normName(opts.Package),
+		"package":        normName(distOf(opts, version)),
 		"version":        version,
 		"python":         py.Executable,
 		"python_version": py.Full,
@@ -132,10 +132,13 @@ func resolveRequest(opts *Options, py *pyInfo, version string) (file string, req
 	if with := withFor(opts, version); len(with) > 0 {
 		req["with"] = strings.Join(with, " ")
 	}
+	if files := pinnedFiles(opts, py, version); files != "" {
+		req["pinned"] = files
+	}
 	b, _ := json.Marshal(req)
 	sum := sha256.Sum256(b)
 	req["index"] = redactURL(req["index"])
-	name := fmt.Sprintf("%s-%s-%s.json", normName(opts.Package), version, hex.EncodeToString(sum[:8]))
+	name := fmt.Sprintf("%s-%s-%s.json", normName(distOf(opts, version)), version, hex.EncodeToString(sum[:8]))
 	return filepath.Join(opts.CacheDir, "resolutions", name), req
 }
 
@@ -231,7 +234,7 @@ func explainResolveError(ctx context.Context, opts *Options, py *pyInfo, version
 	var ie *InstallError
 	if errors.As(err, &ie) && len(opts.Constraints) > 0 {
 		if _, err2 := runResolver(ctx, opts, py, version, nil); err2 == nil {
-			return &ResolveError{Package: opts.Package, Version: version, Constraints: opts.Constraints, Output: resolverMessage(ie.Output)}
+			return &ResolveError{Package: distOf(opts, version), Version: version, Constraints: opts.Constraints, Output: resolverMessage(ie.Output)}
 		}
 	}
 	return err
@@ -271,18 +274,19 @@ func record(opts *Options, py *pyInfo, version string, dists []Dist, before map[
 // runResolver asks the installer what installing package==version (with
 // constraints) would install, without installing anything.
 func runResolver(ctx context.Context, opts *Options, py *pyInfo, version string, constraints []Constraint) ([]Dist, error) {
-	reqs := append([]string{requirement(opts, py, opts.Package, version)}, withRequirements(opts, py, version)...)
+	name := distOf(opts, version)
+	reqs := append([]string{requirement(opts, py, name, version)}, withRequirements(opts, py, version)...)
 	dists, err := resolveRequirements(ctx, opts, py, reqs, constraints, false)
 	if err != nil {
-		ie := &InstallError{Package: opts.Package, Version: version, Err: err}
+		ie := &InstallError{Package: name, Version: version, Err: err}
 		var se *stepError
 		if errors.As(err, &se) {
 			ie.Err, ie.Output = fmt.Errorf("resolving: %w", se.err), se.output
 		}
 		return nil, ie
 	}
-	if !slices.ContainsFunc(dists, func(d Dist) bool { return normName(d.Name) == normName(opts.Package) }) {
-		return nil, &InstallError{Package: opts.Package, Version: version, Err: errors.New("the resolution does not contain the package")}
+	if !slices.ContainsFunc(dists, func(d Dist) bool { return normName(d.Name) == normName(name) }) {
+		return nil, &InstallError{Package: name, Version: version, Err: errors.New("the resolution does not contain the package")}
 	}
 	return dists, nil
 }

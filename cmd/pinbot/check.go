@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pinbot-dev/pinbot/bot/planning"
 	"github.com/pinbot-dev/pinbot/bot/planning/plan"
+	"github.com/pinbot-dev/pinbot/bot/publishing"
+	"github.com/pinbot-dev/pinbot/bot/publishing/state"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/escape"
 )
@@ -86,6 +89,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	rep.Repository = cmp.Or(opts.Repository, f.Getenv("GITHUB_REPOSITORY"))
+	f.nightlyWindows(rep)
 	if err := f.render(opts.Format)(f.Stdout, rep); err != nil {
 		return err
 	}
@@ -96,6 +100,26 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		nextSteps(f.Stdout, rep, checkMoves(rep, opts.Write))
 	}
 	return outcome(rep)
+}
+
+// nightlyWindows gives the report's nightlies the window pinbot run
+// remembers for the repository (publishing.NightlyWindows): the state file
+// in the cache directory, read and never written, its newest record of the
+// repository whatever the base branch. Without a repository, a cache or a
+// record, a nightly's window is what this check alone saw.
+func (f *Factory) nightlyWindows(rep *report.Report) {
+	dir := f.cacheDir()
+	if dir == "" || rep.Repository == "" {
+		return
+	}
+	st, err := state.Open(filepath.Join(dir, stateFile))
+	if err != nil {
+		f.Log.Debug("no memory of the nightlies to read", "err", err)
+		return
+	}
+	if sc, ok := st.Latest(rep.Repository); ok {
+		publishing.NightlyWindows(rep, sc.Nightlies, nil)
+	}
 }
 
 // outcome turns a report into the run's error: a runtime failure (exit 1) when a

@@ -131,6 +131,7 @@ func (p *probeFlags) register(fl *pflag.FlagSet) {
 func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp string) (*planning.Checker, *verifying.Verifier) {
 	hc := f.HTTPClient()
 	srcs, channels := newSources(cfg, hc, f.policy().WorstCase(), f.Getenv)
+	nightlies := newNightlies(cfg, srcs, channels, hc)
 	store := f.cacheDir()
 	if store == "" {
 		store = tmp
@@ -158,10 +159,11 @@ func (f *Factory) newChecker(dir string, cfg *config.Config, pf probeFlags, tmp 
 		v.Index = src.IndexURL()
 	}
 	// Planning and the checks ask one registry for the conda channels, so a
-	// channel a pin file names is made once and reached by both.
+	// channel a pin file names (or a nightly source) is made once and
+	// reached by both.
 	v.Channels = channels
 	return &planning.Checker{
-		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Channels: channels, Schemes: schemes.Schemes(),
+		Root: dir, Config: cfg, Formats: all.Formats(), Sources: srcs, Channels: channels, Nightlies: nightlies, Schemes: schemes.Schemes(),
 		Verifier: v, Log: f.Log, Now: f.Now,
 	}, v
 }

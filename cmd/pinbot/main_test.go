@@ -30,6 +30,9 @@ type env struct {
 	// setup, when set, changes the Factory of each run (a terminal forced
 	// or denied, say).
 	setup func(*Factory)
+	// routes send requests for a real service's URL prefix to a fake's
+	// (nightly_test.go): for what pinbot knows by its URL, a preset's index.
+	routes map[string]string
 }
 
 func newEnv(t *testing.T) *env {
@@ -69,7 +72,7 @@ func (e *env) run(args ...string) (int, string, string) {
 	f.HTTPClient = func() *http.Client {
 		p := web.DefaultPolicy
 		p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, 5*time.Second
-		return &http.Client{Transport: web.NewTransport(nil, p, web.UserAgent("test"), f.Log)}
+		return &http.Client{Transport: web.NewTransport(e.router(), p, web.UserAgent("test"), f.Log)}
 	}
 	if e.setup != nil {
 		e.setup(f)

@@ -130,7 +130,7 @@ func (e *runTestEnv) pinbot(ctx context.Context, args ...string) (int, string, s
 	f.HTTPClient = func() *http.Client {
 		p := web.DefaultPolicy
 		p.BaseDelay, p.MaxDelay, p.Timeout = time.Millisecond, 5*time.Millisecond, 5*time.Second
-		tr := web.NewTransport(nil, p, web.UserAgent("test"), f.Log)
+		tr := web.NewTransport(e.router(), p, web.UserAgent("test"), f.Log)
 		tr.Sleep = e.sleep
 		return &http.Client{Transport: tr}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/sources"
 	"github.com/pinbot-dev/pinbot/sources/conda"
+	"github.com/pinbot-dev/pinbot/sources/findlinks"
 	"github.com/pinbot-dev/pinbot/sources/goproxy"
 	"github.com/pinbot-dev/pinbot/sources/pypi"
 )
@@ -73,6 +74,58 @@ func newSources(cfg *config.Config, hc *http.Client, lookup time.Duration, geten
 		out[goproxy.Name] = gp
 	}
 	return out, channels
+}
+
+// newNightlies builds the nightly source of each package that names one
+// (early-warning: {nightly: ...}; config.Package.NightlySource), by
+// package key: a PEP 503/691 index read by sources/pypi's simple API, a
+// find-links page by sources/findlinks, the package's own PyPI source asked
+// for another project (tf-nightly), or a conda channel of the run's
+// registry (made on first use, shared with the checks, as a channel a pin
+// file names is). Packages naming one place share its source. Every one
+// reads through hc, with web's bounds, as the other sources do.
+func newNightlies(cfg *config.Config, srcs map[string]sources.Source, channels sources.Registry, hc *http.Client) map[string]sources.Source {
+	out := map[string]sources.Source{}
+	made := map[config.Nightly]sources.Source{}
+	for _, name := range cfg.Watched() {
+		n, ok := cfg.Packages[name].NightlySource()
+		if !ok {
+			continue
+		}
+		src, ok := made[n]
+		if !ok {
+			switch n.Kind() {
+			case config.NightlyIndex:
+				src = pypi.NewSimple(n.Index, hc)
+			case config.NightlyFindLinks:
+				src = findlinks.New(n.FindLinks, hc)
+			case config.NightlyProject:
+				src = renamed{src: srcs[pypi.Name], project: n.Project}
+			default:
+				var err error
+				if src, err = channels.Source(n.Channel); err != nil {
+					src = failing{name: n.Channel, scheme: conda.Scheme, err: err}
+				}
+			}
+			made[n] = src
+		}
+		out[name] = src
+	}
+	return out
+}
+
+// renamed asks its source for another project than the package's name: a
+// package's nightly builds published on its own index under another name
+// (tf-nightly for tensorflow).
+type renamed struct {
+	src     sources.Source
+	project string
+}
+
+func (r renamed) Name() string   { return r.src.Name() }
+func (r renamed) Scheme() string { return sources.SchemeOf(r.src) }
+func (r renamed) Releases(ctx context.Context, _ string) ([]sources.Release, error) {
+	return r.src.Releases(ctx, r.project)
 }
 
 // failing is a source that could not be set up: every lookup reports why, so

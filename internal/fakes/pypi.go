@@ -208,6 +208,9 @@ func (p *PyPI) answer(r *http.Request) reply {
 		}
 		return reply{status: http.StatusNotFound, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("404 Not Found"), noETag: true}
 	}
+	if r.URL.Path == FindLinksPath {
+		return reply{header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, body: p.findLinks()}
+	}
 	if m := projectPath.FindStringSubmatch(r.URL.Path); m != nil {
 		if n := norm(m[1]); n != m[1] {
 			// PyPI redirects to the normalised name.
@@ -507,6 +510,30 @@ func simpleHTML(name string, rs []Release, base string) []byte {
 		}
 	}
 	b.WriteString("  </body>\n</html>\n")
+	return []byte(b.String())
+}
+
+// FindLinksPath is where the fake serves a find-links page (as pip's
+// --find-links reads one, and projects publish nightly builds on): a link
+// to every file of every project, in the order they were added, each
+// relative to the page with a directory-prefixed path as its text and the
+// sha256 in its fragment, as jax's nightly page had them.
+const FindLinksPath = "/releases/nightly.html"
+
+// findLinks is the page at FindLinksPath.
+func (p *PyPI) findLinks() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><head><title>nightly releases</title></head><body>\n")
+	for _, name := range slices.Sorted(maps.Keys(p.projects)) {
+		for _, r := range p.projects[name] {
+			for _, f := range files(name, r, "") {
+				fmt.Fprintf(&b, "<a href=\"..%s#sha256=%s\">nightly/%s</a><br>\n", html.EscapeString(f.URL), f.Digests["sha256"], html.EscapeString(f.Filename))
+			}
+		}
+	}
+	b.WriteString("</body></html>\n")
 	return []byte(b.String())
 }
 

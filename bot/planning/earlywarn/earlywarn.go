@@ -1,14 +1,18 @@
-// Package earlywarn is pinbot's early warning on pre-releases: for a watched
-// package with checks, the same probes and symbol scans that judge a target
-// are run against a pre-release newer than it (PyPI a, b, rc and .dev
-// releases; conda label channels such as numba/label/dev), so that a
-// maintainer hears what will break before the final release ships.
+// Package earlywarn is pinbot's early warning on pre-releases and nightly
+// builds: for a watched package with checks, the same probes and symbol
+// scans that judge a target are run against a pre-release newer than it
+// (PyPI a, b, rc and .dev releases; conda label channels such as
+// numba/label/dev), and against the newest build of the package's nightly
+// source (early-warning: {nightly: ...}), so that a maintainer hears what
+// will break before the final release ships, weeks before for a nightly.
 //
-// This package holds the decisions, not the I/O: which pre-release to check
-// (Choose) and what the checks' outcome means (Judge, Unreadable). Planning
-// asks the verifier (bot/verifying) to judge it, as it does targets;
-// publishing says which warnings are news worth a message. A pre-release
-// never moves a cap and never opens a pull request.
+// This package holds the decisions, not the I/O: which pre-release or
+// nightly build to check (Choose, ChooseNightly), what the checks' outcome
+// means (Judge, JudgeNightly, Unreadable), and since when a nightly's
+// verdict holds (Window, from the Memory of earlier runs). Planning asks
+// the verifier (bot/verifying) to judge them, as it does targets;
+// publishing remembers the window and says which warnings are news worth a
+// message. Neither ever moves a cap or opens a pull request.
 //
 // It belongs to bot/planning; of bot it imports only bot/report.
 package earlywarn
@@ -161,13 +165,30 @@ func Final(version string) string {
 // ("" for none) gave checks and blocked, or failed with err.
 func Judge(cand Candidate, baseline string, checks []report.Check, blocked bool, err error) report.Prerelease {
 	pr := report.Prerelease{Version: cand.Version, Source: cand.Source, Baseline: baseline, Checks: checks}
+	pr.Verdict, pr.Reason = decide(baseline, checks, blocked, err)
+	if pr.Verdict == Blocked {
+		hold := "the cap will hold when the final release ships"
+		if f := Final(cand.Version); f != "" {
+			hold = "the cap will hold when " + f + " ships"
+		}
+		pr.Reason += ": " + hold
+	}
+	return pr
+}
+
+// decide is the verdict of checks against baseline ("" for none) that gave
+// blocked, or failed with err, and its reason: a warning when the checks
+// could not judge or could not see everything, blocked naming the checks
+// that fail (blocked means passing at the baseline: the checks' details
+// say where), else ok.
+func decide(baseline string, checks []report.Check, blocked bool, err error) (verdict, reason string) {
 	against := "against " + baseline
 	if baseline == "" {
 		against = "alone (no release the caps admit to compare with)"
 	}
 	switch {
 	case err != nil:
-		pr.Verdict, pr.Reason = Warning, "the checks could not judge it: "+oneLine(err.Error())
+		return Warning, "the checks could not judge it: " + oneLine(err.Error())
 	case blocked:
 		var failed []string
 		for _, c := range checks {
@@ -175,28 +196,18 @@ func Judge(cand Candidate, baseline string, checks []report.Check, blocked bool,
 				failed = append(failed, describe(c))
 			}
 		}
-		hold := "the cap will hold when the final release ships"
-		if f := Final(cand.Version); f != "" {
-			hold = "the cap will hold when " + f + " ships"
-		}
-		// Blocked means passing at the baseline: the checks' details and
-		// Baseline say where.
-		pr.Verdict = Blocked
-		pr.Reason = "fails " + strings.Join(failed, " and ") + ": " + hold
-	default:
-		var warned []string
-		for _, c := range checks {
-			if c.Verdict == Warning {
-				warned = append(warned, describe(c))
-			}
-		}
-		if len(warned) > 0 {
-			pr.Verdict, pr.Reason = Warning, "the checks could not see everything: "+strings.Join(warned, "; ")
-		} else {
-			pr.Verdict, pr.Reason = OK, "passes every check "+against
+		return Blocked, "fails " + strings.Join(failed, " and ")
+	}
+	var warned []string
+	for _, c := range checks {
+		if c.Verdict == Warning {
+			warned = append(warned, describe(c))
 		}
 	}
-	return pr
+	if len(warned) > 0 {
+		return Warning, "the checks could not see everything: " + strings.Join(warned, "; ")
+	}
+	return OK, "passes every check " + against
 }
 
 // Unreadable returns the early warning for a pre-release no source the

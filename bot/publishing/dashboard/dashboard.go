@@ -96,6 +96,9 @@ func (d *Dashboard) Seen() map[string]state.Seen {
 		if pr := p.Prerelease; pr != nil {
 			s.Prerelease, s.PrereleaseVerdict = pr.Version, pr.Verdict
 		}
+		if n := p.Nightly; n != nil {
+			s.NightlyVerdict = n.Verdict
+		}
 		out[p.Name] = s
 	}
 	return out
@@ -109,8 +112,10 @@ func (d *Dashboard) Changes() []string {
 	}
 	now := d.Seen()
 	gated := map[string]bool{} // packages whose pre-releases the gates hold back
+	nightlies := map[string]*report.Nightly{}
 	for _, p := range d.Report.Packages {
 		gated[p.Name] = len(p.PrereleaseSkipped) > 0
+		nightlies[p.Name] = p.Nightly
 	}
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(now)) {
@@ -135,6 +140,9 @@ func (d *Dashboard) Changes() []string {
 			out = append(out, fmt.Sprintf("%s: no pre-release newer than the target passes the package's gates", name))
 		case s.Prerelease == "" && n.Prerelease != "":
 			out = append(out, fmt.Sprintf("%s: no pre-release newer than the target any more", name))
+		}
+		if s.NightlyVerdict != n.NightlyVerdict {
+			out = append(out, name+": "+nightlyChange(nightlies[name], cmp.Or(n.NightlyVerdict, "none checked")))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Last.Seen)) {
@@ -303,17 +311,29 @@ func statusCell(s string) string {
 
 // warningCell shows the early warning's verdict, or, when the package's
 // gates held back every pre-release newer than the target, the newest of
-// them as not checked.
+// them as not checked; then the nightly's (report.NightlyCell).
 func warningCell(p report.Package) string {
-	pr := p.Prerelease
-	if pr == nil {
-		if len(p.PrereleaseSkipped) > 0 {
-			return "⏸️ " + esc.Markdown(p.PrereleaseSkipped[0].Version+" not checked (gates)")
-		}
-		return ""
+	var cells []string
+	switch pr := p.Prerelease; {
+	case pr != nil:
+		mark := map[string]string{"ok": "✅", "blocked": "❌", "warning": "⚠️"}[pr.Verdict]
+		cells = append(cells, strings.TrimSpace(mark+" "+esc.Markdown(pr.Version+" "+pr.Verdict)))
+	case len(p.PrereleaseSkipped) > 0:
+		cells = append(cells, "⏸️ "+esc.Markdown(p.PrereleaseSkipped[0].Version+" not checked (gates)"))
 	}
-	mark := map[string]string{"ok": "✅", "blocked": "❌", "warning": "⚠️"}[pr.Verdict]
-	return strings.TrimSpace(mark + " " + esc.Markdown(pr.Version+" "+pr.Verdict))
+	if p.Nightly != nil {
+		cells = append(cells, report.NightlyCell(p.Nightly))
+	}
+	return strings.Join(cells, "; ")
+}
+
+// nightlyChange says how a package's nightly verdict changed since the
+// last run (was): "nightly 0.69.0.dev20261130: blocked (was ok)".
+func nightlyChange(n *report.Nightly, was string) string {
+	if n == nil {
+		return "no nightly build checked in this run (was " + was + ")"
+	}
+	return "nightly " + n.Version + ": " + n.Verdict + " (was " + was + ")"
 }
 
 func changes(ew *errw.Writer, d *Dashboard) {

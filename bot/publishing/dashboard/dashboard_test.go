@@ -41,6 +41,11 @@ func fixture() *dashboard.Dashboard {
 				Prerelease: &report.Prerelease{Version: "0.68.0rc1", Source: "pypi", Baseline: "0.67.0", Verdict: "blocked",
 					Reason: "fails probe FunctionIdentity._unique_ids is an iterator (attribute missing): the cap will hold when 0.68.0 ships",
 					Checks: []report.Check{{Kind: "probe", Name: "FunctionIdentity._unique_ids is an iterator", Baseline: "pass", Candidate: "fail",
+						Detail: "blocked: attribute missing", Verdict: "blocked"}}},
+				Nightly: &report.Nightly{Version: "0.69.0.dev20261130", Source: "numba/label/dev", Baseline: "0.67.0", Verdict: "blocked",
+					Reason:       "fails probe FunctionIdentity._unique_ids is an iterator (attribute missing)",
+					FirstFailing: &report.NightlyBuild{Version: "0.69.0.dev20261124"}, LastPassing: &report.NightlyBuild{Version: "0.69.0.dev20261117"},
+					Checks: []report.Check{{Kind: "probe", Name: "FunctionIdentity._unique_ids is an iterator", Baseline: "pass", Candidate: "fail",
 						Detail: "blocked: attribute missing", Verdict: "blocked"}}}},
 			{Name: "protobuf", Newest: "6.33.0", Status: "held", Sources: map[string]string{"pypi": "6.33.0"}, Admits: "5.29.3", Behind: 1,
 				Hold: "requirements.txt:1 protobuf==5.29.3 shuts out 6.33.0: exact pin ==5.29.3",
@@ -55,7 +60,7 @@ func fixture() *dashboard.Dashboard {
 	last.Updated, last.SeenAt = lastRun, lastRun
 	last.Seen = map[string]state.Seen{
 		"llvmlite": {Status: "current", Target: "0.50.0"},
-		"numba":    {Status: "current", Target: "0.66.0"},
+		"numba":    {Status: "current", Target: "0.66.0", NightlyVerdict: "ok"},
 		"protobuf": {Status: "held", Target: "6.33.0"},
 		"jax":      {Status: "current", Target: "0.7.1"},
 	}
@@ -124,6 +129,7 @@ func TestChanges(t *testing.T) {
 		"numba: current → bump (target 0.67.0)",
 		"numba: pull request #12",
 		"numba: early warning on 0.68.0rc1: blocked",
+		"numba: nightly 0.69.0.dev20261130: blocked (was ok)",
 		"tensorflow: newly watched: error",
 		"jax: no longer reported (not watched, or no pin found)",
 	}
@@ -142,10 +148,11 @@ func TestChanges(t *testing.T) {
 	if !strings.Contains(b.String(), "Nothing changed since the run of 2026-08-21 08:17 UTC.") {
 		t.Errorf("no change:\n%s", b.String())
 	}
-	// A pre-release gone, a target moved.
+	// A pre-release gone, a target moved, the nightly source down.
 	d.Report.Packages[1].Prerelease = nil
+	d.Report.Packages[1].Nightly = nil
 	d.Report.Packages[2].Newest = "6.34.0"
-	want = []string{"numba: no pre-release newer than the target any more", "protobuf: target 6.33.0 → 6.34.0"}
+	want = []string{"numba: no pre-release newer than the target any more", "numba: no nightly build checked in this run (was blocked)", "protobuf: target 6.33.0 → 6.34.0"}
 	if diff := cmp.Diff(want, d.Changes()); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
 	}
@@ -286,7 +293,9 @@ func TestHostile(t *testing.T) {
 			Packages: []report.Package{{Name: h, Newest: h, Status: h, Admits: h, Sources: map[string]string{h: h}, Reason: h, Error: h, Hold: h,
 				Pins:       []report.Pin{{File: h, Line: 1, Before: h, After: h + "x", Reason: h}},
 				Checks:     []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}},
-				Prerelease: &report.Prerelease{Version: h, Source: h, Verdict: h, Reason: h, Checks: []report.Check{{Kind: h, Name: h, Detail: h}}}}},
+				Prerelease: &report.Prerelease{Version: h, Source: h, Verdict: h, Reason: h, Checks: []report.Check{{Kind: h, Name: h, Detail: h}}},
+				Nightly: &report.Nightly{Version: h, Source: h, Verdict: "blocked", Reason: h, Checks: []report.Check{{Kind: h, Name: h, Detail: h}},
+					FirstFailing: &report.NightlyBuild{Version: h}, LastPassing: &report.NightlyBuild{Version: h}, Beside: []string{h}}}},
 			Warnings: []string{h}, Errors: []string{h},
 		}
 		last := state.Scope{}.Clone()

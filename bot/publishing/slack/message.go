@@ -27,11 +27,12 @@ const (
 	KindError         Kind = "error"          // a package or the run failed
 	KindHeld          Kind = "held"           // a package held: its target is shut out and nothing moves
 	KindEarlyWarning  Kind = "early-warning"  // a pre-release newer than the target fails a check, first seen
+	KindNightly       Kind = "nightly"        // a nightly build's verdict changed: it fails, fails otherwise, or passes again
 )
 
 var kindMark = map[Kind]string{
 	KindPR: ":arrow_up:", KindFailure: ":x:", KindUpstreamFixed: ":tada:", KindError: ":warning:", KindHeld: ":pause_button:",
-	KindEarlyWarning: ":crystal_ball:",
+	KindEarlyWarning: ":crystal_ball:", KindNightly: ":crescent_moon:",
 }
 
 // An Item is one piece of news.
@@ -182,6 +183,7 @@ func countLine(items []Item) string {
 	add(KindUpstreamFixed, "upstream fix", "upstream fixes")
 	add(KindHeld, "held package", "held packages") // a reminder is not new
 	add(KindEarlyWarning, "early warning", "early warnings")
+	add(KindNightly, "nightly build", "nightly builds")
 	add(KindError, "error", "errors")
 	if len(parts) == 0 {
 		return "nothing to report"

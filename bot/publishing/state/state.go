@@ -1,8 +1,9 @@
 // Package state keeps the little pinbot run must remember between runs to
 // send news once and to say what changed: which packages are held, which
 // pre-releases' failures were announced, which lasting conditions (a
-// blocked release) were alerted and when, and what each package looked
-// like, per repository and base branch. It is one small JSON file
+// blocked release) were alerted and when, what each package looked like,
+// and since when each package's nightly builds pass or fail, per
+// repository and base branch. It is one small JSON file
 // (state.json in the cache directory), written atomically; a missing or
 // unreadable file is an empty state, so a lost cache costs at most one
 // repeated message. A Scope also travels as one line of text (Encode), which
@@ -20,6 +21,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -67,6 +69,34 @@ type Scope struct {
 	// once, again when it changes, and at most as often as notify.remind
 	// asks while it lasts.
 	Alerted map[string]Alert `json:"alerted,omitempty"`
+	// Nightlies is what the runs saw of each package's nightly builds
+	// (bot/planning/earlywarn.Memory): the last build judged, the last
+	// verdict that decided, and the window it gives (first failing, last
+	// passing), so that a report says since when.
+	Nightlies map[string]Nightly `json:"nightlies,omitempty"`
+}
+
+// A Nightly is what the runs saw of one package's nightly builds.
+type Nightly struct {
+	// Version, Uploaded and Source are the last build judged.
+	Version  string    `json:"version"`
+	Uploaded time.Time `json:"uploaded,omitzero"`
+	Source   string    `json:"source"`
+	// Verdict is the last verdict that decided (ok or blocked), Failing
+	// the checks that failed then.
+	Verdict string   `json:"verdict,omitempty"`
+	Failing []string `json:"failing,omitempty"`
+	// FirstFailing is the first build seen failing since the last one
+	// seen passing, LastPassing that one (nil: none).
+	FirstFailing *Build `json:"first_failing,omitempty"`
+	LastPassing  *Build `json:"last_passing,omitempty"`
+}
+
+// A Build is one nightly build: its version and upload time (zero when its
+// source does not say).
+type Build struct {
+	Version  string    `json:"version"`
+	Uploaded time.Time `json:"uploaded,omitzero"`
 }
 
 // An Alert is what was said of a lasting condition, and when.
@@ -88,13 +118,19 @@ type Seen struct {
 	// and verdict ("" when none was checked).
 	Prerelease        string `json:"prerelease,omitempty"`
 	PrereleaseVerdict string `json:"prerelease_verdict,omitempty"`
+	// NightlyVerdict is the verdict on the nightly build checked ("" when
+	// none was): a new build with the same verdict is no change.
+	NightlyVerdict string `json:"nightly_verdict,omitempty"`
 }
 
 // Clone returns a copy of sc that shares no map with it, every map made
 // (Scope{}.Clone() is an empty scope ready for use).
 func (sc Scope) Clone() Scope {
 	c := Scope{Updated: sc.Updated, SeenAt: sc.SeenAt, Held: maps.Clone(sc.Held), Warned: maps.Clone(sc.Warned), Seen: maps.Clone(sc.Seen),
-		Alerted: maps.Clone(sc.Alerted)}
+		Alerted: maps.Clone(sc.Alerted), Nightlies: maps.Clone(sc.Nightlies)}
+	if c.Nightlies == nil {
+		c.Nightlies = map[string]Nightly{}
+	}
 	if c.Alerted == nil {
 		c.Alerted = map[string]Alert{}
 	}
@@ -159,6 +195,23 @@ func (s *Store) Scope(key string) Scope {
 		return sc.Clone()
 	}
 	return Scope{}.Clone()
+}
+
+// Latest returns what the newest scope of repo ("owner/name", in any case)
+// remembers, whichever its base branch, and false when none does: for
+// pinbot check, which knows no base branch and only reads.
+func (s *Store) Latest(repo string) (Scope, bool) {
+	var best *Scope
+	for key, sc := range s.doc.Scopes {
+		r, _, ok := strings.Cut(key, "@")
+		if ok && strings.EqualFold(r, repo) && (best == nil || sc.Updated.After(best.Updated)) {
+			best = sc
+		}
+	}
+	if best == nil {
+		return Scope{}.Clone(), false
+	}
+	return best.Clone(), true
 }
 
 // SetScope records sc as what the scope key remembers.

@@ -42,6 +42,28 @@ func TestStore(t *testing.T) {
 	}
 }
 
+// nightly is numba's nightly window as a run leaves it.
+var nightly = state.Nightly{Version: "0.69.0.dev20261130", Uploaded: time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC), Source: "numba/label/dev",
+	Verdict: "blocked", Failing: []string{"probe numba-unique-ids"}, FirstFailing: &state.Build{Version: "0.69.0.dev20261124"},
+	LastPassing: &state.Build{Version: "0.69.0.dev20261117", Uploaded: time.Date(2026, 11, 17, 3, 0, 0, 0, time.UTC)}}
+
+// TestLatest: pinbot check, which knows no base branch, reads the newest
+// scope of the repository, in any case.
+func TestLatest(t *testing.T) {
+	s, _ := state.Open(filepath.Join(t.TempDir(), "state.json"))
+	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	old := state.Scope{Updated: now.Add(-time.Hour), Nightlies: map[string]state.Nightly{"numba": {Version: "old"}}}
+	s.SetScope("lab/a@main", old)
+	s.SetScope("lab/a@release", state.Scope{Updated: now, Nightlies: map[string]state.Nightly{"numba": nightly}})
+	s.SetScope("lab/ab@main", state.Scope{Updated: now.Add(time.Hour)})
+	if sc, ok := s.Latest("Lab/A"); !ok || sc.Nightlies["numba"].Version != nightly.Version {
+		t.Errorf("Latest = %+v, %v", sc, ok)
+	}
+	if _, ok := s.Latest("lab/b"); ok {
+		t.Error("a repository with no scope has one")
+	}
+}
+
 // TestScope: a scope's parts are kept apart (SetHeld keeps the others) and
 // round-trip through the file and through Encode, the dashboard's line.
 func TestScope(t *testing.T) {
@@ -56,6 +78,7 @@ func TestScope(t *testing.T) {
 	sc.Warned["numba"] = "0.68.0rc1"
 	sc.Seen["numba"] = state.Seen{Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}
 	sc.Alerted["failure:numba"] = state.Alert{Release: "0.68.0", Verdict: "probe unique-ids", At: now}
+	sc.Nightlies["numba"] = nightly
 	s.SetScope("a/b@main", sc)
 	sc.Warned["numba"] = "changed after SetScope"
 	s.SetHeld("a/b@main", map[string]string{"protobuf": "6.33.0"}, now)
@@ -68,8 +91,9 @@ func TestScope(t *testing.T) {
 	}
 	got := s.Scope("a/b@main")
 	want := state.Scope{Updated: now, SeenAt: now, Held: map[string]string{"protobuf": "6.33.0"}, Warned: map[string]string{"numba": "0.68.0rc1"},
-		Seen:    map[string]state.Seen{"numba": {Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}},
-		Alerted: map[string]state.Alert{"failure:numba": {Release: "0.68.0", Verdict: "probe unique-ids", At: now}}}
+		Seen:      map[string]state.Seen{"numba": {Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}},
+		Alerted:   map[string]state.Alert{"failure:numba": {Release: "0.68.0", Verdict: "probe unique-ids", At: now}},
+		Nightlies: map[string]state.Nightly{"numba": nightly}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("reopened (-want +got):\n%s", diff)
 	}

@@ -3,6 +3,7 @@ package verdicts_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/verifying/verdicts"
 )
@@ -15,6 +16,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"schema": 1, "packages": [{"name": "numba", "verdicts": [{"version": "1", "blocked": true}, {"version": "0"}]}]}`))
 	f.Add([]byte(`{"schema": 1, "packages": [`))
 	f.Add([]byte(withPrerelease))
+	f.Add([]byte(withNightly))
 	f.Add([]byte(`{"schema": 1, "packages": [], "repository": "lab/a"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := verdicts.Parse("r.json", data)
@@ -28,6 +30,7 @@ func FuzzParse(f *testing.F) {
 		for _, name := range v.Packages() {
 			v.Verdict(name, "", "0")
 			v.PrereleaseVerdict(name, "", "0rc1")
+			v.NightlyVerdict(name, "", "0.dev1", time.Time{})
 		}
 	})
 }

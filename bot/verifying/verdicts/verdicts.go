@@ -24,6 +24,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/bot/verifying"
@@ -56,6 +57,7 @@ type Verdicts struct {
 var (
 	_ verifying.Recorded           = (*Verdicts)(nil)
 	_ verifying.PrereleaseRecorded = (*Verdicts)(nil)
+	_ verifying.NightlyRecorded    = (*Verdicts)(nil)
 )
 
 type entry struct {
@@ -64,6 +66,7 @@ type entry struct {
 	checks   []report.Check
 	err      string
 	pre      *report.Prerelease
+	nightly  *report.Nightly
 }
 
 // ReadFile reads and validates the report at path: a regular file (not a
@@ -94,6 +97,8 @@ type pkg struct {
 	Verdicts []report.Verdict `json:"verdicts"`
 	// Prerelease is the early warning: the checks on a pre-release.
 	Prerelease *report.Prerelease `json:"prerelease"`
+	// Nightly is the early warning from nightly builds: the checks on one.
+	Nightly *report.Nightly `json:"nightly"`
 }
 
 // Parse validates data, the report read from file (named in errors).
@@ -129,7 +134,7 @@ func Parse(file string, data []byte) (*Verdicts, error) {
 		if prev, ok := v.pkgs[k]; ok {
 			return nil, diag.Errorf(file, 0, 0, key, "%s: a second entry for %s", quote(p.Name), prev.name)
 		}
-		v.pkgs[k] = &entry{name: p.Name, verdicts: p.Verdicts, checks: p.Checks, err: p.Error, pre: p.Prerelease}
+		v.pkgs[k] = &entry{name: p.Name, verdicts: p.Verdicts, checks: p.Checks, err: p.Error, pre: p.Prerelease, nightly: p.Nightly}
 	}
 	return v, nil
 }
@@ -177,20 +182,62 @@ func (p *pkg) validate() error {
 		return err
 	}
 	if pr := p.Prerelease; pr != nil {
-		switch {
-		case !report.ValidVersion(pr.Version):
-			return fmt.Errorf("prerelease.version: %s is not a version", quote(pr.Version))
-		case pr.Baseline != "" && !report.ValidVersion(pr.Baseline):
-			return fmt.Errorf("prerelease.baseline: %s is not a version", quote(pr.Baseline))
-		case !slices.Contains([]string{"ok", "blocked", "warning"}, pr.Verdict):
-			return fmt.Errorf("prerelease.verdict: %s is not ok, blocked or warning", quote(pr.Verdict))
-		case len(pr.Checks) > maxChecks:
-			return fmt.Errorf("prerelease: %d checks, more than %d", len(pr.Checks), maxChecks)
-		case len(pr.Source) > maxText || len(pr.Reason) > maxText:
-			return errors.New("prerelease: a text too long")
-		}
-		if err := checkTexts("prerelease.checks", pr.Checks); err != nil {
+		if err := validEarly("prerelease", pr.Version, pr.Baseline, pr.Verdict, pr.Checks, pr.Source, pr.Reason); err != nil {
 			return err
+		}
+	}
+	if n := p.Nightly; n != nil {
+		if err := validNightly(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validEarly checks what an early warning (key: the report's prerelease or
+// nightly) says of its candidate: a version, a baseline, a verdict of
+// ok, blocked or warning, checks and texts within bounds.
+func validEarly(key, version, baseline, verdict string, checks []report.Check, texts ...string) error {
+	switch {
+	case !report.ValidVersion(version):
+		return fmt.Errorf("%s.version: %s is not a version", key, quote(version))
+	case baseline != "" && !report.ValidVersion(baseline):
+		return fmt.Errorf("%s.baseline: %s is not a version", key, quote(baseline))
+	case !slices.Contains([]string{"ok", "blocked", "warning"}, verdict):
+		return fmt.Errorf("%s.verdict: %s is not ok, blocked or warning", key, quote(verdict))
+	case len(checks) > maxChecks:
+		return fmt.Errorf("%s: %d checks, more than %d", key, len(checks), maxChecks)
+	case slices.ContainsFunc(texts, func(s string) bool { return len(s) > maxText }):
+		return errors.New(key + ": a text too long")
+	}
+	return checkTexts(key+".checks", checks)
+}
+
+// validNightly checks a package's nightly: only what NightlyVerdict
+// reads and the publisher shows is taken, each bounded.
+func validNightly(n *report.Nightly) error {
+	if err := validEarly("nightly", n.Version, n.Baseline, n.Verdict, n.Checks, n.Source, n.Reason, n.Distribution); err != nil {
+		return err
+	}
+	switch {
+	case n.Distribution != "" && !report.ValidName(n.Distribution):
+		return fmt.Errorf("nightly.distribution: %s is not a package name", quote(n.Distribution))
+	case len(n.Beside) > maxVerdicts || len(n.Skipped) > report.MaxPrereleaseSkipped:
+		return errors.New("nightly: more builds beside it or skipped than a report holds")
+	}
+	for i, b := range []*report.NightlyBuild{n.FirstFailing, n.LastPassing} {
+		if b != nil && !report.ValidVersion(b.Version) {
+			return fmt.Errorf("nightly.%s.version: %s is not a version", []string{"first_failing", "last_passing"}[i], quote(b.Version))
+		}
+	}
+	for _, s := range n.Beside {
+		if len(s) > maxText {
+			return errors.New("nightly.beside: a text too long")
+		}
+	}
+	for _, s := range n.Skipped {
+		if !report.ValidVersion(s.Version) || len(s.Source) > maxText || len(s.Reason) > maxText {
+			return errors.New("nightly.skipped: not a version, or a text too long")
 		}
 	}
 	return nil
@@ -317,6 +364,38 @@ func (v *Verdicts) PrereleaseVerdict(pkg, baseline, version string) ([]report.Ch
 		return nil, false, fmt.Errorf("the check job's report says %s", quote(firstLine(e.pre.Reason)))
 	}
 	return e.pre.Checks, e.pre.Verdict == "blocked", nil
+}
+
+// NightlyVerdict returns the recorded nightly of pkg: the checks on the
+// build of version uploaded at uploaded (zero: the source said no time)
+// against baseline, and whether a check blocked it. Another build, or
+// another baseline, is an error wrapping verifying.ErrNotJudged; a build the
+// check job could not decide is an error carrying the job's reason, so
+// that the publisher says the same.
+func (v *Verdicts) NightlyVerdict(pkg, baseline, version string, uploaded time.Time) ([]report.Check, bool, error) {
+	e, ok := v.pkgs[config.Key(pkg)]
+	switch {
+	case !ok || e.nightly == nil:
+		return nil, false, fmt.Errorf("the report %s has no nightly for %s: %w", v.file, pkg, verifying.ErrNotJudged)
+	case e.nightly.Version != version || !e.nightly.Uploaded.Equal(uploaded):
+		return nil, false, fmt.Errorf("the report %s checked %s nightly %s, not %s, the build this run found: %w",
+			v.file, pkg, quote(buildName(e.nightly.Build())), buildName(report.NightlyBuild{Version: version, Uploaded: uploaded}), verifying.ErrNotJudged)
+	case e.nightly.Baseline != baseline:
+		return nil, false, fmt.Errorf("the report %s judged %s nightly %s against %s, this run compares with %s: %w",
+			v.file, pkg, version, orNone(e.nightly.Baseline), orNone(baseline), verifying.ErrNotJudged)
+	case e.nightly.Verdict == "warning" && !slices.ContainsFunc(e.nightly.Checks, func(c report.Check) bool { return c.Verdict == "warning" }):
+		return nil, false, fmt.Errorf("the check job's report says %s", quote(firstLine(e.nightly.Reason)))
+	}
+	return e.nightly.Checks, e.nightly.Verdict == "blocked", nil
+}
+
+// buildName names a build in an error: its version, and its upload time
+// when known.
+func buildName(b report.NightlyBuild) string {
+	if b.Uploaded.IsZero() {
+		return b.Version
+	}
+	return b.Version + " uploaded " + b.Uploaded.UTC().Format(time.RFC3339)
 }
 
 // For returns nil when the report may be published to repo ("owner/name"):

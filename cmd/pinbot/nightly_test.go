@@ -1,0 +1,669 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
+	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+// router returns the base transport that sends e's routes to their fakes
+// (nil when there are none): pinbot asks the real service's URL, such as
+// the scientific-python preset's index, and the fake answers it.
+func (e *env) router() http.RoundTripper {
+	if len(e.routes) == 0 {
+		return nil
+	}
+	return routeTripper(e.routes)
+}
+
+// routeTripper maps URL prefixes to a fake's base URL. The response names
+// the request as it was sent, so that what the page links resolves against
+// the real URL, and is routed again.
+type routeTripper map[string]string
+
+func (rt routeTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	for prefix, to := range rt {
+		rest, ok := strings.CutPrefix(req.URL.String(), prefix)
+		if !ok {
+			continue
+		}
+		u, err := url.Parse(to + rest)
+		if err != nil {
+			return nil, err
+		}
+		routed := req.Clone(req.Context())
+		routed.URL, routed.Host = u, u.Host
+		resp, err := http.DefaultTransport.RoundTrip(routed)
+		if resp != nil {
+			resp.Request = req
+		}
+		return resp, err
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// nightlyProbe is numba's probe the nightly tests run: static probing
+// decides it (no run snippet).
+const nightlyProbe = "packages:\n  numba:\n    probes:\n      - path: numba.core.bytecode.FunctionIdentity._unique_ids\n        expect: iterator\n"
+
+// day is a day of November 2026, when the nightly builds are uploaded.
+func day(d int) time.Time { return time.Date(2026, 11, d, 3, 0, 0, 0, time.UTC) }
+
+// tfRelease is a wheel of project (tensorflow, tf-nightly) whose
+// tensorflow module has convert_variables_to_constants_v2, unless gone.
+func tfRelease(project, version string, gone bool) fakes.Release {
+	api := []byte("def convert_variables_to_constants_v2(func):\n    return func\n")
+	if gone {
+		api = []byte("# moved\n")
+	}
+	fn, data := fakes.Wheel(project, version, "py3-none-any", map[string][]byte{
+		"tensorflow/__init__.py": nil, "tensorflow/python/__init__.py": nil, "tensorflow/python/framework/__init__.py": nil,
+		"tensorflow/python/framework/convert_to_constants.py": api,
+	})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// nightlyBuild is a numba nightly build, uploaded on the day its version
+// says; drop removes _unique_ids.
+func nightlyBuild(version string, drop bool, up time.Time) fakes.Release {
+	r := numbaRelease(version, drop)
+	r.Uploaded = up
+	return r
+}
+
+// nightlyEnv is a repository capping numba at 0.66.0 (PyPI has 0.66.0 and
+// 0.67.0, the target: both keep _unique_ids) whose early warning reads the
+// nightly source early-warning names, and a fake index serving nightly
+// builds.
+func nightlyEnv(t *testing.T, earlyWarning string, builds ...fakes.Release) (*env, *fakes.PyPI) {
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", builds...)
+	e := earlyEnv(t, nightlyProbe+"    early-warning: "+strings.ReplaceAll(earlyWarning, "NIGHTLY", nightly.URL)+"\n")
+	return e, nightly
+}
+
+// checkNightly runs pinbot check --static --format json and returns the
+// report's numba entry and warnings, asserting exit 0: a nightly changes
+// no exit code.
+func checkNightly(t *testing.T, e *env, pkg string) (report.Package, []string) {
+	t.Helper()
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Packages {
+		if p.Name == pkg {
+			return p, rep.Warnings
+		}
+	}
+	t.Fatalf("no %s in\n%s", pkg, out)
+	return report.Package{}, nil
+}
+
+// wantNightly checks a nightly against what the tests expect of it.
+func wantNightly(t *testing.T, n *report.Nightly, version, source, verdict string, uploaded time.Time) {
+	t.Helper()
+	if n == nil {
+		t.Fatal("no nightly in the report")
+	}
+	if n.Version != version || n.Source != source || n.Verdict != verdict || !n.Uploaded.Equal(uploaded) || n.Baseline != "0.67.0" {
+		t.Errorf("nightly %s (%s) %s uploaded %v against %s, want %s (%s) %s uploaded %v against 0.67.0; reason %q",
+			n.Version, n.Source, n.Verdict, n.Uploaded, n.Baseline, version, source, verdict, uploaded, n.Reason)
+	}
+	switch verdict {
+	case "blocked":
+		if !strings.HasPrefix(n.Reason, "fails probe numba.core.bytecode.FunctionIdentity._unique_ids (passes at 0.67.0, fails at "+version+": ") ||
+			strings.Contains(n.Reason, "ships") ||
+			n.FirstFailing == nil || n.FirstFailing.Version != version || n.LastPassing != nil {
+			t.Errorf("blocked nightly: reason %q, first failing %v, last passing %v", n.Reason, n.FirstFailing, n.LastPassing)
+		}
+	case "ok":
+		if n.Reason != "passes every check against 0.67.0" || n.FirstFailing != nil || n.LastPassing == nil || n.LastPassing.Version != version {
+			t.Errorf("passing nightly: reason %q, first failing %v, last passing %v", n.Reason, n.FirstFailing, n.LastPassing)
+		}
+	}
+}
+
+// TestCheckNightlySources drives each kind of nightly source through pinbot
+// check against fakes serving builds as the real indexes do: the newest
+// build newer than the target is checked with the package's probes against
+// 0.67.0 (what the caps admit once they move), the cap moves to 0.67.0 and
+// no further, and the exit code is the bump's.
+func TestCheckNightlySources(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	builds := []fakes.Release{nightlyBuild("0.69.0.dev20261124", false, day(24)), nightlyBuild("0.69.0.dev20261130", true, day(30)),
+		nightlyBuild("0.69.0.dev20261117", false, day(17))}
+	t.Run("scientific-python, JSON form", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: scientific-python}", builds...)
+		e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		p, _ := checkNightly(t, e, "numba")
+		if p.Status != "bump" || p.Newest != "0.67.0" || p.Pins[0].After != "numba>=0.58,<=0.67.0" {
+			t.Errorf("the nightly moved the plan: %s %s %+v", p.Status, p.Newest, p.Pins)
+		}
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", config.ScientificPythonNightlyIndex, "blocked", day(30))
+		if reqs := strings.Join(nightly.Requests(), " "); !strings.Contains(reqs, "/simple/numba/") || !strings.Contains(reqs, "numba-0.69.0.dev20261130-py3-none-any.whl") {
+			t.Errorf("the index was asked %s", reqs)
+		}
+		// The text and Markdown reports say it too.
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: numba nightly 0.69.0.dev20261130 ("+config.ScientificPythonNightlyIndex+"): blocked since 0.69.0.dev20261130 (first failing seen): fails probe") {
+			t.Errorf("text:\n%s", text)
+		}
+		_, md, _ := e.run("check", "--dir", e.dir, "--static", "--format", "markdown")
+		if !strings.Contains(md, "**Early warning:** numba nightly 0.69.0.dev20261130 (") || !strings.Contains(md, "| Check | Result | Baseline | Nightly | Detail |") {
+			t.Errorf("markdown:\n%s", md)
+		}
+	})
+	t.Run("scientific-python, HTML form", func(t *testing.T) {
+		// anaconda.org's simple API answers PEP 503 HTML: no upload times.
+		e, nightly := nightlyEnv(t, "{nightly: scientific-python}", builds...)
+		nightly.HTMLOnly = true
+		e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", config.ScientificPythonNightlyIndex, "blocked", time.Time{})
+	})
+	t.Run("an index with local labels", func(t *testing.T) {
+		// PyTorch's nightly index: a local version label per variant.
+		e, _ := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}", nightlyBuild("0.69.0.dev20261129+cpu", true, day(29)),
+			nightlyBuild("0.69.0.dev20261130+cpu", false, day(30)))
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130+cpu", p.Nightly.Source, "ok", day(30))
+		if !strings.HasSuffix(p.Nightly.Source, "/simple") || !strings.HasPrefix(p.Nightly.Source, "http://127.0.0.1") {
+			t.Errorf("source %q", p.Nightly.Source)
+		}
+	})
+	t.Run("a find-links page", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: {find-links: 'NIGHTLY"+fakes.FindLinksPath+"'}}", builds...)
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", nightly.URL+fakes.FindLinksPath, "blocked", time.Time{})
+	})
+	t.Run("tf-nightly under its own name", func(t *testing.T) {
+		e := newEnv(t)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		e.pypi.Add("tensorflow", tfRelease("tensorflow", "2.19.1", false), tfRelease("tensorflow", "2.20.0", false))
+		e.pypi.Add("tf-nightly", tfRelease("tf-nightly", "2.21.0.dev20261129", false), tfRelease("tf-nightly", "2.21.0.dev20261130", true))
+		e.file("requirements.txt", []byte("tensorflow>=2.18,<=2.20.0\n"))
+		e.file(".pinbot.yml", []byte("packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
+			"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n"))
+		p, _ := checkNightly(t, e, "tensorflow")
+		n := p.Nightly
+		if p.Status != "current" || n == nil || n.Version != "2.21.0.dev20261130" || n.Distribution != "tf-nightly" || n.Source != "tf-nightly on pypi" ||
+			n.Baseline != "2.20.0" || n.Verdict != "blocked" || len(n.Checks) == 0 || !strings.Contains(n.Checks[0].Detail, "read tf_nightly-2.21.0.dev20261130-py3-none-any.whl (baseline tensorflow-2.20.0-py3-none-any.whl)") {
+			t.Errorf("%s, nightly %+v", p.Status, n)
+		}
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked") {
+			t.Errorf("text:\n%s", text)
+		}
+	})
+	t.Run("a conda label channel", func(t *testing.T) {
+		// numba's dev builds are conda packages: they are read as conda
+		// packages, compared with conda-forge's 0.67.0, though the pins
+		// are PyPI pins.
+		c := fakes.NewConda(t)
+		c.Add("conda-forge", "numba", condaNumbaPackage("0.66.0", false), condaNumbaPackage("0.67.0", false))
+		dev := func(v string, drop bool, up time.Time) fakes.CondaFile {
+			f := condaNumbaPackage(v, drop)
+			f.Labels, f.Uploaded = []string{"dev"}, up
+			return f
+		}
+		c.Add("numba", "numba", dev("0.69.0dev20261124", false, day(24)), dev("0.69.0dev20261130", true, day(30)))
+		e := earlyEnv(t, nightlyProbe+"    early-warning: {nightly: {channel: numba/label/dev}}\n")
+		e.vars["PINBOT_CONDA_URL"] = c.URL
+		p, _ := checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0dev20261130", "numba/label/dev", "blocked", day(30))
+		if n := p.Nightly; len(n.Checks) == 0 || !strings.Contains(n.Checks[0].Detail, "read numba-0.69.0dev20261130-py312h6e6e5ba_0.conda (baseline numba-0.67.0-py312h6e6e5ba_0.conda)") {
+			t.Errorf("checks %+v", n.Checks)
+		}
+	})
+}
+
+// TestCheckNightlyUnseen: a nightly source that does not answer is a
+// report warning, and nothing else changes (the plan, the exit code); one
+// without the package, or whose every build the gates hold back, says so.
+func TestCheckNightlyUnseen(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e, nightly := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	nightly.Fail("/simple/numba/", repeat(fakes.Fault{Status: 503, Body: "Service Unavailable"}, 8)...)
+	p, warnings := checkNightly(t, e, "numba")
+	if p.Status != "bump" || p.Newest != "0.67.0" || p.Nightly != nil {
+		t.Errorf("%s %s, nightly %+v", p.Status, p.Newest, p.Nightly)
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "numba: early warning: the nightly source "+nightly.URL+"/simple did not answer (") ||
+		!strings.Contains(warnings[0], "503") {
+		t.Errorf("warnings %q", warnings)
+	}
+	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}")
+	nightly.Remove("numba")
+	if _, warnings := checkNightly(t, e, "numba"); len(warnings) != 1 || !strings.Contains(warnings[0], "the nightly source "+nightly.URL+"/simple has no build of numba (") {
+		t.Errorf("no numba: warnings %q", warnings)
+	}
+	// The only build is for Linux; the package needs macOS wheels.
+	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    platforms: [osx-arm64]",
+		numbaWheel("0.69.0.dev20261130", "cp312-cp312-manylinux_2_17_x86_64", true, day(30)))
+	if p, warnings := checkNightly(t, e, "numba"); p.Nightly != nil || len(warnings) != 1 || warnings[0] != "numba: early warning: no nightly build on "+nightly.URL+
+		"/simple newer than the target passes the package's gates (0.69.0.dev20261130 has no wheel for osx-arm64)" {
+		t.Errorf("gated: nightly %+v, warnings %q", p.Nightly, warnings)
+	}
+}
+
+// groupNightlyEnv is a repository whose numba and llvmlite move together
+// (a group), with numba's probe; llvmliteNightly is llvmlite's
+// early-warning value ("" for none).
+func groupNightlyEnv(t *testing.T, llvmliteNightly string) (*env, *fakes.PyPI) {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false))
+	e.pypi.Add("llvmlite", llvmliteWheel("0.49.0"), llvmliteWheel("0.50.0"))
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	nightly.Add("llvmlite", llvmliteWheel("0.51.0.dev20261130"))
+	e.file("requirements.txt", []byte("numba>=0.58,<=0.67.0\nllvmlite>=0.48,<=0.50.0\n"))
+	config := nightlyProbe + "    early-warning: {nightly: {index: " + nightly.URL + "/simple}}\n  llvmlite:\n"
+	if llvmliteNightly != "" {
+		config += "    early-warning: " + strings.ReplaceAll(llvmliteNightly, "NIGHTLY", nightly.URL) + "\n"
+	}
+	e.file(".pinbot.yml", []byte(config+"groups:\n  numba-stack: [numba, llvmlite]\n"))
+	return e, nightly
+}
+
+// TestCheckNightlyGroupDynamic: jax and jaxlib's case with numba and
+// llvmlite: both nightlies come from one index, so numba's nightly is
+// probed (in Python, installed) with llvmlite's beside it, each from its
+// own file: the probes' index (the fake PyPI) has neither, so an install
+// that asked it would fail. The baseline's environment is the index's
+// numba 0.67.0 and llvmlite at the target.
+func TestCheckNightlyGroupDynamic(t *testing.T) {
+	dynamicOnly(t)
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e, nightly := groupNightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}")
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var n *report.Nightly
+	for _, p := range rep.Packages {
+		switch {
+		case p.Name == "numba":
+			n = p.Nightly
+		case p.Nightly != nil:
+			t.Errorf("%s has a nightly of its own without checks: %+v", p.Name, p.Nightly)
+		}
+	}
+	if n == nil || n.Verdict != "blocked" || len(n.Beside) != 1 || n.Beside[0] != "llvmlite 0.51.0.dev20261130 (nightly, from the same source)" {
+		t.Fatalf("nightly %+v\n%s", n, stderr)
+	}
+	env := n.Checks[0].Environment
+	if env == nil || distVersion(asDists(env.Candidate), "numba") != "0.69.0.dev20261130" || distVersion(asDists(env.Candidate), "llvmlite") != "0.51.0.dev20261130" ||
+		distVersion(asDists(env.Baseline), "numba") != "0.67.0" {
+		t.Errorf("environments %+v", env)
+	}
+	if reqs := strings.Join(nightly.Requests(), " "); !strings.Contains(reqs, "llvmlite-0.51.0.dev20261130-py3-none-any.whl") {
+		t.Errorf("llvmlite's nightly wheel was not fetched from its index: %s", reqs)
+	}
+}
+
+// TestCheckNightlyGroupApart: a member whose nightlies come from nowhere
+// (or from another source) is installed at its target, and the report
+// says so.
+func TestCheckNightlyGroupApart(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	for name, llvmlite := range map[string]string{"no nightly": "", "another source": "{nightly: {find-links: 'NIGHTLY" + fakes.FindLinksPath + "'}}"} {
+		t.Run(name, func(t *testing.T) {
+			e, _ := groupNightlyEnv(t, llvmlite)
+			p, _ := checkNightly(t, e, "numba")
+			if n := p.Nightly; n == nil || n.Verdict != "blocked" || len(n.Beside) != 1 || n.Beside[0] != "llvmlite 0.50.0 (its target: no nightly from the same source)" {
+				t.Errorf("nightly %+v", n)
+			}
+			_, text, _ := e.run("check", "--dir", e.dir, "--static")
+			if !strings.Contains(text, "    installed beside it: llvmlite 0.50.0 (its target: no nightly from the same source)\n") {
+				t.Errorf("text:\n%s", text)
+			}
+		})
+	}
+}
+
+func asDists(ds []report.Distribution) []struct{ Name, Version string } {
+	out := make([]struct{ Name, Version string }, len(ds))
+	for i, d := range ds {
+		out[i].Name, out[i].Version = d.Name, d.Version
+	}
+	return out
+}
+
+// nightlyMessages are the Slack messages that speak of numba's nightly.
+func (e *runTestEnv) nightlyMessages() []string {
+	var out []string
+	for _, m := range e.slack.Messages() {
+		if strings.Contains(string(m), "numba nightly") {
+			out = append(out, string(m))
+		}
+	}
+	return out
+}
+
+// TestRunNightlyWeeks: six weekly runs of pinbot run against a nightly index
+// whose builds pass, start failing, keep failing, are out of reach for a
+// week, and pass again. Slack hears of the first failure and of the fix,
+// once each; the report and the dashboard say since when; pinbot check,
+// with the same cache, reads the window; nothing opens a pull request or
+// changes the exit code.
+func TestRunNightlyWeeks(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	nightly := fakes.NewPyPI(t)
+	config := nightlyProbe + "    add-cap: false\n    early-warning: {nightly: {index: " + nightly.URL + "/simple}}\n"
+	e := newRunEnv(t, config)
+	e.pypi.Add("numba", numbaRelease("0.65.0", false), numbaRelease("0.66.0", false))
+	var builds []fakes.Release
+	week := func(b fakes.Release, down bool) (string, string) {
+		t.Helper()
+		if b.Version != "" {
+			builds = append(builds, b)
+			nightly.Add("numba", builds...)
+		}
+		if down {
+			nightly.Fail("/simple/numba/", repeat(fakes.Fault{Status: 503, Body: "Service Unavailable"}, 4)...)
+		}
+		code, out, stderr := e.run("--static")
+		if code != 0 {
+			t.Fatalf("exit %d, want 0\n%s\n%s", code, out, stderr)
+		}
+		if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
+			t.Fatalf("a pull request was opened: %+v", pulls)
+		}
+		return out, stderr
+	}
+	line := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  early warning: numba nightly ") {
+				return strings.TrimPrefix(l, "  early warning: numba nightly ")
+			}
+		}
+		return ""
+	}
+	src := " (" + nightly.URL + "/simple): "
+
+	out, _ := week(nightlyBuild("0.69.0.dev20261117", false, day(17)), false)
+	if l := line(out); l != "0.69.0.dev20261117"+src+"ok: passes every check against 0.66.0" || len(e.nightlyMessages()) != 0 {
+		t.Fatalf("week 1: %q, messages %q", l, e.nightlyMessages())
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261124", true, day(24)), false)
+	msgs := e.nightlyMessages()
+	if l := line(out); !strings.HasPrefix(l, "0.69.0.dev20261124"+src+"blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117: fails probe ") ||
+		len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly 0.69.0.dev20261124 ("+nightly.URL+"/simple): blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") {
+		t.Fatalf("week 2: %q, messages %q", l, msgs)
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261130", true, day(30)), false)
+	if l := line(out); !strings.HasPrefix(l, "0.69.0.dev20261130"+src+"blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117: ") ||
+		len(e.nightlyMessages()) != 1 {
+		t.Fatalf("week 3: %q, messages %q", l, e.nightlyMessages())
+	}
+	if is := e.gh.Issues(testRepo); len(is) != 1 || !strings.Contains(is[0].Body, "❌ nightly 0.69.0.dev20261130 blocked since 0.69.0.dev20261124") {
+		t.Fatalf("week 3: the dashboard %+v", is)
+	}
+	// pinbot check, with run's cache, reads the window; it writes no state.
+	statePath := filepath.Join(e.vars["PINBOT_CACHE_DIR"], stateFile)
+	before, err := os.ReadFile(statePath)
+	if err != nil || !strings.Contains(string(before), `"first_failing"`) {
+		t.Fatalf("state %s: %v", before, err)
+	}
+	code, checkOut, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--static")
+	if code != 0 || !strings.Contains(line(checkOut), "blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") {
+		t.Fatalf("check: exit %d\n%s\n%s", code, checkOut, stderr)
+	}
+	if after, _ := os.ReadFile(statePath); string(after) != string(before) {
+		t.Errorf("pinbot check changed the state file")
+	}
+	// The index is down: a warning, and nothing else changes.
+	out, _ = week(fakes.Release{}, true)
+	if line(out) != "" || !strings.Contains(out, "warning: numba: early warning: the nightly source "+nightly.URL+"/simple did not answer (") ||
+		len(e.nightlyMessages()) != 1 {
+		t.Fatalf("week 4:\n%s\nmessages %q", out, e.nightlyMessages())
+	}
+	// A job without the cache: the dashboard's record remembers.
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	out, _ = week(nightlyBuild("0.69.0.dev20261207", true, day(7).AddDate(0, 1, 0)), false)
+	if l := line(out); !strings.Contains(l, "blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") || len(e.nightlyMessages()) != 1 {
+		t.Fatalf("week 5: %q, messages %q", l, e.nightlyMessages())
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261214", false, day(14).AddDate(0, 1, 0)), false)
+	msgs = e.nightlyMessages()
+	if l := line(out); l != "0.69.0.dev20261214"+src+"ok: passes every check against 0.66.0" || len(msgs) != 2 ||
+		!strings.Contains(msgs[1], "numba nightly passes again on 0.69.0.dev20261214") || !strings.Contains(msgs[1], "It failed from 0.69.0.dev20261124 (first failing seen)") {
+		t.Fatalf("week 6: %q, messages %q", l, msgs)
+	}
+	week(nightlyBuild("0.69.0.dev20261221", false, day(21).AddDate(0, 1, 0)), false)
+	if len(e.nightlyMessages()) != 2 {
+		t.Errorf("a passing build after the fix was alerted: %q", e.nightlyMessages())
+	}
+}
+
+// TestRunVerdictsNightly: in the two-job layout the check job runs the
+// nightly's checks, and pinbot run --verdicts takes its verdict from the
+// report, for the same build it finds itself, fetching no wheel; a report
+// of another build is not taken (a warning, no alert).
+func TestRunVerdictsNightly(t *testing.T) {
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	setup := func(t *testing.T) *runTestEnv {
+		e := newRunEnv(t, nightlyProbe+"    early-warning: {nightly: {index: "+nightly.URL+"/simple}}\ndashboard: false\n")
+		e.pypi.Add("numba", numbaRelease("0.66.0", false), numbaRelease("0.67.0", false))
+		return e
+	}
+	e := setup(t)
+	code, out, stderr := e.pinbot(t.Context(), "check", "--dir", e.dir, "--format", "json", "--static")
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := numbaEntry(t, rep)["nightly"].(map[string]any)
+	if n["version"] != "0.69.0.dev20261130" || n["verdict"] != "blocked" || n["baseline"] != "0.67.0" || n["uploaded"] != "2026-11-30T03:00:00Z" {
+		t.Fatalf("the check job's nightly: %v", n)
+	}
+	nightly.ResetLog()
+	if code, out, stderr := e.run("--verdicts", writeReport(t, rep)); code != 0 || !strings.Contains(out, "early warning: numba nightly 0.69.0.dev20261130") {
+		t.Fatalf("publish: exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, r := range nightly.Requests() {
+		if strings.HasSuffix(r, ".whl") {
+			t.Errorf("the publisher fetched %s", r)
+		}
+	}
+	if msgs := e.nightlyMessages(); len(msgs) != 1 || !strings.Contains(msgs[0], "blocked since 0.69.0.dev20261130 (first failing seen)") {
+		t.Errorf("slack %q", msgs)
+	}
+
+	// The report judged another build of the same version.
+	n["uploaded"] = "2026-11-29T03:00:00Z"
+	e = setup(t)
+	code, out, stderr = e.run("--verdicts", writeReport(t, rep))
+	if code != 0 || !strings.Contains(out, "early warning: numba nightly 0.69.0.dev20261130 ("+nightly.URL+"/simple): warning: the checks could not judge it: the report") ||
+		!strings.Contains(out, "not 0.69.0.dev20261130 uploaded 2026-11-30T03:00:00Z, the build this run found") {
+		t.Fatalf("another build: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if msgs := e.nightlyMessages(); len(msgs) != 0 {
+		t.Errorf("a nightly the publisher could not match was alerted: %q", msgs)
+	}
+}
+
+// TestFleetReportNightly: pinbot fleet report carries each repository's
+// nightly, its verdict and since when, from the reports the fleet's jobs
+// wrote.
+func TestFleetReportNightly(t *testing.T) {
+	e, _ := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}", nightlyBuild("0.69.0.dev20261130", true, day(30)))
+	code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--static", "--repository", "lab/a")
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, stderr)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lab__a.json"), []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = e.run("fleet", "report", "--reports", dir)
+	if code != 0 {
+		t.Fatalf("fleet report: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "Nightly builds:\n\n| repository | nightly | verdict | first failing | last passing | why |") ||
+		!strings.Contains(out, "| lab/a | `0.69.0.dev20261130 (http://127.0.0.1:") || !strings.Contains(out, "/simple)` | `blocked` | `0.69.0.dev20261130` | – | `fails probe ") {
+		t.Errorf("fleet dashboard:\n%s", out)
+	}
+}
+
+// A nightlyKind is one kind of nightly source, as the run tests set it up:
+// its early-warning value, the fakes behind it, and how the report names
+// it.
+type nightlyKind struct {
+	name, earlyWarning string
+	// serve puts the builds where the kind's source reads them (the
+	// index fake, or a conda channel) and points pinbot at them.
+	serve  func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release)
+	source func(nightly *fakes.PyPI) string
+}
+
+// nightlyKinds are the numba nightly sources of the run tests.
+var nightlyKinds = []nightlyKind{
+	{"scientific-python, JSON form", "{nightly: scientific-python}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+			e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		}, func(*fakes.PyPI) string { return config.ScientificPythonNightlyIndex }},
+	{"scientific-python, HTML form", "{nightly: scientific-python}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+			nightly.HTMLOnly = true
+			e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+		}, func(*fakes.PyPI) string { return config.ScientificPythonNightlyIndex }},
+	{"an index", "{nightly: {index: NIGHTLY/simple}}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+		},
+		func(nightly *fakes.PyPI) string { return nightly.URL + "/simple" }},
+	{"a find-links page", "{nightly: {find-links: 'NIGHTLY" + fakes.FindLinksPath + "'}}",
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+			nightly.Add("numba", builds...)
+		},
+		func(nightly *fakes.PyPI) string { return nightly.URL + fakes.FindLinksPath }},
+	{"a conda label channel", "{nightly: {channel: numba/label/dev}}",
+		func(t *testing.T, e *env, _ *fakes.PyPI, builds ...fakes.Release) {
+			c := fakes.NewConda(t)
+			c.Add("conda-forge", "numba", condaNumbaPackage("0.65.0", false), condaNumbaPackage("0.66.0", false))
+			var dev []fakes.CondaFile
+			for _, b := range builds {
+				// The wheel's bytecode says whether the build drops
+				// _unique_ids; the conda package carries the same.
+				drop := !strings.Contains(string(wheelMember(t, b, "numba/core/bytecode.py")), "_unique_ids = ")
+				f := condaNumbaPackage(b.Version, drop)
+				f.Labels, f.Uploaded = []string{"dev"}, b.Uploaded
+				dev = append(dev, f)
+			}
+			c.Add("numba", "numba", dev...)
+			e.vars["PINBOT_CONDA_URL"] = c.URL
+		}, func(*fakes.PyPI) string { return "numba/label/dev" }},
+}
+
+// wheelMember is a member of a fake release's only wheel.
+func wheelMember(t *testing.T, r fakes.Release, name string) []byte {
+	t.Helper()
+	for _, data := range r.Artifacts {
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range zr.File {
+			if f.Name == name {
+				rc, _ := f.Open()
+				b, _ := io.ReadAll(rc)
+				rc.Close()
+				return b
+			}
+		}
+	}
+	t.Fatalf("no %s in %s", name, r.Version)
+	return nil
+}
+
+// TestRunNightlySources drives each kind of nightly source through pinbot
+// run: a build that starts failing is alerted once with since when, in
+// the text report and in Slack; a later build failing the same way is
+// not; no pull request is opened and the exit code stays 0.
+func TestRunNightlySources(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	for _, k := range nightlyKinds {
+		t.Run(k.name, func(t *testing.T) {
+			nightly := fakes.NewPyPI(t)
+			ew := strings.ReplaceAll(k.earlyWarning, "NIGHTLY", nightly.URL)
+			e := newRunEnv(t, nightlyProbe+"    add-cap: false\n    early-warning: "+ew+"\n")
+			e.pypi.Add("numba", numbaRelease("0.65.0", false), numbaRelease("0.66.0", false))
+			v1, v2, v3 := "0.69.0.dev20261124", "0.69.0.dev20261130", "0.69.0.dev20261201"
+			if k.name == "a conda label channel" {
+				v1, v2, v3 = "0.69.0dev20261124", "0.69.0dev20261130", "0.69.0dev20261201"
+			}
+			builds := []fakes.Release{nightlyBuild(v1, false, day(24)), nightlyBuild(v2, true, day(30))}
+			k.serve(t, e.env, nightly, builds...)
+			code, out, stderr := e.run("--static")
+			want := "  early warning: numba nightly " + v2 + " (" + k.source(nightly) + "): blocked since " + v2 + " (first failing seen): fails probe "
+			if code != 0 || !strings.Contains(out, want) {
+				t.Fatalf("exit %d, want 0 and %q\n%s\n%s", code, want, out, stderr)
+			}
+			if msgs := e.nightlyMessages(); len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly "+v2+" ("+k.source(nightly)+"): blocked since "+v2) {
+				t.Errorf("slack %q", msgs)
+			}
+			k.serve(t, e.env, nightly, append(builds, nightlyBuild(v3, true, day(1).AddDate(0, 1, 0)))...)
+			code, out, stderr = e.run("--static")
+			if code != 0 || !strings.Contains(out, "  early warning: numba nightly "+v3+" ("+k.source(nightly)+"): blocked since "+v2+" (first failing seen): ") {
+				t.Fatalf("second run: exit %d\n%s\n%s", code, out, stderr)
+			}
+			if msgs := e.nightlyMessages(); len(msgs) != 1 {
+				t.Errorf("the same failure alerted again: %q", msgs)
+			}
+			if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
+				t.Errorf("pull requests %+v", pulls)
+			}
+		})
+	}
+}
+
+// TestRunNightlyProject: tf-nightly, tensorflow's nightly under its own
+// name on the package's index, through pinbot run.
+func TestRunNightlyProject(t *testing.T) {
+	e := newRunEnvFiles(t, "packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
+		"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n", map[string]string{"requirements.txt": "tensorflow>=2.18,<=2.20.0\n"})
+	e.pypi.Add("tensorflow", tfRelease("tensorflow", "2.19.1", false), tfRelease("tensorflow", "2.20.0", false))
+	e.pypi.Add("tf-nightly", tfRelease("tf-nightly", "2.21.0.dev20261130", true))
+	code, out, stderr := e.run("--static")
+	if code != 0 || !strings.Contains(out, "  early warning: tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked since 2.21.0.dev20261130 (first failing seen): fails probe ") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var msgs []string
+	for _, m := range e.slack.Messages() {
+		if strings.Contains(string(m), "tensorflow nightly") {
+			msgs = append(msgs, string(m))
+		}
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked") {
+		t.Errorf("slack %q", msgs)
+	}
+}
