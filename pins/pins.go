@@ -65,6 +65,13 @@ type Place struct {
 	Key       string
 }
 
+// A Channel is a conda channel a file names, as a Pin.Source names it
+// ("conda-forge", "numba/label/dev"), and where the file names it.
+type Channel struct {
+	Name string
+	At   Place
+}
+
 // A Span is a half-open byte range [Start, End) in a file.
 type Span struct{ Start, End int }
 
@@ -103,6 +110,17 @@ type Pin struct {
 	// is implied (pypi, goproxy, the configured conda channel). A failure to
 	// ask the source is reported there.
 	SourceAt Place
+	// Channels is, for a conda pin that follows its file's channel list (an
+	// environment file's channels, a pixi workspace's), that list in order
+	// of priority, each channel once, "defaults" and "nodefaults" passed
+	// over; Source and SourceAt are its first entry. Conda takes a package
+	// from the first channel of the list that has it, so the planner asks
+	// them in turn and sets Source and SourceAt to the channel that governs
+	// the pin. It is nil for a pin that names its channel itself
+	// ("conda-forge::numba", a pixi table's channel), which follows that
+	// channel only, and for every other pin. A file's pins share the slice:
+	// it is never modified.
+	Channels []Channel
 	// Condition is when the requirement applies, as written: a PEP 508
 	// environment marker, a conda-build selector, a rattler-build if: (its
 	// else branch is "not (...)"); "" when it always applies. Pins under

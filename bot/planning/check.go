@@ -343,78 +343,56 @@ func (c *Checker) files(repo *repofs.Root) ([]pins.Found, error) {
 
 // lookup asks, for each package, every source its pins follow and every
 // source its configuration requires (require: [pypi, conda-forge]), at most
-// Concurrency requests at a time across packages, and returns the answers per
-// package in source order. Each pin's source is first resolved, in place, to
-// the name of the source it selects (a conda pin whose file names no channel
-// says "conda", the first configured channel; a channel a pin file names
-// that the configuration does not list comes from Channels), so that one
-// source is asked once per package. A failed lookup fails that package's
-// pins that follow the source, and no other package's (plan.Make); a
-// cancelled context ends the lookups still waiting with its error.
+// Concurrency requests at a time across packages, each source once per
+// package, and returns the answers per package in source order. A pin
+// follows a chain of sources (chain): its file's conda channels, in the
+// order conda asks them, else its one source. Each pin's Source and
+// SourceAt are set, in place, to the source that governs it: the first of
+// its chain that has the package, or, when a channel fails in another way,
+// that channel (govern, resolve). A failed lookup fails that package's pins
+// that follow the source, and no other package's (plan.Make); a cancelled
+// context ends the lookups still waiting with its error.
 func (c *Checker) lookup(ctx context.Context, log *slog.Logger, names []string, byPkg map[string][]pins.Pin) map[string][]plan.Lookup {
-	type job struct {
-		pkg, src string
-		out      *plan.Lookup
+	a := c.newAsker(ctx, log)
+	type pkgWalks struct {
+		walks    []*chainWalk
+		required []string
 	}
-	canonical := func(name string) string {
-		if src, err := c.source(name); err == nil {
-			return src.Name()
-		}
-		return name
-	}
-	res := map[string][]plan.Lookup{}
-	var jobs []job
-	for _, name := range names {
-		var srcs []string
-		for i := range byPkg[name] {
-			p := &byPkg[name][i]
-			p.Source = canonical(p.Source)
-			if !slices.Contains(srcs, p.Source) {
-				srcs = append(srcs, p.Source)
+	all := make([]pkgWalks, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		pw := &all[i]
+		byChain := map[chainID]*chainWalk{}
+		for j, p := range byPkg[name] {
+			id := chainOf(p)
+			w := byChain[id]
+			if w == nil {
+				w = &chainWalk{chain: c.chain(p)}
+				byChain[id] = w
+				pw.walks = append(pw.walks, w)
 			}
+			w.pins = append(w.pins, j)
+		}
+		for _, w := range pw.walks {
+			wg.Go(func() {
+				w.governs = govern(w.chain, func(src string) plan.Lookup { return a.ask(name, src) }, func(ch, next string) {
+					log.Info("the channel does not have the package: the next of the list is asked", "package", name, "channel", ch, "next", next)
+				})
+			})
 		}
 		if settings := c.Config.Packages[name]; settings != nil {
 			for _, r := range settings.Require {
-				if r = canonical(r); !slices.Contains(srcs, r) {
-					srcs = append(srcs, r)
-				}
+				r = c.canonical(r)
+				pw.required = append(pw.required, r)
+				wg.Go(func() { a.ask(name, r) })
 			}
 		}
-		slices.Sort(srcs)
-		res[name] = make([]plan.Lookup, len(srcs))
-		for i, s := range srcs {
-			res[name][i].Source = s
-			jobs = append(jobs, job{pkg: name, src: s, out: &res[name][i]})
-		}
-	}
-	sem := make(chan struct{}, max(cmp.Or(c.Concurrency, 4), 1))
-	var wg sync.WaitGroup
-	for _, j := range jobs {
-		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				j.out.Err = web.ContextError(ctx)
-				return
-			}
-			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				j.out.Err = web.ContextError(ctx)
-				return
-			}
-			src, err := c.source(j.src)
-			if err != nil {
-				j.out.Err = err
-				return
-			}
-			log.Info("looking up releases", "package", j.pkg, "source", j.src)
-			j.out.Releases, j.out.Err = src.Releases(ctx, j.pkg)
-			if j.out.Err != nil {
-				log.Warn("lookup failed", "package", j.pkg, "source", j.src, "err", j.out.Err)
-			}
-		})
 	}
 	wg.Wait()
+	res := map[string][]plan.Lookup{}
+	for i, name := range names {
+		res[name] = a.resolve(name, byPkg[name], all[i].walks, all[i].required)
+	}
 	return res
 }
 

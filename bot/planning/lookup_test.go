@@ -7,11 +7,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/pinbot-dev/pinbot/bot/planning"
 	"github.com/pinbot-dev/pinbot/config"
@@ -289,5 +292,90 @@ func TestLookupOrder(t *testing.T) {
 		if got != want {
 			t.Errorf("lookups finishing %s first:\n%s\nwant\n%s", []string{"pypi", "conda-forge"}[i], got, want)
 		}
+	}
+}
+
+// chanSource is a conda channel that answers from its maps: releases of a
+// package, or an error; any other package is not found. It records what it
+// was asked.
+type chanSource struct {
+	name     string
+	releases map[string][]sources.Release
+	errs     map[string]error
+	mu       sync.Mutex
+	asked    []string
+}
+
+func (s *chanSource) Name() string   { return s.name }
+func (s *chanSource) Scheme() string { return "conda" }
+
+func (s *chanSource) Releases(_ context.Context, pkg string) ([]sources.Release, error) {
+	s.mu.Lock()
+	s.asked = append(s.asked, pkg)
+	s.mu.Unlock()
+	if err := s.errs[pkg]; err != nil {
+		return nil, err
+	}
+	if rs, ok := s.releases[pkg]; ok {
+		return rs, nil
+	}
+	return nil, fmt.Errorf("GET /package/%s/%s: 404 Not Found: %w", s.name, pkg, sources.ErrNotFound)
+}
+
+// TestLookupChannelList: each conda pin is governed by the first channel
+// of its file's list that has the package, each channel asked once per
+// package whichever pins follow it: numba is on the numba channel, first
+// (conda-forge, which no pin of numba reaches, is not asked); numpy, which
+// the numba channel does not have, on conda-forge, which pixi's pin follows
+// too; scipy's lookup on the numba channel fails, and that is its pin's
+// failure: conda-forge is not asked. dask is on neither channel: its pin
+// fails with both not-founds.
+func TestLookupChannelList(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"environment.yml": "channels: [numba, conda-forge]\ndependencies:\n  - numba>=0.61\n  - numpy>=1.24\n  - scipy>=1.10\n  - dask>=2024.1\n",
+		"pixi.toml":       "[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumpy = \">=1.24\"\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := config.Parse(".pinbot.yml", []byte("packages:\n  numba: {}\n  numpy: {}\n  scipy: {}\n  dask: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := func(v string) []sources.Release {
+		return []sources.Release{{Version: v, Files: []sources.File{{Name: "x-" + v + ".conda", Kind: sources.KindConda}}}}
+	}
+	numba := &chanSource{name: "numba", releases: map[string][]sources.Release{"numba": rel("0.66.0")},
+		errs: map[string]error{"scipy": errors.New("GET /package/numba/scipy: 503 Service Unavailable")}}
+	forge := &chanSource{name: "conda-forge", releases: map[string][]sources.Release{"numba": rel("0.67.0"), "numpy": rel("2.5.1"), "scipy": rel("1.16.0")}}
+	c := &planning.Checker{Root: dir, Config: cfg, Formats: all.Formats(), Schemes: schemes.Schemes(),
+		Sources: map[string]sources.Source{"numba": numba, "conda-forge": forge, "conda": forge}}
+	rep, err := c.Check(context.Background(), planning.CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range rep.Packages {
+		got[p.Name] = fmt.Sprintf("%s %v %s", p.Status, p.Sources, p.Error)
+		for _, pin := range p.Pins {
+			got[p.Name] += " | " + pin.File + ": " + pin.Reason
+		}
+	}
+	want := map[string]string{
+		"numba": "bump map[numba:0.66.0]  | environment.yml: no upper bound: capped at <=0.66.0",
+		"numpy": "bump map[conda-forge:2.5.1]  | environment.yml: no upper bound: capped at <=2.5.1 | pixi.toml: no upper bound: capped at <=2.5.1",
+		"scipy": "error map[] numba: GET /package/numba/scipy: 503 Service Unavailable | environment.yml: ",
+		"dask": "error map[] numba, conda-forge: none of them has dask (numba: GET /package/numba/dask: 404 Not Found: file does not exist; " +
+			"conda-forge: GET /package/conda-forge/dask: 404 Not Found: file does not exist) | environment.yml: ",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("packages (-want +got)\n%s", diff)
+	}
+	slices.Sort(numba.asked)
+	slices.Sort(forge.asked)
+	if !slices.Equal(numba.asked, []string{"dask", "numba", "numpy", "scipy"}) || !slices.Equal(forge.asked, []string{"dask", "numpy"}) {
+		t.Errorf("numba was asked for %v, conda-forge for %v", numba.asked, forge.asked)
 	}
 }

@@ -136,7 +136,9 @@ func TestCheckCondaSymbols(t *testing.T) {
 
 // TestCheckCondaFileChannel: the environment file's channel is one no
 // configuration lists; planning asks it, and so do the checks, which read
-// its packages and follow the metapackage to tensorflow-base there.
+// its packages and follow the metapackage to tensorflow-base there. When
+// the file's first channel does not have tensorflow, the next, which has
+// it, governs the pin, and the checks read its packages.
 func TestCheckCondaFileChannel(t *testing.T) {
 	e := newCondaEnvOn(t, "tf-builds")
 	p := e.check(t, condaSymbols, exitCheck).Packages[0]
@@ -156,6 +158,12 @@ func TestCheckCondaFileChannel(t *testing.T) {
 	c := e.check(t, cfg, exitCheck).Packages[0].Checks[0]
 	if !strings.Contains(c.Detail, "against libprotobuf 5.28.3 (libprotobuf-5.28.3-h6128344_0.conda from tf-builds)") {
 		t.Errorf("against: %+v", c)
+	}
+
+	e.file("environment.yml", []byte("name: tf\nchannels:\n  - numba\n  - tf-builds\ndependencies:\n  - python 3.12.*\n  - tensorflow >=2.16,<=2.17.0\n"))
+	p = e.check(t, condaSymbols, exitCheck).Packages[0]
+	if p.Status != "blocked" || len(p.Checks) != 1 || !strings.Contains(p.Checks[0].Detail, "conda packages from tf-builds for linux-64, Python 3.12") {
+		t.Errorf("the next channel: %+v", p)
 	}
 }
 

@@ -200,9 +200,12 @@ func SpanHolds(data []byte, p pins.Pin) bool {
 // for every entry skipped (pins.Skipped), for every pin that is not skipped
 // a span that holds its constraint (SpanHolds), and for every pin, skipped or
 // not, a span that lies in its Text and holds its constraint there, so that
-// With (the report's "after") says what the pin says, and a SourceAt inside
-// the file for every conda pin that follows a channel the file names. It
-// returns the pins, or nil after an error about the whole file.
+// With (the report's "after") says what the pin says, a SourceAt inside
+// the file for every conda pin that follows a channel the file names, and
+// for a pin that follows its file's channel list (Channels) a list of
+// distinct channels, each written inside the file, whose first is its
+// Source and SourceAt. It returns the pins, or nil after an error about the
+// whole file.
 func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.Pin {
 	t.Helper()
 	ps, err := f.Extract(path, data)
@@ -235,8 +238,28 @@ func CheckExtract(t testing.TB, f pins.Format, path string, data []byte) []pins.
 			p.Scheme == "conda" && p.Source != "conda" && at.Line == 0 {
 			t.Fatalf("pin %+v: SourceAt %+v is not where the file names its source", p, at)
 		}
+		checkChannels(t, p, lines)
 	}
 	return ps
+}
+
+// checkChannels checks what Pin.Channels promises of an extracted pin (see
+// CheckExtract); lines is the file's line count.
+func checkChannels(t testing.TB, p pins.Pin, lines int) {
+	t.Helper()
+	if len(p.Channels) == 0 {
+		return
+	}
+	if p.Scheme != "conda" || p.Channels[0].Name != p.Source || p.Channels[0].At != p.SourceAt {
+		t.Fatalf("pin %+v: its first channel is not its Source and SourceAt", p)
+	}
+	seen := map[string]bool{}
+	for _, ch := range p.Channels {
+		if at := ch.At; seen[ch.Name] || ch.Name == "" || at.Line < 1 || at.Line > lines || at.Col < 1 || at.Key == "" {
+			t.Fatalf("pin %+v: channel %+v is repeated or not where the file names it", p, ch)
+		}
+		seen[ch.Name] = true
+	}
 }
 
 // Fuzz is a fuzz target for f: it adds the seeds to the corpus and runs

@@ -17,13 +17,18 @@ import (
 
 // describePins renders every pin of a file, watched or not, one line each:
 // "LINE KEY PACKAGE SCHEME/SOURCE CONSTRAINT | TEXT", then where the file
-// names the source (when it does), why pinbot leaves it alone, if it does.
+// names the source (when it does), the channels of its file's list it
+// falls back to (when there are others), why pinbot leaves it alone, if it
+// does.
 func describePins(ps []pins.Pin) []byte {
 	var b bytes.Buffer
 	for _, p := range ps {
 		fmt.Fprintf(&b, "%d %s %s %s/%s %q | %s", p.Line, p.Key, p.Package, p.Scheme, p.Source, p.Constraint, p.Text)
 		if at := p.SourceAt; at.Line > 0 {
 			fmt.Fprintf(&b, " | source at %d:%d %s", at.Line, at.Col, at.Key)
+		}
+		for _, ch := range p.Channels[min(1, len(p.Channels)):] {
+			fmt.Fprintf(&b, " | else %s at %d:%d %s", ch.Name, ch.At.Line, ch.At.Col, ch.At.Key)
 		}
 		if p.Build {
 			b.WriteString(" | build")

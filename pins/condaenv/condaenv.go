@@ -150,8 +150,9 @@ func topKey(data []byte, key string) bool {
 }
 
 // Extract returns the requirements of data in file order: the conda
-// dependencies (Scheme "conda", Source the spec's channel, else the file's
-// first channel, else "conda", and SourceAt where it is named) and the pip ones (Scheme "pep440", Source
+// dependencies (Scheme "conda"; Source the spec's channel, else the file's
+// first channel, with the file's channels in Channels, else "conda"; and
+// SourceAt where it is named) and the pip ones (Scheme "pep440", Source
 // "pypi").
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	d, err := yamlspan.Parse(path, data)
@@ -167,10 +168,10 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 		d.Fail(dup, "", "key %q given twice: conda refuses the file", dup.Value)
 		return nil, d.Errs.Err()
 	}
-	x := &extractor{d: d, source: condaspec.Default}
+	x := &extractor{d: d}
 	for _, p := range pairs {
 		if p.Key == "channels" {
-			x.source, x.sourceAt = condaspec.First(x.channels(p.Value))
+			x.list = condaspec.List(x.channels(p.Value))
 		}
 	}
 	for _, p := range pairs {
@@ -182,12 +183,11 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 }
 
 // An extractor collects the pins of one file; its Doc collects the errors.
-// Its conda pins follow source, the file's first channel, named at sourceAt.
+// Its conda pins follow list, the file's channels (condaspec.List).
 type extractor struct {
-	d        *yamlspan.Doc
-	out      []pins.Pin
-	source   string
-	sourceAt pins.Place
+	d    *yamlspan.Doc
+	out  []pins.Pin
+	list []pins.Channel
 }
 
 // channels returns the channels of a channels list, each with its place.
@@ -233,7 +233,7 @@ func (x *extractor) dependencies(n *yaml.Node) {
 // conda returns the pin of one MatchSpec; ok is false for an item that is not
 // a named requirement (a package file or URL).
 func (x *extractor) conda(s yamlspan.Scalar, key string) (pins.Pin, bool) {
-	p, err := condaspec.Pin(s.Value, s.Start, x.source)
+	p, err := condaspec.Pin(s.Value, s.Start, x.list)
 	if err != nil {
 		if !condaspec.IsFileOrURL(err) {
 			x.d.Errs = append(x.d.Errs, x.d.ScalarError(s, key, err))
@@ -241,7 +241,7 @@ func (x *extractor) conda(s yamlspan.Scalar, key string) (pins.Pin, bool) {
 		return pins.Pin{}, false
 	}
 	p = x.d.Place(p, s, key)
-	condaspec.Locate(&p, x.source, x.sourceAt)
+	condaspec.Locate(&p)
 	return p, true
 }
 
@@ -271,7 +271,7 @@ var _ pins.ChannelNamer = Format{}
 
 // Channels returns the channels of the file's channels list, in order
 // (pins.ChannelNamer); the pins of its conda dependencies that name no
-// channel of their own follow the first.
+// channel of their own follow the list (Pin.Channels).
 func (Format) Channels(path string, data []byte) ([]string, error) {
 	d, err := yamlspan.Parse(path, data)
 	if err != nil || d.Empty() || d.Root.Kind != yaml.MappingNode {

@@ -192,6 +192,30 @@ func TestEdgeCases(t *testing.T) {
 	}
 }
 
+// TestChannelList: a conda pin that names no channel carries its file's
+// channel list, in order, each channel once, as conda asks them (stumpy's
+// numba, then conda-forge); a spec that names its channel follows that
+// channel only; pip pins have none.
+func TestChannelList(t *testing.T) {
+	doc := "channels:\n  - numba\n  - defaults\n  - https://conda.anaconda.org/conda-forge/\n  - numba\ndependencies:\n" +
+		"  - numba>=0.61.2\n  - conda-forge::numpy>=1.24\n  - pip:\n    - scipy>=1.10\n"
+	ps := pinstest.Extract(t, f, "environment.yml", []byte(doc))
+	list := []pins.Channel{{Name: "numba", At: pins.Place{Line: 2, Col: 5, Key: "channels[0]"}},
+		{Name: "conda-forge", At: pins.Place{Line: 4, Col: 5, Key: "channels[2]"}}}
+	want := []pins.Pin{
+		{Package: "numba", Source: "numba", SourceAt: list[0].At, Channels: list},
+		{Package: "numpy", Source: "conda-forge", SourceAt: pins.Place{Line: 8, Col: 5, Key: "dependencies[1]"}},
+		{Package: "scipy", Source: "pypi"},
+	}
+	var got []pins.Pin
+	for _, p := range ps {
+		got = append(got, pins.Pin{Package: p.Package, Source: p.Source, SourceAt: p.SourceAt, Channels: p.Channels})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pins (-want +got)\n%s", diff)
+	}
+}
+
 func TestNoChannels(t *testing.T) {
 	for _, doc := range []string{
 		"dependencies:\n- numba\n",

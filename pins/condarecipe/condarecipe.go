@@ -280,7 +280,7 @@ func (s *scanner) item(start int, text string) {
 			Skip: "templated: no version until conda-build renders the recipe"}
 		s.templated(&it, text, start)
 	} else {
-		p, err := condaspec.Pin(text, start, condaspec.Default)
+		p, err := condaspec.Pin(text, start, nil)
 		if err != nil {
 			if !condaspec.IsFileOrURL(err) {
 				s.errs = append(s.errs, &diag.Error{File: s.path, Line: line, Col: col, Key: key, Err: err})
@@ -290,7 +290,7 @@ func (s *scanner) item(start int, text string) {
 		it.pin = p
 	}
 	it.pin.File, it.pin.Line, it.pin.Col, it.pin.Key = s.path, line, col, key
-	condaspec.Locate(&it.pin, condaspec.Default, pins.Place{})
+	condaspec.Locate(&it.pin)
 	it.pin.Condition = s.selector
 	it.pin.Build = buildList(rel)
 	s.items = append(s.items, it)

@@ -112,7 +112,7 @@ func TestPin(t *testing.T) {
 	if _, err := pep508.Pin("numba ; ", 0); !errors.As(err, &e) {
 		t.Errorf("Pin of a bad requirement: %v, want a *pep508.Error", err)
 	}
-	if got := pep508.Named("Tensorflow.IO"); got != (pins.Pin{Package: "tensorflow-io", Source: "pypi", Scheme: "pep440"}) {
+	if got := pep508.Named("Tensorflow.IO"); !cmp.Equal(got, pins.Pin{Package: "tensorflow-io", Source: "pypi", Scheme: "pep440"}) {
 		t.Errorf("Named = %+v", got)
 	}
 }

@@ -34,9 +34,9 @@ func (Format) Name() string { return Name }
 func (Format) Match(path string) bool { return pins.Base(path) == "pixi.toml" }
 
 // Extract returns the dependencies of the manifest in file order. Conda ones
-// have Scheme "conda" and Source the table's channel, else the workspace's
-// first channel, else "conda"; PyPI ones have Scheme "pep440" and Source
-// "pypi".
+// have Scheme "conda" and Source the table's channel, else the first of the
+// workspace's channels in priority order (all of them in Channels), else
+// "conda"; PyPI ones have Scheme "pep440" and Source "pypi".
 func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 	r := piximan.New()
 	err := tomlwalk.Walk(path, data, func(d *tomlwalk.Doc, v tomlwalk.Value) error {
@@ -52,8 +52,9 @@ func (Format) Extract(path string, data []byte) ([]pins.Pin, error) {
 
 var _ pins.ChannelNamer = Format{}
 
-// Channels returns the workspace's channels, in order (pins.ChannelNamer):
-// the conda dependencies that name no channel follow the first.
+// Channels returns the workspace's channels, in the order written
+// (pins.ChannelNamer): the conda dependencies that name no channel follow
+// them in pixi's priority order (Pin.Channels).
 func (Format) Channels(path string, data []byte) ([]string, error) {
 	return piximan.Channels(path, data)
 }

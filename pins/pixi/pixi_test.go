@@ -139,6 +139,39 @@ func TestEdgeCases(t *testing.T) {
 	}
 }
 
+// TestChannelList: a conda dependency without a channel of its own carries
+// the workspace's channels in pixi's priority order (a higher priority key
+// first, then the order written), each once; one whose table names its
+// channel follows that channel only.
+func TestChannelList(t *testing.T) {
+	doc := "[workspace]\nchannels = [\"conda-forge\", { channel = \"numba\", priority = 1 }, \"bioconda\", { channel = \"pytorch\", priority = 0x10 }, " +
+		"{ priority = -1, channel = \"https://prefix.dev/conda-forge\" }]\n" +
+		"[dependencies]\nnumba = \">=0.61\"\nllvmlite = { version = \">=0.44\", channel = \"numba\" }\n" +
+		"[feature.test.pypi-dependencies]\npytest = \">=8\"\n"
+	ps := pinstest.Extract(t, f, "pixi.toml", []byte(doc))
+	at := func(col int, key string) pins.Place {
+		return pins.Place{Line: 2, Col: col, Key: "workspace.channels[" + key}
+	}
+	list := []pins.Channel{{Name: "pytorch", At: at(89, "3].channel")}, {Name: "numba", At: at(40, "1].channel")},
+		{Name: "conda-forge", At: at(13, "0]")}, {Name: "bioconda", At: at(65, "2]")}}
+	want := []pins.Pin{
+		{Package: "numba", Source: "pytorch", SourceAt: list[0].At, Channels: list},
+		{Package: "llvmlite", Source: "numba", SourceAt: pins.Place{Line: 5, Col: 44, Key: "dependencies.llvmlite.channel"}},
+		{Package: "pytest", Source: "pypi"},
+	}
+	var got []pins.Pin
+	for _, p := range ps {
+		got = append(got, pins.Pin{Package: p.Package, Source: p.Source, SourceAt: p.SourceAt, Channels: p.Channels})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pins (-want +got)\n%s", diff)
+	}
+	// The channels init lists stay in the order written.
+	if got := pinstest.CheckChannels(t, f, "pixi.toml", []byte(doc)); !cmp.Equal(got, []string{"conda-forge", "numba", "bioconda", "pytorch"}) {
+		t.Errorf("Channels = %q", got)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	pinstest.Errors(t, f, "pixi.toml", []pinstest.ErrorCase{
 		{Doc: "[dependencies]\nnumba = \">=1\"\nnumba = \"<2\"\n", Line: 3, Col: 1, InMsg: "not valid TOML"},
@@ -159,7 +192,8 @@ func TestGolden(t *testing.T) {
 }
 
 func FuzzExtract(f *testing.F) {
-	pinstest.Fuzz(f, pixi.Format{}, "pixi.toml", nil, []byte("[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumba = \">=0.49\"\nx = { version = \"1.*\", channel = \"c\" }\n[feature.a.pypi-dependencies]\ny = \"*\"\n"))
+	pinstest.Fuzz(f, pixi.Format{}, "pixi.toml", nil, []byte("[workspace]\nchannels = [\"conda-forge\"]\n[dependencies]\nnumba = \">=0.49\"\nx = { version = \"1.*\", channel = \"c\" }\n[feature.a.pypi-dependencies]\ny = \"*\"\n"),
+		[]byte("[workspace]\nchannels = [\"conda-forge\", { channel = \"numba\", priority = 1_0 }, { priority = -1, channel = \"defaults\" }, \"numba\"]\n[dependencies]\nnumba = \">=0.61\"\n"))
 }
 
 // TestBuildStrings skips conda dependencies whose build string names one

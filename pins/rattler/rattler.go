@@ -200,7 +200,7 @@ func (x *extractor) item(n *yaml.Node, key, cond string) {
 		x.d.Fail(n, key, "expected a requirement, found %s", yamlspan.Kind(n))
 		return
 	}
-	p, err := condaspec.Pin(s.Value, s.Start, condaspec.Default)
+	p, err := condaspec.Pin(s.Value, s.Start, nil)
 	if err != nil {
 		if !condaspec.IsFileOrURL(err) {
 			x.d.Errs = append(x.d.Errs, x.d.ScalarError(s, key, err))
@@ -208,7 +208,7 @@ func (x *extractor) item(n *yaml.Node, key, cond string) {
 		return
 	}
 	p = x.d.Place(p, s, key)
-	condaspec.Locate(&p, condaspec.Default, pins.Place{})
+	condaspec.Locate(&p)
 	p.Condition = cond
 	x.out = append(x.out, p)
 }

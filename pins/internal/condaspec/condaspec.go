@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/pins"
@@ -69,50 +68,70 @@ func Source(ch string) string {
 	return ch
 }
 
-// A Channel is one entry of a file's channel list, and where it is written.
+// A Channel is one entry of a file's channel list as written, and where it
+// is written.
 type Channel struct {
 	Name string
 	At   pins.Place
 }
 
-// First returns the Source of the first channel of a file's channel list that
-// names a channel, and where that entry is written: "defaults" (Anaconda's
-// channels, whatever conda is configured with) and "nodefaults" (an
-// instruction, not a channel) are passed over. With none, it is Default and
-// the zero Place.
-func First(channels []Channel) (string, pins.Place) {
+// List returns the channels of a file's channel list that name one, in the
+// list's order, each once, as a Pin.Source names it (Source), with where
+// each is first written: "defaults" (Anaconda's channels, whatever conda is
+// configured with), "nodefaults" (an instruction, not a channel) and entries
+// that name no channel (empty, a URL of a host with no channel path) are
+// passed over. It is the list a conda pin of the file that names no channel
+// of its own follows (Pin.Channels).
+func List(channels []Channel) []pins.Channel {
+	var out []pins.Channel
+	seen := map[string]bool{}
 	for _, ch := range channels {
 		switch strings.TrimSpace(ch.Name) {
 		case "defaults", "nodefaults", "":
 			continue
 		}
-		return Source(ch.Name), ch.At
+		if s := Source(ch.Name); s != Default && !seen[s] {
+			seen[s] = true
+			out = append(out, pins.Channel{Name: s, At: ch.At})
+		}
 	}
-	return Default, pins.Place{}
+	return out
+}
+
+// First returns the Source of the first channel of list (List's), which
+// the file's pins follow until the planner finds which channel has the
+// package; with none, Default.
+func First(list []pins.Channel) string {
+	if len(list) == 0 {
+		return Default
+	}
+	return list[0].Name
 }
 
 // Locate sets p.SourceAt once the caller has placed p (Line, Col, Key): the
-// pin's own place when its spec names its channel (p.Source is not the
-// file's source), else at, where the file names source, its channel; a pin
-// that follows Default keeps the zero Place.
-func Locate(p *pins.Pin, source string, at pins.Place) {
+// first entry of p.Channels when p follows its file's channel list, else
+// the pin's own place when its spec names its channel; a pin that follows
+// Default keeps the zero Place.
+func Locate(p *pins.Pin) {
 	switch {
-	case p.Source != source:
+	case len(p.Channels) > 0:
+		p.SourceAt = p.Channels[0].At
+	case p.Source != Default:
 		p.SourceAt = pins.Place{Line: p.Line, Col: p.Col, Key: p.Key}
-	case source != Default:
-		p.SourceAt = at
 	}
 }
 
 // Pin returns the pin of the MatchSpec text, which starts at file offset
-// start: Package, Text, TextStart, Constraint, Span, Insert, Source (the spec's
-// channel, else source) and Scheme "conda"; the caller sets File, Line, Col and
-// Key. A templated spec ("{{ compiler('c') }}", "python >=${{ python_min }}"),
+// start: Package, Text, TextStart, Constraint, Span, Insert, Source (the
+// spec's channel, else the first of channels, the file's List, else
+// Default), Channels (channels, unless the spec names its channel) and
+// Scheme "conda"; the caller sets File, Line, Col and Key, then calls
+// Locate. A templated spec ("{{ compiler('c') }}", "python >=${{ python_min }}"),
 // a regular-expression version and a build string naming one build
 // (BuildSkip) come back with Skip set; any other spec matchspec refuses is an
 // error (a *matchspec.Error).
-func Pin(text string, start int, source string) (pins.Pin, error) {
-	p := pins.Pin{Text: text, TextStart: start, Source: source, Scheme: "conda"}
+func Pin(text string, start int, channels []pins.Channel) (pins.Pin, error) {
+	p := pins.Pin{Text: text, TextStart: start, Source: First(channels), Scheme: "conda", Channels: channels}
 	sp, err := matchspec.Parse(text)
 	if errors.Is(err, matchspec.ErrTemplated) {
 		// The constraint is reported as written: the text after the name, or
@@ -138,7 +157,7 @@ func Pin(text string, start int, source string) (pins.Pin, error) {
 	p.Span = pins.Span{Start: start + sp.ConstraintStart, End: start + sp.ConstraintEnd}
 	p.Insert = sp.Insert
 	if sp.Channel != "" {
-		p.Source = Source(sp.Channel)
+		p.Source, p.Channels = Source(sp.Channel), nil // that channel only
 	}
 	if strings.HasPrefix(sp.Constraint, "^") || strings.HasSuffix(sp.Constraint, "$") {
 		p.Skip = "regular-expression version"
@@ -243,20 +262,16 @@ func firstString(s string) string {
 	return s[i+1 : i+1+j]
 }
 
-// Named returns the Sources of a file's channel list in order, as First
-// reads them: "defaults", "nodefaults" and entries that name no channel
-// (empty, a URL of a host with no channel path) are passed over, and each
-// channel appears once.
+// Named returns the Sources of a file's channel list in order, as List
+// reads them.
 func Named(channels []string) []string {
+	chs := make([]Channel, len(channels))
+	for i, ch := range channels {
+		chs[i].Name = ch
+	}
 	var out []string
-	for _, ch := range channels {
-		switch strings.TrimSpace(ch) {
-		case "defaults", "nodefaults", "":
-			continue
-		}
-		if s := Source(ch); s != Default && !slices.Contains(out, s) {
-			out = append(out, s)
-		}
+	for _, c := range List(chs) {
+		out = append(out, c.Name)
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/internal/condaspec"
 )
@@ -29,51 +31,72 @@ func TestSource(t *testing.T) {
 	}
 }
 
-func TestFirst(t *testing.T) {
+// TestList: a file's channel list in order, each channel once, as pins
+// name them; defaults, nodefaults and entries that name no channel are
+// passed over. First is its first, else Default.
+func TestList(t *testing.T) {
 	at := func(i int) pins.Place { return pins.Place{Line: i + 2, Col: 5, Key: fmt.Sprintf("channels[%d]", i)} }
+	ch := func(name string, i int) pins.Channel { return pins.Channel{Name: name, At: at(i)} }
 	for _, tt := range []struct {
 		in   []string
-		want string
-		at   pins.Place
+		want []pins.Channel
 	}{
-		{nil, "conda", pins.Place{}},
-		{[]string{"defaults"}, "conda", pins.Place{}},
-		{[]string{"nodefaults", "conda-forge"}, "conda-forge", at(1)},
-		{[]string{"defaults", "numba/label/dev", "conda-forge"}, "numba/label/dev", at(1)},
-		{[]string{"numba", "conda-forge"}, "numba", at(0)},
+		{nil, nil},
+		{[]string{"defaults"}, nil},
+		{[]string{"nodefaults", "conda-forge"}, []pins.Channel{ch("conda-forge", 1)}},
+		{[]string{"defaults", "numba/label/dev", "conda-forge"}, []pins.Channel{ch("numba/label/dev", 1), ch("conda-forge", 2)}},
+		{[]string{"numba", "conda-forge"}, []pins.Channel{ch("numba", 0), ch("conda-forge", 1)}},
+		{[]string{"https://prefix.dev/", "https://prefix.dev/conda-forge", " ", "conda-forge/linux-64", "numba"},
+			[]pins.Channel{ch("conda-forge", 1), ch("numba", 4)}},
 	} {
 		var chs []condaspec.Channel
 		for i, name := range tt.in {
 			chs = append(chs, condaspec.Channel{Name: name, At: at(i)})
 		}
-		if got, gotAt := condaspec.First(chs); got != tt.want || gotAt != tt.at {
-			t.Errorf("First(%q) = %q at %+v, want %q at %+v", tt.in, got, gotAt, tt.want, tt.at)
+		got := condaspec.List(chs)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("List(%q) (-want +got):\n%s", tt.in, diff)
+		}
+		first := "conda"
+		if len(tt.want) > 0 {
+			first = tt.want[0].Name
+		}
+		if f := condaspec.First(got); f != first {
+			t.Errorf("First(%q) = %q, want %q", tt.in, f, first)
 		}
 	}
 }
 
-// TestLocate: a pin that follows its file's channel is located at that
-// channel's entry, one whose spec names its channel at itself, one that
-// follows the configured channel nowhere.
+// TestLocate: a pin that follows its file's channel list is located at the
+// list's first entry and carries the list; one whose spec names its channel
+// follows that channel only, located at itself; one that follows the
+// configured channels nowhere.
 func TestLocate(t *testing.T) {
-	entry := pins.Place{Line: 2, Col: 5, Key: "channels[0]"}
+	list := []pins.Channel{{Name: "numba", At: pins.Place{Line: 2, Col: 5, Key: "channels[0]"}},
+		{Name: "conda-forge", At: pins.Place{Line: 3, Col: 5, Key: "channels[1]"}}}
+	own := pins.Place{Line: 9, Col: 5, Key: "dependencies[3]"}
 	for _, tt := range []struct {
-		text, source string
-		at, want     pins.Place
+		text     string
+		list     []pins.Channel
+		source   string
+		want     pins.Place
+		channels []pins.Channel
 	}{
-		{"numba >=0.61.2", "numba", entry, entry},
-		{"conda-forge::numba >=0.61.2", "numba", entry, pins.Place{Line: 9, Col: 5, Key: "dependencies[3]"}},
-		{"numba >=0.61.2", condaspec.Default, pins.Place{}, pins.Place{}},
-		{"conda-forge::numba", condaspec.Default, pins.Place{}, pins.Place{Line: 9, Col: 5, Key: "dependencies[3]"}},
+		{"numba >=0.61.2", list, "numba", list[0].At, list},
+		{"numba::numba >=0.61.2", list, "numba", own, nil},
+		{"conda-forge::numba >=0.61.2", list, "conda-forge", own, nil},
+		{"numba >=0.61.2", nil, condaspec.Default, pins.Place{}, nil},
+		{"conda-forge::numba", nil, "conda-forge", own, nil},
 	} {
-		p, err := condaspec.Pin(tt.text, 0, tt.source)
+		p, err := condaspec.Pin(tt.text, 0, tt.list)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.Line, p.Col, p.Key = 9, 5, "dependencies[3]"
-		condaspec.Locate(&p, tt.source, tt.at)
-		if p.SourceAt != tt.want {
-			t.Errorf("%q following %s: SourceAt %+v, want %+v", tt.text, tt.source, p.SourceAt, tt.want)
+		p.Line, p.Col, p.Key = own.Line, own.Col, own.Key
+		condaspec.Locate(&p)
+		if p.Source != tt.source || p.SourceAt != tt.want || !cmp.Equal(p.Channels, tt.channels) {
+			t.Errorf("%q in a file with channels %v: Source %s at %+v, Channels %v; want %s at %+v, %v",
+				tt.text, tt.list, p.Source, p.SourceAt, p.Channels, tt.source, tt.want, tt.channels)
 		}
 	}
 }
@@ -102,7 +125,7 @@ func TestPin(t *testing.T) {
 		{"numba=0.66", "numba", "=0.66", ""},
 		{"numba==0.66.0", "numba", "==0.66.0", ""},
 	} {
-		p, err := condaspec.Pin(tt.text, 10, "conda-forge")
+		p, err := condaspec.Pin(tt.text, 10, []pins.Channel{{Name: "conda-forge"}})
 		if err != nil {
 			t.Errorf("Pin(%q): %v", tt.text, err)
 			continue
@@ -114,7 +137,7 @@ func TestPin(t *testing.T) {
 			t.Errorf("Pin(%q): span holds %q", tt.text, got)
 		}
 	}
-	if _, err := condaspec.Pin("https://example.com/x-1.0-0.conda", 0, "conda"); !condaspec.IsFileOrURL(err) {
+	if _, err := condaspec.Pin("https://example.com/x-1.0-0.conda", 0, nil); !condaspec.IsFileOrURL(err) {
 		t.Errorf("package file: %v", err)
 	}
 }

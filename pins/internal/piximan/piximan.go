@@ -5,8 +5,10 @@
 package piximan
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -83,11 +85,13 @@ type Reader struct {
 }
 
 // A channel is one entry of the manifest's channels list: its name, the
-// offset of its token and its key.
+// offset of its token, its key and its priority (an inline table's
+// priority key; 0 when it has none).
 type channel struct {
-	name string
-	off  int
-	key  string
+	name     string
+	off      int
+	key      string
+	priority int64
 }
 
 // New returns a Reader of the manifest whose keys start with prefix.
@@ -151,16 +155,11 @@ func Channels(path string, data []byte, prefix ...string) ([]string, error) {
 // Pins returns the pins of the dependencies visited, in the order first
 // visited, and the errors of the dependencies that could not be read (each
 // a skipped entry). Conda ones have Scheme "conda" and Source the table's
-// channel, else the workspace's first channel, else "conda" (and SourceAt
-// where it is named); PyPI ones have Scheme "pep440" and Source "pypi".
+// channel, else the first of the workspace's channels, with those channels
+// in Channels, else "conda" (and SourceAt where it is named); PyPI ones
+// have Scheme "pep440" and Source "pypi".
 func (r *Reader) Pins(path string, data []byte) ([]pins.Pin, diag.List) {
-	chs := make([]condaspec.Channel, len(r.channels))
-	for i, ch := range r.channels {
-		line, col := diag.Position(data, ch.off)
-		chs[i] = condaspec.Channel{Name: ch.name, At: pins.Place{Line: line, Col: col, Key: ch.key}}
-	}
-	x := &extractor{path: path, data: data}
-	x.source, x.sourceAt = condaspec.First(chs)
+	x := &extractor{path: path, data: data, list: r.priority(data)}
 	for _, dp := range r.deps {
 		if p, ok := x.pin(dp); ok {
 			p.Build, p.Condition = tableContext(dp.key[dp.table:])
@@ -171,12 +170,25 @@ func (r *Reader) Pins(path string, data []byte) ([]pins.Pin, diag.List) {
 }
 
 type extractor struct {
-	path     string
-	data     []byte
-	source   string     // the workspace's first channel, which conda pins follow
-	sourceAt pins.Place // where it is named
-	out      []pins.Pin
-	errs     diag.List
+	path string
+	data []byte
+	list []pins.Channel // the workspace's channels, which conda pins follow
+	out  []pins.Pin
+	errs diag.List
+}
+
+// priority returns the workspace's channels (condaspec.List) in the order
+// pixi gives them priority: a higher priority key first, and among equal
+// ones (0 for a channel without one) the first written first.
+func (r *Reader) priority(data []byte) []pins.Channel {
+	sorted := slices.Clone(r.channels)
+	slices.SortStableFunc(sorted, func(a, b channel) int { return cmp.Compare(b.priority, a.priority) })
+	chs := make([]condaspec.Channel, len(sorted))
+	for i, ch := range sorted {
+		line, col := diag.Position(data, ch.off)
+		chs[i] = condaspec.Channel{Name: ch.name, At: pins.Place{Line: line, Col: col, Key: ch.key}}
+	}
+	return condaspec.List(chs)
 }
 
 func (x *extractor) fail(v *val, key, format string, args ...any) {
@@ -198,15 +210,28 @@ func channelNames(d *tomlwalk.Doc, n *unstable.Node, key string) []channel {
 			continue
 		}
 		if el.Kind == unstable.InlineTable {
+			var ch channel
 			it := el.Children()
 			for it.Next() {
 				kv := it.Node()
 				kk := kv.Key()
-				if kk.Next() && string(kk.Node().Data) == "channel" {
+				if !kk.Next() {
+					continue
+				}
+				switch string(kk.Node().Data) {
+				case "channel":
 					if s, ok := d.StringAt(kv.Value()); ok {
-						out = append(out, channel{name: s.Value, off: d.Offset(kv.Value()), key: k + ".channel"})
+						ch.name, ch.off, ch.key = s.Value, d.Offset(kv.Value()), k+".channel"
+					}
+				case "priority":
+					if v := kv.Value(); v.Kind == unstable.Integer {
+						// TOML integers: underscores between digits, 0x, 0o, 0b.
+						ch.priority, _ = strconv.ParseInt(strings.ReplaceAll(string(v.Data), "_", ""), 0, 64)
 					}
 				}
+			}
+			if ch.key != "" {
+				out = append(out, ch)
 			}
 		}
 	}
@@ -217,19 +242,20 @@ func channelNames(d *tomlwalk.Doc, n *unstable.Node, key string) []channel {
 func (x *extractor) pin(dp *dep) (pins.Pin, bool) {
 	label := strings.Join(dp.key, ".")
 	name := dp.key[len(dp.key)-1]
-	p := pins.Pin{Source: x.source, Scheme: "conda", Package: matchspec.Normalize(name)}
+	p := pins.Pin{Source: condaspec.First(x.list), Scheme: "conda", Package: matchspec.Normalize(name), Channels: x.list}
 	if dp.pypi {
 		p = pep508.Named(name)
 	}
 	p.File, p.Key = x.path, label
-	if !dp.pypi {
-		p.SourceAt = x.sourceAt
+	if len(p.Channels) > 0 {
+		p.SourceAt = p.Channels[0].At
 	}
 	v := dp.str
 	if v == nil {
 		v = dp.fields["version"]
 		if ch, ok := dp.fields["channel"]; ok && ch.isStr && !dp.pypi {
-			p.Source = condaspec.Source(ch.str.Value)
+			// That channel only, as pixi takes it.
+			p.Source, p.Channels = condaspec.Source(ch.str.Value), nil
 			line, col := diag.Position(x.data, ch.off)
 			p.SourceAt = pins.Place{Line: line, Col: col, Key: label + ".channel"}
 		}

@@ -3,6 +3,7 @@ package yamlspan_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/pinbot-dev/pinbot/internal/diag"
@@ -112,7 +113,7 @@ func TestPlace(t *testing.T) {
 		if i == 0 {
 			p.Skip = "already skipped" // kept when the scalar is a slice of the file
 		}
-		if got := d.Place(p, s, fmt.Sprintf("[%d]", i)); got != want[i] {
+		if got := d.Place(p, s, fmt.Sprintf("[%d]", i)); !reflect.DeepEqual(got, want[i]) {
 			t.Errorf("Place = %+v, want %+v", got, want[i])
 		}
 	}
