@@ -154,6 +154,11 @@ func (v *Verifier) Verify(ctx context.Context, req Request) (Result, error) {
 	if len(req.Candidates) == 0 {
 		return res, errors.New("no candidate to verify")
 	}
+	if req.Settings == nil {
+		// A package watched with the defaults (numba: with no keys) has
+		// no probes or scan; its usage checks may still run.
+		req.Settings = &config.Package{}
+	}
 	log := v.log().With("package", req.Package)
 	candidates := req.Candidates
 	fallbacks := cmp.Or(v.Fallbacks, 3)

@@ -435,3 +435,25 @@ func TestCheckUsageThroughInstancesAndSubclasses(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckUsageGroup: a group's member is judged with its usage check, as
+// with probes: numba 0.67.0 drops the _unique_ids pytensor's code replaces,
+// so the group has one verdict, blocked, and neither member's caps move.
+func TestCheckUsageGroup(t *testing.T) {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numba", numbaWithLLVM("0.66.0", "llvmlite>=0.49", false), numbaWithLLVM("0.67.0", "llvmlite<0.51,>=0.50", true))
+	e.pypi.Add("llvmlite", llvmliteWheel("0.49.0"), llvmliteWheel("0.50.0"), llvmliteWheel("0.50.1"), llvmliteWheel("0.51.0"))
+	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"numba>=0.58,<=0.66.0\", \"llvmlite>=0.49,<=0.50.0\"]\n"))
+	e.file("pytensor/link/numba/cache.py", []byte("from numba.core.bytecode import FunctionIdentity\n\nFunctionIdentity._unique_ids = iter(range(10))\n"))
+	e.file(".pinbot.yml", []byte(groupConfig))
+	code, rep, stderr := checkJSON(t, e, "--static")
+	if code != exitCheck {
+		t.Fatalf("exit %d, want 3\n%s", code, stderr)
+	}
+	numba, llvmlite := pkgOf(rep, "numba"), pkgOf(rep, "llvmlite")
+	if c := usageOf(numba); c == nil || c.Verdict != "blocked" || rep.Groups[0].Status != "blocked" ||
+		numba.Changed() || llvmlite.Changed() || !strings.Contains(llvmlite.Reason, "group numba-stack: checks failed on numba 0.67.0") {
+		t.Errorf("numba %+v\nllvmlite %+v\ngroups %+v", numba, llvmlite, rep.Groups)
+	}
+}
