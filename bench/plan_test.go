@@ -11,31 +11,12 @@ import (
 	"github.com/pinbot-dev/pinbot/bot/planning"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/sources"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
-
-// literal is a release source that answers from memory.
-type literal struct {
-	name     string
-	releases map[string][]string // package -> versions
-}
-
-func (l literal) Name() string { return l.name }
-
-func (l literal) Releases(_ context.Context, pkg string) ([]sources.Release, error) {
-	vs, ok := l.releases[pkg]
-	if !ok {
-		return nil, fmt.Errorf("%s: %w", pkg, sources.ErrNotFound)
-	}
-	var rs []sources.Release
-	for _, v := range vs {
-		rs = append(rs, sources.Release{Version: v, Files: []sources.File{{Name: pkg + "-" + v + ".whl"}}})
-	}
-	return rs, nil
-}
 
 // releases are the watched packages of the corpus and their releases.
 var releases = map[string][]string{
@@ -60,7 +41,7 @@ func checker(root string) *planning.Checker {
 	}
 	srcs := map[string]sources.Source{}
 	for _, n := range []string{"pypi", "conda", "conda-forge", "numba/label/dev", "goproxy"} {
-		srcs[n] = literal{name: n, releases: releases}
+		srcs[n] = fakes.Literal{Source: n, Versions: releases}
 	}
 	return &planning.Checker{Root: root, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes()}
 }

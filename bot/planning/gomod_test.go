@@ -9,6 +9,7 @@ import (
 
 	"github.com/pinbot-dev/pinbot/bot/planning"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
 	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/sources"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
@@ -27,7 +28,7 @@ func TestCheckGoMod(t *testing.T) {
 	// names with PEP 503 ("golang.org" becomes "golang-org"), so this test
 	// builds the configuration directly.
 	cfg := &config.Config{Packages: map[string]*config.Package{"golang.org/x/mod": {}, "github.com/spf13/cobra": {}, "github.com/google/go-github/v60": {}}}
-	goproxy := literal{name: "goproxy", releases: map[string][]string{
+	goproxy := fakes.Literal{Source: "goproxy", Versions: map[string][]string{
 		"golang.org/x/mod":                {"v0.41.0", "v0.42.0", "v0.43.0-rc.1"},
 		"github.com/spf13/cobra":          {"v1.10.2", "v2.0.0"}, // v2 would be another module path
 		"github.com/google/go-github/v60": {"v60.0.0"},

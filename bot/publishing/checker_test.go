@@ -1,40 +1,13 @@
 package publishing_test
 
 import (
-	"context"
-	"fmt"
-	"strings"
-
 	"github.com/pinbot-dev/pinbot/bot/planning"
 	"github.com/pinbot-dev/pinbot/config"
+	"github.com/pinbot-dev/pinbot/internal/fakes"
 	"github.com/pinbot-dev/pinbot/pins/all"
 	"github.com/pinbot-dev/pinbot/sources"
 	schemes "github.com/pinbot-dev/pinbot/versions/all"
 )
-
-// literal is a release source that answers from memory.
-type literal struct {
-	name     string
-	releases map[string][]string // package -> versions
-}
-
-func (l literal) Name() string { return l.name }
-
-func (l literal) Releases(_ context.Context, pkg string) ([]sources.Release, error) {
-	vs, ok := l.releases[pkg]
-	if !ok {
-		return nil, fmt.Errorf("%s: %w", pkg, sources.ErrNotFound)
-	}
-	var rs []sources.Release
-	for _, v := range vs {
-		r := sources.Release{Version: v, Files: []sources.File{{Name: pkg + "-" + v + ".whl"}}}
-		if y, ok := strings.CutSuffix(v, "!yanked"); ok {
-			r.Version, r.Yanked = y, true
-		}
-		rs = append(rs, r)
-	}
-	return rs, nil
-}
 
 var pythonReleases = map[string][]string{
 	"numba":          {"0.56.4", "0.57.1", "0.58.1", "0.59.1", "0.60.0", "0.61.2", "0.62.1", "0.63.0b1", "0.63.1", "0.64.0", "0.65.1", "0.66.0", "0.67.0rc1", "0.67.0"},
@@ -56,7 +29,7 @@ func newChecker(root string) *planning.Checker {
 	}
 	srcs := map[string]sources.Source{}
 	for _, n := range []string{"pypi", "conda", "conda-forge", "goproxy"} {
-		srcs[n] = literal{name: n, releases: pythonReleases}
+		srcs[n] = fakes.Literal{Source: n, Versions: pythonReleases}
 	}
 	return &planning.Checker{Root: root, Config: cfg, Formats: all.Formats(), Sources: srcs, Schemes: schemes.Schemes()}
 }
