@@ -226,18 +226,25 @@ func (failTransport) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, http.ErrNotSupported
 }
 
-// TestUsageDoc runs the example of docs/usage.md: its Python files and
-// configuration make a repository, and pinbot usage prints the page's
-// output block, byte for byte.
+// TestUsageDoc runs the example of docs/usage.md and the README's: their
+// Python files and configuration make a repository, and pinbot usage prints
+// the page's output block, byte for byte.
 func TestUsageDoc(t *testing.T) {
-	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "usage.md"))
+	t.Run("docs", func(t *testing.T) { usageExample(t, "docs/usage.md", "An example") })
+	t.Run("README", func(t *testing.T) { usageExample(t, "README.md", "Guard without configuration") })
+}
+
+// usageExample runs the example in the section heading of the page at
+// name (a path from the module root).
+func usageExample(t *testing.T, name, heading string) {
+	page, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(page), "\n## An example\n")
+	_, section, ok := strings.Cut(string(page), "\n## "+heading+"\n")
 	section, _, _ = strings.Cut(section, "\n## ")
 	if !ok {
-		t.Fatal("docs/usage.md: no An example section")
+		t.Fatalf("%s: no %s section", name, heading)
 	}
 	e := newEnv(t)
 	var want string
@@ -250,7 +257,7 @@ func TestUsageDoc(t *testing.T) {
 		lang, body, _ := strings.Cut(block, "\n")
 		body, after, closed := strings.Cut(body, "```\n")
 		if !closed {
-			t.Fatal("docs/usage.md: an unclosed code block")
+			t.Fatalf("%s: an unclosed code block", name)
 		}
 		rest = after
 		switch lang {
@@ -265,13 +272,13 @@ func TestUsageDoc(t *testing.T) {
 		}
 	}
 	if files == 0 || want == "" {
-		t.Fatalf("docs/usage.md: %d Python files, output %q", files, want)
+		t.Fatalf("%s: %d Python files, output %q", name, files, want)
 	}
 	code, out, stderr := e.run("usage", "--dir", e.dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	if diff := cmp.Diff(want, out); diff != "" {
-		t.Errorf("docs/usage.md's example is not what pinbot usage prints (-want +got):\n%s", diff)
+		t.Errorf("%s's example is not what pinbot usage prints (-want +got):\n%s", name, diff)
 	}
 }
