@@ -40,6 +40,18 @@ func TestRepository(t *testing.T) {
 	}
 }
 
+// TestFrontDoor: the README stays a front door (issue 28 set it at about
+// 300 lines); the reference belongs in docs/, one page per subject.
+func TestFrontDoor(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 320 {
+		t.Errorf("README.md has %d lines; move reference material to docs/ (at most about 300)", n)
+	}
+}
+
 // TestManualIndex: every page of the manual is linked from the README's
 // table of contents and from the manual's index, docs/README.md.
 func TestManualIndex(t *testing.T) {
