@@ -78,6 +78,10 @@ type Move struct {
 	// Lowers is set when a cap that named a yanked release was lowered
 	// (Policy.FollowYanked).
 	Lowers bool
+	// Uncapped is set when the constraint has no upper bound and the
+	// policy adds none (add-cap off): nothing caps it, so there is no cap
+	// to call current.
+	Uncapped bool
 }
 
 // NewUpper moves the upper bound of c so that it admits target, following p. Only
@@ -197,7 +201,9 @@ func (u *mover) plan() (Move, bool) {
 			return u.stop("%s already admits %s", u.text(implied[0]), u.t)
 		}
 		if !u.p.AddCap {
-			return u.stop("no upper bound, and add-cap is off")
+			m, done := u.stop("no upper bound, and add-cap is off")
+			m.Uncapped = true
+			return m, done
 		}
 		return u.addCap()
 	case 1:

@@ -529,7 +529,7 @@ func toReport(p plan.Plan, data map[string][]byte) report.Package {
 			File: pp.Pin.File, Line: pp.Pin.Line, Key: pp.Pin.Key,
 			Before: pp.Pin.Text, After: pp.Pin.With(pp.New),
 			Reason: pp.Reason, Narrows: pp.Narrows, Skip: pp.Pin.Skip, RaisesLower: pp.RaisesLower, Yanked: pp.Yanked,
-			Held: pp.Held, Fix: pp.Fix, Major: reportMajor(pp, data[pp.Pin.File]),
+			Held: pp.Held, Fix: pp.Fix, Major: reportMajor(pp, data[pp.Pin.File]), Uncapped: pp.Uncapped,
 		})
 	}
 	slices.SortStableFunc(rp.Pins, func(a, b report.Pin) int {

@@ -277,6 +277,9 @@ type Pin struct {
 	// Major is set when the pin's cap moves across a major version;
 	// absent otherwise.
 	Major *Major `json:"major,omitempty"`
+	// Uncapped is set when the pin has no upper bound and add-cap is off
+	// for its package: nothing caps it, on purpose.
+	Uncapped bool `json:"uncapped,omitempty"`
 }
 
 // A Major says that a pin's cap moves across a major version: the old cap

@@ -77,6 +77,10 @@ func nextSteps(w io.Writer, rep *report.Report, moves string) {
 		// cap admits the newest release would claim what was never checked.
 		steps = append(steps, "no pin of a watched package was found: watch the packages this repository pins (pinbot init writes a .pinbot.yml watching them)")
 	}
+	if len(steps) == 0 && uncappedOnly(rep) {
+		// "Every cap admits" would claim caps that are not there.
+		steps = append(steps, "nothing to do: no pin of a watched package has a cap, and add-cap is off (add-cap: true caps them at the newest release)")
+	}
 	if len(steps) == 0 {
 		steps = append(steps, "nothing to do: every cap admits the newest release")
 	}
@@ -84,6 +88,24 @@ func nextSteps(w io.Writer, rep *report.Report, moves string) {
 	for _, s := range steps {
 		fmt.Fprintf(w, "next: %s\n", s)
 	}
+}
+
+// uncappedOnly reports whether every pin the report planned has no upper
+// bound with add-cap off (skipped pins aside), and there is at least one.
+func uncappedOnly(rep *report.Report) bool {
+	n := 0
+	for _, p := range rep.Packages {
+		for _, pin := range p.Pins {
+			switch {
+			case pin.Skip != "":
+			case !pin.Uncapped:
+				return false
+			default:
+				n++
+			}
+		}
+	}
+	return n > 0
 }
 
 func isAre(n int) string {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/internal/corpus"
 	"github.com/pinbot-dev/pinbot/internal/progress"
 )
@@ -89,6 +91,36 @@ func TestCheckNoWatchedPins(t *testing.T) {
 		"next: no pin of a watched package was found: watch the packages this repository pins (pinbot init writes a .pinbot.yml watching them)\n"
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestCheckUncappedOnly: when no pin of a watched package has a cap and
+// add-cap is off (umap's numba >= 0.51.2, as pinbot init configures it), the
+// next step says so, not that every cap admits the newest release, and
+// the JSON marks each such pin uncapped; one capped pin beside them brings
+// the usual line back.
+func TestCheckUncappedOnly(t *testing.T) {
+	e := newEnv(t)
+	e.file("requirements.txt", []byte("numba >= 0.51.2\n"))
+	e.file(".pinbot.yml", []byte("packages:\n  numba:\n    add-cap: false\n"))
+	code, out, stderr := e.run("check", "--dir", e.dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.HasSuffix(out, "\nnext: nothing to do: no pin of a watched package has a cap, and add-cap is off (add-cap: true caps them at the newest release)\n") {
+		t.Errorf("uncapped only:\n%s", out)
+	}
+	_, out, _ = e.run("check", "--dir", e.dir, "--format", "json")
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Packages) != 1 || len(rep.Packages[0].Pins) != 1 || !rep.Packages[0].Pins[0].Uncapped || rep.Packages[0].Status != "current" {
+		t.Errorf("report %+v", rep.Packages)
+	}
+	e.file("requirements-dev.txt", []byte("numba>=0.58,<=0.67.0\n"))
+	if _, out, _ := e.run("check", "--dir", e.dir); !strings.HasSuffix(out, "\nnext: nothing to do: every cap admits the newest release\n") {
+		t.Errorf("with a capped pin beside:\n%s", out)
 	}
 }
 

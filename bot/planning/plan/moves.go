@@ -68,6 +68,7 @@ func (p *Plan) movePins(pkg Package, lookups []Lookup, schemes map[string]versio
 		m := d.m
 		pp.New, pp.Changed, pp.Reason = m.Text, m.Changed, m.Reason
 		pp.Narrows, pp.Conflict, pp.RaisesLower, pp.Yanked, pp.Lowers = m.Narrows, m.Conflict, m.RaisesLower, m.Yanked, m.Lowers
+		pp.Uncapped = m.Uncapped
 		if m.Changed && p.Status != Error {
 			p.Status = Bump
 		}

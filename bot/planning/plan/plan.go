@@ -88,6 +88,9 @@ type PinPlan struct {
 	// versions.Move; unify can set RaisesLower too.
 	Narrows, Conflict           bool
 	RaisesLower, Yanked, Lowers bool
+	// Uncapped is copied from versions.Move: the pin has no upper bound and
+	// add-cap is off.
+	Uncapped bool
 	// Held is set when the pin's new constraint (its constraint, when it
 	// does not move) shuts out the target; Fix names the configuration that
 	// would move it ("cap: preserve"), if any.
