@@ -200,7 +200,10 @@ func hostileReport(h string) *report.Report {
 			Pins: []report.Pin{{File: h, Line: 1, Key: h, Before: h, After: h + "x", Reason: h}},
 			Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h, Environment: &report.Environment{
 				Python: h, Candidate: []report.Distribution{{Name: h, Version: h}}, Baseline: []report.Distribution{{Name: h, Version: h}},
-				Changes: []report.Change{{Name: h, From: h, To: h}, {Name: h, To: h}}, Constraints: []string{h}}}},
+				Changes: []report.Change{{Name: h, From: h, To: h}, {Name: h, To: h}}, Constraints: []string{h}}},
+				{Kind: "usage", Name: h, Baseline: h, Candidate: h, Detail: h, Verdict: "blocked", Uses: 2, Broken: []report.Reference{
+					{Name: h, Kind: h, File: h, Line: 1, Col: 1, Baseline: h, Candidate: h, Verdict: "blocked", Detail: h},
+					{Name: h, Kind: "call", File: h, Line: 2, Col: 3, Private: true, Guarded: true, Baseline: h, Candidate: h, Verdict: "warning", Detail: h}}}},
 			Drift: []report.Drift{{Lower: h, Upper: h, Marker: h, Pins: []string{h}}},
 			Prerelease: &report.Prerelease{Version: h, Source: h, Baseline: h, Verdict: h, Reason: h,
 				Checks: []report.Check{{Kind: h, Name: h, Baseline: h, Candidate: h, Detail: h}}},
