@@ -187,11 +187,12 @@ var corpusTable = map[string]struct {
 	"stumpy-dev__stumpy__requirements.txt": {"requirements", []string{
 		"3 requirements[2]: numba>=0.61.2",
 	}},
-	// 33-34, reconstructed for issue 30 (INDEX.md says how): umap and onnx
-	// leave their fragile packages uncapped on purpose.
+	// 33-34, for issue 30 (INDEX.md gives their sources; 34 is
+	// reconstructed): umap and onnx leave their fragile packages uncapped on
+	// purpose.
 	"lmcinnes__umap__pyproject.toml": {"pyproject", []string{
-		"20 project.dependencies[3]: numba >= 0.51.2",
-		"38 project.optional-dependencies.parametric_umap[0]: tensorflow >= 2.1",
+		"35 project.dependencies[3]: numba >= 0.51.2",
+		"60 project.optional-dependencies.parametric_umap[0]: tensorflow >= 2.1",
 	}},
 	"onnx__onnx__requirements.txt": {"requirements", []string{
 		"2 requirements[1]: protobuf>=6.31.1",
