@@ -209,6 +209,13 @@ var corpusTable = map[string]struct {
 		"51 install_requires[3]: numba >= 0.51.2",
 		"66 extras_require.parametric_umap[0]: tensorflow >= 2.1",
 	}},
+	// 37, verbatim: an older tensorflow/probability setup.py with the shape
+	// 35 reconstructs (a requirement named in each arm of an if, given to
+	// extras_require); its watched pins are jax and jaxlib.
+	"tensorflow__probability@5cc832b__setup.py": {"setuppy", []string{
+		"107 extras_require.jax[0]: jax",
+		"107 extras_require.jax[1]: jaxlib",
+	}},
 }
 
 // TestCorpus reads every corpus file with the format discovery picks for its
