@@ -17,6 +17,11 @@ import (
 // A Rewritten is a pin file with a pull request's edits applied: Content,
 // and Base, the file as it was read.
 type Rewritten struct {
+	// Path is the file itself, slash-separated and relative to the root,
+	// its links resolved: for a pin file the report names by a link
+	// (requirements.txt -> deps/base.txt) it is the target, so that a pull
+	// request compares with and changes the file and leaves the link a
+	// link. The report, and with it the pull request's body, keep the name.
 	Path          string
 	Content, Base []byte
 }
@@ -26,7 +31,8 @@ type Rewritten struct {
 // applied and verified in memory by pins.Apply (a hash-locked pin with the
 // new version's hashes, as the check fetched them). The report is the one
 // truth: whatever the plan and the checks decided is what the pull request
-// carries.
+// carries. Each file is read, told and edited under the name the report
+// gives it, and returned under the name of the file it leads to (Path).
 func (c *Checker) Rewrite(ctx context.Context, log *slog.Logger, ps []report.Package) ([]Rewritten, error) {
 	type pkgPin struct {
 		pkg string
@@ -46,7 +52,18 @@ func (c *Checker) Rewrite(ctx context.Context, log *slog.Logger, ps []report.Pac
 	}
 	defer repo.Close()
 	var files []Rewritten
+	names := map[string]string{} // a file's own name -> the name it was read under
 	for _, path := range slices.Sorted(maps.Keys(byFile)) {
+		real, err := repo.Resolve(path)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := names[real]; ok {
+			// The check reads a file once (pins.Once, readPinFile): two
+			// names for one file are two edits of it that would race.
+			return nil, fmt.Errorf("%s: the same file as %s (%s); the report names it twice", path, prev, real)
+		}
+		names[real] = path
 		data, err := repo.ReadFile(path)
 		if err != nil {
 			return nil, err
@@ -81,7 +98,7 @@ func (c *Checker) Rewrite(ctx context.Context, log *slog.Logger, ps []report.Pac
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, Rewritten{Path: path, Content: b, Base: data})
+		files = append(files, Rewritten{Path: real, Content: b, Base: data})
 	}
 	return files, nil
 }

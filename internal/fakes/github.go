@@ -223,6 +223,39 @@ func (g *GitHub) Push(repo, branch, author, message string, files map[string]str
 	r.refs["refs/heads/"+branch] = sha
 }
 
+// AddLink adds a commit on top of branch that makes name a symbolic link to
+// target (a mode 120000 entry whose blob holds target, as git stores a
+// link), as a person committing the link would.
+func (g *GitHub) AddLink(repo, branch, name, target string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	parent := r.git.commits[r.refs["refs/heads/"+branch]]
+	flat := map[string]flatEntry{}
+	r.git.flatten(parent.Tree, "", flat)
+	flat[name] = flatEntry{Mode: "120000", Type: "blob", SHA: r.git.putBlob([]byte(target))}
+	who := ident{Name: "Maintainer", Email: "maintainer@example.com", Date: "2026-08-01T10:05:00Z"}
+	sha := r.git.putCommit(&gitCommit{Tree: r.git.build(flat), Message: "Link " + name, Parents: []string{parent.SHA}, Author: who, Committer: who})
+	r.refs["refs/heads/"+branch] = sha
+}
+
+// Entry returns the mode and blob id of the file at name at the tip of a
+// branch of repo, or "" and "" when there is none. Files says what the blob
+// holds; a link (mode 120000) holds its target.
+func (g *GitHub) Entry(repo, branch, name string) (mode, sha string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.repos[repo]
+	c := r.git.commits[r.refs["refs/heads/"+branch]]
+	if c == nil {
+		return "", ""
+	}
+	flat := map[string]flatEntry{}
+	r.git.flatten(c.Tree, "", flat)
+	e := flat[name]
+	return e.Mode, e.SHA
+}
+
 // withFiles returns the tree that is tree with files (path -> content) set,
 // as a person's commit of them makes it.
 func (g *gitStore) withFiles(tree string, files map[string]string) string {
