@@ -350,3 +350,24 @@ func TestDescribeMajor(t *testing.T) {
 		t.Errorf("title %q, body:\n%s", d.Title(), d.Body())
 	}
 }
+
+// TestSyncRefusesLinks: a change never writes into a base-tree entry that is
+// a symbolic link, even when the planned base text happens to equal the
+// link's target path (the stale-checkout comparison alone would pass): the
+// new text would become where the link points.
+func TestSyncRefusesLinks(t *testing.T) {
+	fake, c, _, _ := setup(t, web.DefaultPolicy)
+	fake.AddLink(repo, "main", "requirements.txt", "a/b/pyproject.toml")
+	ch := change("new\n")
+	ch.Files = []github.File{{Path: "requirements.txt", Content: []byte("numba<=0.67.0\n"), Base: []byte("a/b/pyproject.toml")}}
+	_, err := c.Sync(context.Background(), ch)
+	if err == nil || !strings.Contains(err.Error(), "requirements.txt is a symbolic link on main") {
+		t.Fatalf("error %v", err)
+	}
+	if mode, _ := fake.Entry(repo, "main", "requirements.txt"); mode != "120000" {
+		t.Errorf("the link's mode is %q", mode)
+	}
+	if len(fake.Pulls(repo)) != 0 {
+		t.Errorf("a pull request was opened: %+v", fake.Pulls(repo))
+	}
+}

@@ -581,6 +581,20 @@ func (c *Client) entryAt(ctx context.Context, tree, path string) (*gh.TreeEntry,
 	return nil, nil
 }
 
+// Git's modes of tree entries that are not files.
+const (
+	modeSymlink   = "120000"
+	modeSubmodule = "160000"
+)
+
+// modeName says what a tree entry of mode is, for errors.
+func modeName(mode string) string {
+	if mode == modeSymlink {
+		return "symbolic link"
+	}
+	return "submodule"
+}
+
 // commit writes a tree and a commit with ch.Files on base and returns the
 // commit's SHA. Text files go inline in the tree request; others as blobs.
 func (c *Client) commit(ctx context.Context, ch Change, base *baseState) (string, error) {
@@ -589,6 +603,11 @@ func (c *Client) commit(ctx context.Context, ch Change, base *baseState) (string
 		mode := "100644"
 		if e, err := c.entryAt(ctx, base.tree, f.Path); err == nil && e != nil && e.GetMode() != "" {
 			mode = e.GetMode()
+		}
+		if mode == modeSymlink || mode == modeSubmodule {
+			// The rewrite commits a link's target, never the link: new
+			// text here would become where the link points.
+			return "", fmt.Errorf("github: %s is a %s on %s, not a file: pinbot does not write it", f.Path, modeName(mode), ch.Base)
 		}
 		e := &gh.TreeEntry{Path: gh.String(f.Path), Mode: gh.String(mode), Type: gh.String("blob")}
 		if utf8.Valid(f.Content) {
