@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/pinbot-dev/pinbot/bot/publishing/state"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
@@ -249,10 +251,16 @@ func TestCheckNightlyUnseen(t *testing.T) {
 		!strings.Contains(warnings[0], "503") {
 		t.Errorf("warnings %q", warnings)
 	}
+	// The JSON report says which source did not answer (pinbot run keeps
+	// what earlier runs saw of it).
+	if u := p.NightlyUnseen; u == nil || u.Source != nightly.URL+"/simple" || "numba: early warning: "+u.Reason != warnings[0] {
+		t.Errorf("nightly_unseen %+v", u)
+	}
 	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}")
 	nightly.Remove("numba")
-	if _, warnings := checkNightly(t, e, "numba"); len(warnings) != 1 || !strings.Contains(warnings[0], "the nightly source "+nightly.URL+"/simple has no build of numba (") {
-		t.Errorf("no numba: warnings %q", warnings)
+	if p, warnings := checkNightly(t, e, "numba"); len(warnings) != 1 || !strings.Contains(warnings[0], "the nightly source "+nightly.URL+"/simple has no build of numba (") ||
+		p.NightlyUnseen != nil {
+		t.Errorf("no numba: warnings %q, nightly_unseen %+v", warnings, p.NightlyUnseen)
 	}
 	// The only build is for Linux; the package needs macOS wheels.
 	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    platforms: [osx-arm64]",
@@ -434,17 +442,60 @@ func TestRunNightlyWeeks(t *testing.T) {
 	if after, _ := os.ReadFile(statePath); string(after) != string(before) {
 		t.Errorf("pinbot check changed the state file")
 	}
-	// The index is down: a warning, and nothing else changes.
+	// The index is down: a warning, and nothing else changes: the
+	// dashboard's overview keeps the last verdict, its changes say nothing
+	// of the nightly, and what the issue and the state file record of it
+	// (the window, the verdict the next run compares with, the alert)
+	// stays as it was.
+	const overview = "❌ nightly 0.69.0.dev20261130 blocked since 0.69.0.dev20261124"
+	was := e.recorded(t)
 	out, _ = week(fakes.Release{}, true)
 	if line(out) != "" || !strings.Contains(out, "warning: numba: early warning: the nightly source "+nightly.URL+"/simple did not answer (") ||
 		len(e.nightlyMessages()) != 1 {
 		t.Fatalf("week 4:\n%s\nmessages %q", out, e.nightlyMessages())
 	}
-	// A job without the cache: the dashboard's record remembers.
+	body := e.dashboard(t).Body
+	if !strings.Contains(body, overview) || strings.Contains(changesOf(body), "nightly") ||
+		!strings.Contains(body, "## Warnings\n\n- numba: early warning: the nightly source ") {
+		t.Errorf("week 4: the dashboard\n%s", body)
+	}
+	unchanged := func(when string, sc state.Scope) {
+		t.Helper()
+		if d := cmp.Diff(was.Nightlies, sc.Nightlies); d != "" {
+			t.Errorf("%s: the nightlies recorded changed (-week 3 +now):\n%s", when, d)
+		}
+		if d := cmp.Diff(was.Seen["numba"], sc.Seen["numba"]); d != "" {
+			t.Errorf("%s: what numba was seen as changed (-week 3 +now):\n%s", when, d)
+		}
+		if d := cmp.Diff(was.Alerted, sc.Alerted); d != "" {
+			t.Errorf("%s: the alerts recorded changed (-week 3 +now):\n%s", when, d)
+		}
+	}
+	unchanged("week 4, the dashboard's record", e.recorded(t))
+	st, err := state.Open(statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged("week 4, the state file", st.Scope(testRepo+"@main"))
+	// The same again: no GitHub write at all, no message.
+	from := len(e.gh.Requests())
+	week(fakes.Release{}, true)
+	if w := e.writesSince(from); len(w) != 0 || len(e.nightlyMessages()) != 1 {
+		t.Errorf("a second week down: writes %q, messages %q", w, e.nightlyMessages())
+	}
+	if body := e.dashboard(t).Body; !strings.Contains(body, overview) {
+		t.Errorf("a second week down: the dashboard\n%s", body)
+	}
+	// A job without the cache: the dashboard's record remembers, and a
+	// build failing as before is no change.
 	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
 	out, _ = week(nightlyBuild("0.69.0.dev20261207", true, day(7).AddDate(0, 1, 0)), false)
 	if l := line(out); !strings.Contains(l, "blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") || len(e.nightlyMessages()) != 1 {
 		t.Fatalf("week 5: %q, messages %q", l, e.nightlyMessages())
+	}
+	if body := e.dashboard(t).Body; strings.Contains(changesOf(body), "nightly") ||
+		!strings.Contains(body, "❌ nightly 0.69.0.dev20261207 blocked since 0.69.0.dev20261124") {
+		t.Errorf("week 5: the dashboard\n%s", body)
 	}
 	out, _ = week(nightlyBuild("0.69.0.dev20261214", false, day(14).AddDate(0, 1, 0)), false)
 	msgs = e.nightlyMessages()
@@ -452,10 +503,20 @@ func TestRunNightlyWeeks(t *testing.T) {
 		!strings.Contains(msgs[1], "numba nightly passes again on 0.69.0.dev20261214") || !strings.Contains(msgs[1], "It failed from 0.69.0.dev20261124 (first failing seen)") {
 		t.Fatalf("week 6: %q, messages %q", l, msgs)
 	}
+	if c := changesOf(e.dashboard(t).Body); !strings.Contains(c, "- numba: nightly 0.69.0.dev20261214: ok (was blocked)") {
+		t.Errorf("week 6: the changes\n%s", c)
+	}
 	week(nightlyBuild("0.69.0.dev20261221", false, day(21).AddDate(0, 1, 0)), false)
 	if len(e.nightlyMessages()) != 2 {
 		t.Errorf("a passing build after the fix was alerted: %q", e.nightlyMessages())
 	}
+}
+
+// changesOf is the Changes section of a dashboard's body.
+func changesOf(body string) string {
+	_, c, _ := strings.Cut(body, "\n## Changes\n")
+	c, _, _ = strings.Cut(c, "\n## ")
+	return c
 }
 
 // TestRunVerdictsNightly: in the two-job layout the check job runs the
