@@ -271,6 +271,49 @@ func TestCheckNightlyUnseen(t *testing.T) {
 	}
 }
 
+// TestCheckNightlyGates: a nightly build is held to the package's
+// platforms and python gates, not to min-age: a build two hours old is
+// checked under min-age: 3d, while a build whose only wheel is for
+// CPython 3.13 is held back, with why, from a package that needs 3.12
+// (an older build that serves it is checked instead).
+func TestCheckNightlyGates(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	young := gateClock.Add(-2 * time.Hour)
+	t.Run("min-age does not apply", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    min-age: 3d", numbaWheel("0.69.0.dev20261130", "py3-none-any", true, young))
+		e.setup = func(f *Factory) { f.Now = func() time.Time { return gateClock } }
+		p, warnings := checkNightly(t, e, "numba")
+		if p.Status != "bump" || p.Newest != "0.67.0" || len(warnings) != 0 {
+			t.Errorf("the target under min-age: %s %s, warnings %q", p.Status, p.Newest, warnings)
+		}
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", nightly.URL+"/simple", "blocked", young)
+		if n := p.Nightly; n != nil && len(n.Skipped) != 0 {
+			t.Errorf("skipped %+v", n.Skipped)
+		}
+	})
+	t.Run("python", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    python: [\"3.12\"]",
+			numbaWheel("0.69.0.dev20261130", "cp313-cp313-manylinux_2_17_x86_64", true, day(30)))
+		p, warnings := checkNightly(t, e, "numba")
+		if p.Nightly != nil || len(warnings) != 1 || warnings[0] != "numba: early warning: no nightly build on "+nightly.URL+
+			"/simple newer than the target passes the package's gates (0.69.0.dev20261130 has no wheel for Python 3.12)" {
+			t.Errorf("held back: nightly %+v, warnings %q", p.Nightly, warnings)
+		}
+		// An older build that serves 3.12 is checked; the newer is listed.
+		nightly.Add("numba", numbaWheel("0.69.0.dev20261130", "cp313-cp313-manylinux_2_17_x86_64", true, day(30)),
+			nightlyBuild("0.69.0.dev20261124", true, day(24)))
+		p, _ = checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261124", nightly.URL+"/simple", "blocked", day(24))
+		if n := p.Nightly; n == nil || len(n.Skipped) != 1 || n.Skipped[0].Version != "0.69.0.dev20261130" || n.Skipped[0].Reason != "0.69.0.dev20261130 has no wheel for Python 3.12" {
+			t.Errorf("skipped %+v", p.Nightly)
+		}
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: numba nightly 0.69.0.dev20261130 ("+nightly.URL+"/simple): not checked (the package's gates): 0.69.0.dev20261130 has no wheel for Python 3.12") {
+			t.Errorf("text:\n%s", text)
+		}
+	})
+}
+
 // groupNightlyEnv is a repository whose numba and llvmlite move together
 // (a group), with numba's probe; llvmliteNightly is llvmlite's
 // early-warning value ("" for none).
