@@ -314,6 +314,65 @@ func TestCheckNightlyGates(t *testing.T) {
 	})
 }
 
+// TestCheckNightlyChecks: a nightly build is checked with every check the
+// package has, not only its probes: the usage checks of the project's own
+// code (pytensor's monkeypatch of FunctionIdentity._unique_ids, which the
+// build drops) and the symbol scans (a forbidden export the build's wheel
+// bundles), each against the target.
+func TestCheckNightlyChecks(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	t.Run("usage", func(t *testing.T) {
+		e := newEnv(t)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		e.pypi.Add("numba", usageNumba("0.66.0", false), usageNumba("0.67.0", false))
+		nightly := fakes.NewPyPI(t)
+		nightly.Add("numba", usageNumba("0.69.0.dev20261130", true))
+		e.file("pyproject.toml", []byte("[project]\nname = \"pytensor\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+		e.file("pytensor/link/numba/cache.py", []byte(pytensorCache))
+		e.file(".pinbot.yml", []byte("packages:\n  numba:\n    early-warning: {nightly: {index: "+nightly.URL+"/simple}}\n"))
+		p, _ := checkNightly(t, e, "numba")
+		n := p.Nightly
+		if p.Status != "bump" || p.Newest != "0.67.0" || n == nil || n.Verdict != "blocked" || n.Baseline != "0.67.0" ||
+			!strings.HasPrefix(n.Reason, "fails usage ") || !strings.Contains(n.Reason, "pytensor/link/numba/cache.py:22") {
+			t.Fatalf("%s %s, nightly %+v", p.Status, p.Newest, n)
+		}
+		var c *report.Check
+		for i := range n.Checks {
+			if n.Checks[i].Kind == "usage" {
+				c = &n.Checks[i]
+			}
+		}
+		if c == nil || c.Verdict != "blocked" || len(c.Broken) != 1 || c.Broken[0].Name != "numba.core.bytecode.FunctionIdentity._unique_ids" ||
+			!strings.HasPrefix(c.Detail, "pytensor/link/numba/cache.py:22 replaces numba.core.bytecode.FunctionIdentity._unique_ids: passes at 0.67.0, missing at 0.69.0.dev20261130") {
+			t.Errorf("the nightly's usage check %+v", c)
+		}
+	})
+	t.Run("symbols", func(t *testing.T) {
+		e := newEnv(t)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		clean := map[string][]byte{"cryptography/hazmat/bindings/_openssl.abi3.so": genLibrary(t, "cffi_", false)}
+		base, _, _ := cryptographyRelease("1.9", clean)
+		target, _, _ := cryptographyRelease("2.0", clean)
+		e.pypi.Add("cryptography", base, target)
+		bundled, _, _ := cryptographyRelease("2.1.0.dev20261130", map[string][]byte{"cryptography/.libs/libssl-5a1b2c3d.so.1.1": genLibrary(t, "SSL_", false)})
+		nightly := fakes.NewPyPI(t)
+		nightly.Add("cryptography", bundled)
+		e.file("requirements.txt", []byte("cryptography>=1.7,<=1.9\n"))
+		e.file(".pinbot.yml", []byte("packages:\n  cryptography:\n    symbols:\n      forbid: [\"SSL_*\"]\n"+
+			"      wheel: {platform: manylinux_x86_64, python: \"3.12\"}\n    early-warning: {nightly: {index: "+nightly.URL+"/simple}}\n"))
+		p, _ := checkNightly(t, e, "cryptography")
+		n := p.Nightly
+		if p.Status != "bump" || p.Newest != "2.0" || n == nil || n.Version != "2.1.0.dev20261130" || n.Verdict != "blocked" || n.Baseline != "2.0" ||
+			!strings.HasPrefix(n.Reason, "fails symbols ") {
+			t.Fatalf("%s %s, nightly %+v", p.Status, p.Newest, n)
+		}
+		if len(n.Checks) != 1 || n.Checks[0].Kind != "symbols" || n.Checks[0].Verdict != "blocked" ||
+			!strings.Contains(n.Checks[0].Detail, "libssl-5a1b2c3d.so.1.1 exports 4 symbols matching SSL_*") {
+			t.Errorf("the nightly's checks %+v", n.Checks)
+		}
+	})
+}
+
 // groupNightlyEnv is a repository whose numba and llvmlite move together
 // (a group), with numba's probe; llvmliteNightly is llvmlite's
 // early-warning value ("" for none).
