@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -371,6 +372,54 @@ func TestCheckNightlyChecks(t *testing.T) {
 			t.Errorf("the nightly's checks %+v", n.Checks)
 		}
 	})
+}
+
+// TestCheckNightlyConstraints: a nightly build is probed with the
+// project's constraints, as a target is (#21's story): numba's nightly
+// declares numpy>=1.22 with no cap, numpy 2.5.2 drops what its import
+// uses, and the project pins numpy<2.5, so its users keep numpy 2.4.6 and
+// the nightly passes; with probe-environment: {constraints: none} it gets
+// numpy 2.5.2 and fails.
+func TestCheckNightlyConstraints(t *testing.T) {
+	py := dynamicOnly(t)
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numpy", numpyRelease("2.4.6", true), numpyRelease("2.5.2", false))
+	e.pypi.Add("numba", storyNumba("0.62.0", "numpy>=1.22,<2.5"))
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", storyNumba("0.64.0.dev20261130", "numpy>=1.22"))
+	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\n  \"numba>=0.60,<=0.62.0\",\n  \"numpy<2.5\",\n]\n"))
+	config := "packages:\n  numba:\n    probes:\n      - name: numba.np.arrayobj imports\n        path: numba.np.arrayobj\n        expect: module\n" +
+		"    early-warning: {nightly: {index: " + nightly.URL + "/simple}}\n"
+	e.file(".pinbot.yml", []byte(config))
+	nightlyOf := func() *report.Nightly {
+		t.Helper()
+		code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--python", py)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+		var rep report.Report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if n := rep.Packages[0].Nightly; n != nil && len(n.Checks) == 1 && n.Checks[0].Environment != nil {
+			return n
+		}
+		t.Fatalf("no nightly probed in an environment:\n%s\n%s", out, stderr)
+		return nil
+	}
+	n := nightlyOf()
+	env := n.Checks[0].Environment
+	if n.Version != "0.64.0.dev20261130" || n.Baseline != "0.62.0" || n.Verdict != "ok" ||
+		distVersion(asDists(env.Candidate), "numpy") != "2.4.6" || !slices.Equal(env.Constraints, []string{"numpy<2.5 (pyproject.toml:5)"}) {
+		t.Errorf("with the project's numpy<2.5: %s against %s: %s (%s), environment %+v", n.Version, n.Baseline, n.Verdict, n.Reason, env)
+	}
+	e.file(".pinbot.yml", []byte(config+"    probe-environment: {constraints: none}\n"))
+	n = nightlyOf()
+	if env := n.Checks[0].Environment; n.Verdict != "blocked" || distVersion(asDists(env.Candidate), "numpy") != "2.5.2" || len(env.Constraints) != 0 {
+		t.Errorf("constraints: none: %s (%s), environment %+v", n.Verdict, n.Reason, env)
+	}
 }
 
 // groupNightlyEnv is a repository whose numba and llvmlite move together
