@@ -202,7 +202,8 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 		}
 		rp := toReport(p, data)
 		rp.Checks, rp.Verdicts = checks[p.Name].checks, checks[p.Name].verdicts
-		rp.Prerelease, rp.PrereleaseSkipped, rp.Nightly = prereleases[p.Name].pr, prereleases[p.Name].skipped, prereleases[p.Name].nightly
+		ew := prereleases[p.Name]
+		rp.Prerelease, rp.PrereleaseSkipped, rp.Nightly, rp.NightlyUnseen = ew.pr, ew.skipped, ew.nightly, ew.unseen
 		rp.Admits, rp.Behind = c.lag(p, pkgs[i].Prereleases, byPkg[p.Name], lookups[p.Name])
 		rp.HoldsBack = costs[p.Name]
 		rp.Solve = solves[p.Name]

@@ -43,11 +43,14 @@ type nightlyBuild struct {
 // does not apply). It returns nil when the package names no nightly source
 // or none is to be checked, and a warning for the report when the source
 // did not answer, has no build of the package, or none passes the gates:
-// no nightly verdict must never read as a nightly that passes.
-func (c *Checker) chooseNightly(ctx context.Context, log *slog.Logger, p *plan.Plan, pkg plan.Package, req verifying.Request) (*nightlyBuild, string) {
+// no nightly verdict must never read as a nightly that passes. unseen is
+// set when the source did not answer (the report's NightlyUnseen): what
+// earlier runs saw of its builds stands.
+func (c *Checker) chooseNightly(ctx context.Context, log *slog.Logger, p *plan.Plan, pkg plan.Package,
+	req verifying.Request) (_ *nightlyBuild, warning string, unseen *report.NightlyUnseen) {
 	where, ok := req.Settings.NightlySource()
 	if !ok {
-		return nil, ""
+		return nil, "", nil
 	}
 	b := &nightlyBuild{where: where, source: nightlyLabel(where), req: req}
 	if where.Kind() == config.NightlyProject {
@@ -55,20 +58,21 @@ func (c *Checker) chooseNightly(ctx context.Context, log *slog.Logger, p *plan.P
 	}
 	src := c.Nightlies[p.Name]
 	if src == nil {
-		return nil, "no nightly source is set up for " + b.source
+		return nil, "no nightly source is set up for " + b.source, nil
 	}
 	log = log.With("package", p.Name, "nightly source", b.source)
 	rs, err := src.Releases(ctx, p.Name)
 	switch {
 	case errors.Is(err, sources.ErrNotFound):
 		log.Warn("early warning: the nightly source has no builds of the package", "err", err)
-		return nil, "the nightly source " + b.source + " has no build of " + cmp.Or(b.distribution, p.Name) + " (" + err.Error() + ")"
+		return nil, "the nightly source " + b.source + " has no build of " + cmp.Or(b.distribution, p.Name) + " (" + err.Error() + ")", nil
 	case err != nil:
 		log.Warn("early warning: the nightly source did not answer", "err", err)
 		if ctx.Err() != nil {
-			return nil, ""
+			return nil, "", nil
 		}
-		return nil, "the nightly source " + b.source + " did not answer (" + err.Error() + "): its builds go unchecked in this run, and what earlier runs saw of them stands"
+		w := "the nightly source " + b.source + " did not answer (" + err.Error() + "): its builds go unchecked in this run, and what earlier runs saw of them stands"
+		return nil, w, &report.NightlyUnseen{Source: b.source, Reason: w}
 	}
 	scheme := c.Schemes[sources.SchemeOf(src)]
 	if scheme == nil {
@@ -83,13 +87,13 @@ func (c *Checker) chooseNightly(ctx context.Context, log *slog.Logger, p *plan.P
 	}
 	if !ok {
 		if len(skipped) > 0 {
-			return nil, "no nightly build on " + b.source + " newer than the target passes the package's gates (" + skipped[0].Reason + ")"
+			return nil, "no nightly build on " + b.source + " newer than the target passes the package's gates (" + skipped[0].Reason + ")", nil
 		}
 		log.Info("early warning: no nightly build newer than the target", "target", p.Target)
-		return nil, ""
+		return nil, "", nil
 	}
 	b.build, b.skipped = build, skipped
-	return b, ""
+	return b, "", nil
 }
 
 // judgeNightly runs b's checks on its build and returns the early warning

@@ -25,11 +25,13 @@ import (
 
 // An earlyWarning is what the early warning says of one package: the
 // pre-release checked (nil for none) and the newer ones its gates held
-// back, and the nightly build checked (nil for none).
+// back, and the nightly build checked (nil for none), or the nightly
+// source that did not answer.
 type earlyWarning struct {
 	pr      *report.Prerelease
 	skipped []report.PrereleaseSkip
 	nightly *report.Nightly
+	unseen  *report.NightlyUnseen
 }
 
 // earlyWarnAll runs the early warning of every package that has one
@@ -77,9 +79,14 @@ func (c *Checker) earlyWarnAll(ctx context.Context, log *slog.Logger, plans []pl
 			}
 		}
 		req.Prerelease = false
-		b, warning := c.chooseNightly(ctx, log, p, pkgs[i], req)
+		b, warning, unseen := c.chooseNightly(ctx, log, p, pkgs[i], req)
 		if warning != "" {
 			warnings = append(warnings, p.Name+": early warning: "+warning)
+		}
+		if unseen != nil {
+			ew := out[p.Name]
+			ew.unseen = unseen
+			out[p.Name] = ew
 		}
 		if b != nil {
 			b.plan, b.pkg, b.lookups, b.judged = p, pkgs[i], lookups[p.Name], warns

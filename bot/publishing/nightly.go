@@ -50,8 +50,8 @@ func toMemory(m state.Nightly) *earlywarn.Memory {
 		}
 		return &report.NightlyBuild{Version: b.Version, Uploaded: b.Uploaded}
 	}
-	return &earlywarn.Memory{Build: report.NightlyBuild{Version: m.Version, Uploaded: m.Uploaded}, Source: m.Source, Verdict: m.Verdict,
-		Failing: m.Failing, FirstFailing: build(m.FirstFailing), LastPassing: build(m.LastPassing)}
+	return &earlywarn.Memory{Build: report.NightlyBuild{Version: m.Version, Uploaded: m.Uploaded}, Source: m.Source, Judged: m.Judged,
+		Verdict: m.Verdict, Failing: m.Failing, FirstFailing: build(m.FirstFailing), LastPassing: build(m.LastPassing)}
 }
 
 func fromMemory(m earlywarn.Memory) state.Nightly {
@@ -61,8 +61,8 @@ func fromMemory(m earlywarn.Memory) state.Nightly {
 		}
 		return &state.Build{Version: b.Version, Uploaded: b.Uploaded}
 	}
-	return state.Nightly{Version: m.Build.Version, Uploaded: m.Build.Uploaded, Source: m.Source, Verdict: m.Verdict, Failing: m.Failing,
-		FirstFailing: build(m.FirstFailing), LastPassing: build(m.LastPassing)}
+	return state.Nightly{Version: m.Build.Version, Uploaded: m.Build.Uploaded, Source: m.Source, Judged: m.Judged, Verdict: m.Verdict,
+		Failing: m.Failing, FirstFailing: build(m.FirstFailing), LastPassing: build(m.LastPassing)}
 }
 
 // nightlyItems are the message items of the packages' nightlies: each a

@@ -54,6 +54,16 @@ type Nightly struct {
 	Skipped []PrereleaseSkip `json:"skipped,omitempty"`
 }
 
+// A NightlyUnseen is a nightly source that did not answer: its builds go
+// unchecked in this run.
+type NightlyUnseen struct {
+	// Source names it as Nightly.Source does.
+	Source string `json:"source"`
+	// Reason says it in a sentence, as the report's warning does: "the
+	// nightly source numba/label/dev did not answer (...): ...".
+	Reason string `json:"reason"`
+}
+
 // A NightlyBuild names one nightly build: its version and, when the
 // source says, its upload time.
 type NightlyBuild struct {

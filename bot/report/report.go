@@ -105,6 +105,11 @@ type Package struct {
 	// nightly source is configured, or none was checked (a source that did
 	// not answer is one of the report's warnings).
 	Nightly *Nightly `json:"nightly,omitempty"`
+	// NightlyUnseen says, when the package's nightly source did not answer
+	// in this run (no nightly, and one of the report's warnings), which
+	// source and why: what earlier runs saw of its builds stands (pinbot
+	// run keeps it, and the dashboard shows it). Absent otherwise.
+	NightlyUnseen *NightlyUnseen `json:"nightly_unseen,omitempty"`
 	// HoldsBack is what the caps cost: each other package the release they
 	// admit holds below its newest release, which the target would let go
 	// further (bot/planning/holds); when another source or a gate holds the

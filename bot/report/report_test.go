@@ -125,7 +125,7 @@ func TestJSONContract(t *testing.T) {
 			t.Errorf("package key %q missing", k)
 		}
 	}
-	for _, k := range []string{"prerelease", "prerelease_skipped", "nightly"} {
+	for _, k := range []string{"prerelease", "prerelease_skipped", "nightly", "nightly_unseen"} {
 		if _, ok := pkg[k]; ok {
 			t.Errorf("%s = %v, want it absent when no pre-release was checked or held back", k, pkg[k])
 		}

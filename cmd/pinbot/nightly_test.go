@@ -9,10 +9,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/pinbot-dev/pinbot/bot/publishing/state"
 	"github.com/pinbot-dev/pinbot/bot/report"
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/internal/fakes"
@@ -249,10 +252,16 @@ func TestCheckNightlyUnseen(t *testing.T) {
 		!strings.Contains(warnings[0], "503") {
 		t.Errorf("warnings %q", warnings)
 	}
+	// The JSON report says which source did not answer (pinbot run keeps
+	// what earlier runs saw of it).
+	if u := p.NightlyUnseen; u == nil || u.Source != nightly.URL+"/simple" || "numba: early warning: "+u.Reason != warnings[0] {
+		t.Errorf("nightly_unseen %+v", u)
+	}
 	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}")
 	nightly.Remove("numba")
-	if _, warnings := checkNightly(t, e, "numba"); len(warnings) != 1 || !strings.Contains(warnings[0], "the nightly source "+nightly.URL+"/simple has no build of numba (") {
-		t.Errorf("no numba: warnings %q", warnings)
+	if p, warnings := checkNightly(t, e, "numba"); len(warnings) != 1 || !strings.Contains(warnings[0], "the nightly source "+nightly.URL+"/simple has no build of numba (") ||
+		p.NightlyUnseen != nil {
+		t.Errorf("no numba: warnings %q, nightly_unseen %+v", warnings, p.NightlyUnseen)
 	}
 	// The only build is for Linux; the package needs macOS wheels.
 	e, nightly = nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    platforms: [osx-arm64]",
@@ -260,6 +269,156 @@ func TestCheckNightlyUnseen(t *testing.T) {
 	if p, warnings := checkNightly(t, e, "numba"); p.Nightly != nil || len(warnings) != 1 || warnings[0] != "numba: early warning: no nightly build on "+nightly.URL+
 		"/simple newer than the target passes the package's gates (0.69.0.dev20261130 has no wheel for osx-arm64)" {
 		t.Errorf("gated: nightly %+v, warnings %q", p.Nightly, warnings)
+	}
+}
+
+// TestCheckNightlyGates: a nightly build is held to the package's
+// platforms and python gates, not to min-age: a build two hours old is
+// checked under min-age: 3d, while a build whose only wheel is for
+// CPython 3.13 is held back, with why, from a package that needs 3.12
+// (an older build that serves it is checked instead).
+func TestCheckNightlyGates(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	young := gateClock.Add(-2 * time.Hour)
+	t.Run("min-age does not apply", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    min-age: 3d", numbaWheel("0.69.0.dev20261130", "py3-none-any", true, young))
+		e.setup = func(f *Factory) { f.Now = func() time.Time { return gateClock } }
+		p, warnings := checkNightly(t, e, "numba")
+		if p.Status != "bump" || p.Newest != "0.67.0" || len(warnings) != 0 {
+			t.Errorf("the target under min-age: %s %s, warnings %q", p.Status, p.Newest, warnings)
+		}
+		wantNightly(t, p.Nightly, "0.69.0.dev20261130", nightly.URL+"/simple", "blocked", young)
+		if n := p.Nightly; n != nil && len(n.Skipped) != 0 {
+			t.Errorf("skipped %+v", n.Skipped)
+		}
+	})
+	t.Run("python", func(t *testing.T) {
+		e, nightly := nightlyEnv(t, "{nightly: {index: NIGHTLY/simple}}\n    python: [\"3.12\"]",
+			numbaWheel("0.69.0.dev20261130", "cp313-cp313-manylinux_2_17_x86_64", true, day(30)))
+		p, warnings := checkNightly(t, e, "numba")
+		if p.Nightly != nil || len(warnings) != 1 || warnings[0] != "numba: early warning: no nightly build on "+nightly.URL+
+			"/simple newer than the target passes the package's gates (0.69.0.dev20261130 has no wheel for Python 3.12)" {
+			t.Errorf("held back: nightly %+v, warnings %q", p.Nightly, warnings)
+		}
+		// An older build that serves 3.12 is checked; the newer is listed.
+		nightly.Add("numba", numbaWheel("0.69.0.dev20261130", "cp313-cp313-manylinux_2_17_x86_64", true, day(30)),
+			nightlyBuild("0.69.0.dev20261124", true, day(24)))
+		p, _ = checkNightly(t, e, "numba")
+		wantNightly(t, p.Nightly, "0.69.0.dev20261124", nightly.URL+"/simple", "blocked", day(24))
+		if n := p.Nightly; n == nil || len(n.Skipped) != 1 || n.Skipped[0].Version != "0.69.0.dev20261130" || n.Skipped[0].Reason != "0.69.0.dev20261130 has no wheel for Python 3.12" {
+			t.Errorf("skipped %+v", p.Nightly)
+		}
+		_, text, _ := e.run("check", "--dir", e.dir, "--static")
+		if !strings.Contains(text, "early warning: numba nightly 0.69.0.dev20261130 ("+nightly.URL+"/simple): not checked (the package's gates): 0.69.0.dev20261130 has no wheel for Python 3.12") {
+			t.Errorf("text:\n%s", text)
+		}
+	})
+}
+
+// TestCheckNightlyChecks: a nightly build is checked with every check the
+// package has, not only its probes: the usage checks of the project's own
+// code (pytensor's monkeypatch of FunctionIdentity._unique_ids, which the
+// build drops) and the symbol scans (a forbidden export the build's wheel
+// bundles), each against the target.
+func TestCheckNightlyChecks(t *testing.T) {
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	t.Run("usage", func(t *testing.T) {
+		e := newEnv(t)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		e.pypi.Add("numba", usageNumba("0.66.0", false), usageNumba("0.67.0", false))
+		nightly := fakes.NewPyPI(t)
+		nightly.Add("numba", usageNumba("0.69.0.dev20261130", true))
+		e.file("pyproject.toml", []byte("[project]\nname = \"pytensor\"\ndependencies = [\"numba>=0.58,<=0.66.0\"]\n"))
+		e.file("pytensor/link/numba/cache.py", []byte(pytensorCache))
+		e.file(".pinbot.yml", []byte("packages:\n  numba:\n    early-warning: {nightly: {index: "+nightly.URL+"/simple}}\n"))
+		p, _ := checkNightly(t, e, "numba")
+		n := p.Nightly
+		if p.Status != "bump" || p.Newest != "0.67.0" || n == nil || n.Verdict != "blocked" || n.Baseline != "0.67.0" ||
+			!strings.HasPrefix(n.Reason, "fails usage ") || !strings.Contains(n.Reason, "pytensor/link/numba/cache.py:22") {
+			t.Fatalf("%s %s, nightly %+v", p.Status, p.Newest, n)
+		}
+		var c *report.Check
+		for i := range n.Checks {
+			if n.Checks[i].Kind == "usage" {
+				c = &n.Checks[i]
+			}
+		}
+		if c == nil || c.Verdict != "blocked" || len(c.Broken) != 1 || c.Broken[0].Name != "numba.core.bytecode.FunctionIdentity._unique_ids" ||
+			!strings.HasPrefix(c.Detail, "pytensor/link/numba/cache.py:22 replaces numba.core.bytecode.FunctionIdentity._unique_ids: passes at 0.67.0, missing at 0.69.0.dev20261130") {
+			t.Errorf("the nightly's usage check %+v", c)
+		}
+	})
+	t.Run("symbols", func(t *testing.T) {
+		e := newEnv(t)
+		e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+		clean := map[string][]byte{"cryptography/hazmat/bindings/_openssl.abi3.so": genLibrary(t, "cffi_", false)}
+		base, _, _ := cryptographyRelease("1.9", clean)
+		target, _, _ := cryptographyRelease("2.0", clean)
+		e.pypi.Add("cryptography", base, target)
+		bundled, _, _ := cryptographyRelease("2.1.0.dev20261130", map[string][]byte{"cryptography/.libs/libssl-5a1b2c3d.so.1.1": genLibrary(t, "SSL_", false)})
+		nightly := fakes.NewPyPI(t)
+		nightly.Add("cryptography", bundled)
+		e.file("requirements.txt", []byte("cryptography>=1.7,<=1.9\n"))
+		e.file(".pinbot.yml", []byte("packages:\n  cryptography:\n    symbols:\n      forbid: [\"SSL_*\"]\n"+
+			"      wheel: {platform: manylinux_x86_64, python: \"3.12\"}\n    early-warning: {nightly: {index: "+nightly.URL+"/simple}}\n"))
+		p, _ := checkNightly(t, e, "cryptography")
+		n := p.Nightly
+		if p.Status != "bump" || p.Newest != "2.0" || n == nil || n.Version != "2.1.0.dev20261130" || n.Verdict != "blocked" || n.Baseline != "2.0" ||
+			!strings.HasPrefix(n.Reason, "fails symbols ") {
+			t.Fatalf("%s %s, nightly %+v", p.Status, p.Newest, n)
+		}
+		if len(n.Checks) != 1 || n.Checks[0].Kind != "symbols" || n.Checks[0].Verdict != "blocked" ||
+			!strings.Contains(n.Checks[0].Detail, "libssl-5a1b2c3d.so.1.1 exports 4 symbols matching SSL_*") {
+			t.Errorf("the nightly's checks %+v", n.Checks)
+		}
+	})
+}
+
+// TestCheckNightlyConstraints: a nightly build is probed with the
+// project's constraints, as a target is (#21's story): numba's nightly
+// declares numpy>=1.22 with no cap, numpy 2.5.2 drops what its import
+// uses, and the project pins numpy<2.5, so its users keep numpy 2.4.6 and
+// the nightly passes; with probe-environment: {constraints: none} it gets
+// numpy 2.5.2 and fails.
+func TestCheckNightlyConstraints(t *testing.T) {
+	py := dynamicOnly(t)
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("numpy", numpyRelease("2.4.6", true), numpyRelease("2.5.2", false))
+	e.pypi.Add("numba", storyNumba("0.62.0", "numpy>=1.22,<2.5"))
+	nightly := fakes.NewPyPI(t)
+	nightly.Add("numba", storyNumba("0.64.0.dev20261130", "numpy>=1.22"))
+	e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\n  \"numba>=0.60,<=0.62.0\",\n  \"numpy<2.5\",\n]\n"))
+	config := "packages:\n  numba:\n    probes:\n      - name: numba.np.arrayobj imports\n        path: numba.np.arrayobj\n        expect: module\n" +
+		"    early-warning: {nightly: {index: " + nightly.URL + "/simple}}\n"
+	e.file(".pinbot.yml", []byte(config))
+	nightlyOf := func() *report.Nightly {
+		t.Helper()
+		code, out, stderr := e.run("check", "--dir", e.dir, "--format", "json", "--python", py)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+		}
+		var rep report.Report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if n := rep.Packages[0].Nightly; n != nil && len(n.Checks) == 1 && n.Checks[0].Environment != nil {
+			return n
+		}
+		t.Fatalf("no nightly probed in an environment:\n%s\n%s", out, stderr)
+		return nil
+	}
+	n := nightlyOf()
+	env := n.Checks[0].Environment
+	if n.Version != "0.64.0.dev20261130" || n.Baseline != "0.62.0" || n.Verdict != "ok" ||
+		distVersion(asDists(env.Candidate), "numpy") != "2.4.6" || !slices.Equal(env.Constraints, []string{"numpy<2.5 (pyproject.toml:5)"}) {
+		t.Errorf("with the project's numpy<2.5: %s against %s: %s (%s), environment %+v", n.Version, n.Baseline, n.Verdict, n.Reason, env)
+	}
+	e.file(".pinbot.yml", []byte(config+"    probe-environment: {constraints: none}\n"))
+	n = nightlyOf()
+	if env := n.Checks[0].Environment; n.Verdict != "blocked" || distVersion(asDists(env.Candidate), "numpy") != "2.5.2" || len(env.Constraints) != 0 {
+		t.Errorf("constraints: none: %s (%s), environment %+v", n.Verdict, n.Reason, env)
 	}
 }
 
@@ -363,8 +522,8 @@ func (e *runTestEnv) nightlyMessages() []string {
 }
 
 // TestRunNightlyWeeks: six weekly runs of pinbot run against a nightly index
-// whose builds pass, start failing, keep failing, are out of reach for a
-// week, and pass again. Slack hears of the first failure and of the fix,
+// whose builds pass, start failing, keep failing, are out of reach for two
+// weeks (nightlyDown), and pass again. Slack hears of the first failure and of the fix,
 // once each; the report and the dashboard say since when; pinbot check,
 // with the same cache, reads the window; nothing opens a pull request or
 // changes the exit code.
@@ -375,15 +534,10 @@ func TestRunNightlyWeeks(t *testing.T) {
 	e := newRunEnv(t, config)
 	e.pypi.Add("numba", numbaRelease("0.65.0", false), numbaRelease("0.66.0", false))
 	var builds []fakes.Release
-	week := func(b fakes.Release, down bool) (string, string) {
+	week := func(b fakes.Release) (string, string) {
 		t.Helper()
-		if b.Version != "" {
-			builds = append(builds, b)
-			nightly.Add("numba", builds...)
-		}
-		if down {
-			nightly.Fail("/simple/numba/", repeat(fakes.Fault{Status: 503, Body: "Service Unavailable"}, 4)...)
-		}
+		builds = append(builds, b)
+		nightly.Add("numba", builds...)
 		code, out, stderr := e.run("--static")
 		if code != 0 {
 			t.Fatalf("exit %d, want 0\n%s\n%s", code, out, stderr)
@@ -403,17 +557,17 @@ func TestRunNightlyWeeks(t *testing.T) {
 	}
 	src := " (" + nightly.URL + "/simple): "
 
-	out, _ := week(nightlyBuild("0.69.0.dev20261117", false, day(17)), false)
+	out, _ := week(nightlyBuild("0.69.0.dev20261117", false, day(17)))
 	if l := line(out); l != "0.69.0.dev20261117"+src+"ok: passes every check against 0.66.0" || len(e.nightlyMessages()) != 0 {
 		t.Fatalf("week 1: %q, messages %q", l, e.nightlyMessages())
 	}
-	out, _ = week(nightlyBuild("0.69.0.dev20261124", true, day(24)), false)
+	out, _ = week(nightlyBuild("0.69.0.dev20261124", true, day(24)))
 	msgs := e.nightlyMessages()
 	if l := line(out); !strings.HasPrefix(l, "0.69.0.dev20261124"+src+"blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117: fails probe ") ||
 		len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly 0.69.0.dev20261124 ("+nightly.URL+"/simple): blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") {
 		t.Fatalf("week 2: %q, messages %q", l, msgs)
 	}
-	out, _ = week(nightlyBuild("0.69.0.dev20261130", true, day(30)), false)
+	out, _ = week(nightlyBuild("0.69.0.dev20261130", true, day(30)))
 	if l := line(out); !strings.HasPrefix(l, "0.69.0.dev20261130"+src+"blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117: ") ||
 		len(e.nightlyMessages()) != 1 {
 		t.Fatalf("week 3: %q, messages %q", l, e.nightlyMessages())
@@ -434,28 +588,41 @@ func TestRunNightlyWeeks(t *testing.T) {
 	if after, _ := os.ReadFile(statePath); string(after) != string(before) {
 		t.Errorf("pinbot check changed the state file")
 	}
-	// The index is down: a warning, and nothing else changes.
-	out, _ = week(fakes.Release{}, true)
-	if line(out) != "" || !strings.Contains(out, "warning: numba: early warning: the nightly source "+nightly.URL+"/simple did not answer (") ||
-		len(e.nightlyMessages()) != 1 {
-		t.Fatalf("week 4:\n%s\nmessages %q", out, e.nightlyMessages())
-	}
-	// A job without the cache: the dashboard's record remembers.
+	// The index is down for two weeks: a warning, and nothing else changes.
+	e.nightlyDown(t, "numba", nightly.URL+"/simple", "❌ nightly 0.69.0.dev20261130 blocked since 0.69.0.dev20261124", func() {
+		nightly.Fail("/simple/numba/", unavailable...)
+	})
+	// A job without the cache: the dashboard's record remembers, and a
+	// build failing as before is no change.
 	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
-	out, _ = week(nightlyBuild("0.69.0.dev20261207", true, day(7).AddDate(0, 1, 0)), false)
+	out, _ = week(nightlyBuild("0.69.0.dev20261207", true, day(7).AddDate(0, 1, 0)))
 	if l := line(out); !strings.Contains(l, "blocked since 0.69.0.dev20261124 (first failing seen), last passing 0.69.0.dev20261117") || len(e.nightlyMessages()) != 1 {
 		t.Fatalf("week 5: %q, messages %q", l, e.nightlyMessages())
 	}
-	out, _ = week(nightlyBuild("0.69.0.dev20261214", false, day(14).AddDate(0, 1, 0)), false)
+	if body := e.dashboard(t).Body; strings.Contains(changesOf(body), "nightly") ||
+		!strings.Contains(body, "❌ nightly 0.69.0.dev20261207 blocked since 0.69.0.dev20261124") {
+		t.Errorf("week 5: the dashboard\n%s", body)
+	}
+	out, _ = week(nightlyBuild("0.69.0.dev20261214", false, day(14).AddDate(0, 1, 0)))
 	msgs = e.nightlyMessages()
 	if l := line(out); l != "0.69.0.dev20261214"+src+"ok: passes every check against 0.66.0" || len(msgs) != 2 ||
 		!strings.Contains(msgs[1], "numba nightly passes again on 0.69.0.dev20261214") || !strings.Contains(msgs[1], "It failed from 0.69.0.dev20261124 (first failing seen)") {
 		t.Fatalf("week 6: %q, messages %q", l, msgs)
 	}
-	week(nightlyBuild("0.69.0.dev20261221", false, day(21).AddDate(0, 1, 0)), false)
+	if c := changesOf(e.dashboard(t).Body); !strings.Contains(c, "- numba: nightly 0.69.0.dev20261214: ok (was blocked)") {
+		t.Errorf("week 6: the changes\n%s", c)
+	}
+	week(nightlyBuild("0.69.0.dev20261221", false, day(21).AddDate(0, 1, 0)))
 	if len(e.nightlyMessages()) != 2 {
 		t.Errorf("a passing build after the fix was alerted: %q", e.nightlyMessages())
 	}
+}
+
+// changesOf is the Changes section of a dashboard's body.
+func changesOf(body string) string {
+	_, c, _ := strings.Cut(body, "\n## Changes\n")
+	c, _, _ = strings.Cut(c, "\n## ")
+	return c
 }
 
 // TestRunVerdictsNightly: in the two-job layout the check job runs the
@@ -538,36 +705,45 @@ func TestFleetReportNightly(t *testing.T) {
 type nightlyKind struct {
 	name, earlyWarning string
 	// serve puts the builds where the kind's source reads them (the
-	// index fake, or a conda channel) and points pinbot at them.
-	serve  func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release)
+	// index fake, or a conda channel) and points pinbot at them; the
+	// function it returns makes the source fail to answer the next run.
+	serve  func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) (down func())
 	source func(nightly *fakes.PyPI) string
 }
+
+// unavailable are the answers of a nightly source that is down for one
+// run: more than the run's retries, none left for the next.
+var unavailable = repeat(fakes.Fault{Status: 503, Body: "Service Unavailable"}, 4)
 
 // nightlyKinds are the numba nightly sources of the run tests.
 var nightlyKinds = []nightlyKind{
 	{"scientific-python, JSON form", "{nightly: scientific-python}",
-		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) func() {
 			nightly.Add("numba", builds...)
 			e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+			return func() { nightly.Fail("/simple/numba/", unavailable...) }
 		}, func(*fakes.PyPI) string { return config.ScientificPythonNightlyIndex }},
 	{"scientific-python, HTML form", "{nightly: scientific-python}",
-		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) func() {
 			nightly.Add("numba", builds...)
 			nightly.HTMLOnly = true
 			e.routes = map[string]string{"https://pypi.anaconda.org/scientific-python-nightly-wheels": nightly.URL}
+			return func() { nightly.Fail("/simple/numba/", unavailable...) }
 		}, func(*fakes.PyPI) string { return config.ScientificPythonNightlyIndex }},
 	{"an index", "{nightly: {index: NIGHTLY/simple}}",
-		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) func() {
 			nightly.Add("numba", builds...)
+			return func() { nightly.Fail("/simple/numba/", unavailable...) }
 		},
 		func(nightly *fakes.PyPI) string { return nightly.URL + "/simple" }},
 	{"a find-links page", "{nightly: {find-links: 'NIGHTLY" + fakes.FindLinksPath + "'}}",
-		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) {
+		func(t *testing.T, e *env, nightly *fakes.PyPI, builds ...fakes.Release) func() {
 			nightly.Add("numba", builds...)
+			return func() { nightly.Fail(fakes.FindLinksPath, unavailable...) }
 		},
 		func(nightly *fakes.PyPI) string { return nightly.URL + fakes.FindLinksPath }},
 	{"a conda label channel", "{nightly: {channel: numba/label/dev}}",
-		func(t *testing.T, e *env, _ *fakes.PyPI, builds ...fakes.Release) {
+		func(t *testing.T, e *env, _ *fakes.PyPI, builds ...fakes.Release) func() {
 			c := fakes.NewConda(t)
 			c.Add("conda-forge", "numba", condaNumbaPackage("0.65.0", false), condaNumbaPackage("0.66.0", false))
 			var dev []fakes.CondaFile
@@ -575,12 +751,13 @@ var nightlyKinds = []nightlyKind{
 				// The wheel's bytecode says whether the build drops
 				// _unique_ids; the conda package carries the same.
 				drop := !strings.Contains(string(wheelMember(t, b, "numba/core/bytecode.py")), "_unique_ids = ")
-				f := condaNumbaPackage(b.Version, drop)
+				f := condaNumbaPackage(strings.Replace(b.Version, ".dev", "dev", 1), drop)
 				f.Labels, f.Uploaded = []string{"dev"}, b.Uploaded
 				dev = append(dev, f)
 			}
 			c.Add("numba", "numba", dev...)
 			e.vars["PINBOT_CONDA_URL"] = c.URL
+			return func() { c.Fail("/package/numba/numba", unavailable...) }
 		}, func(*fakes.PyPI) string { return "numba/label/dev" }},
 }
 
@@ -606,9 +783,11 @@ func wheelMember(t *testing.T, r fakes.Release, name string) []byte {
 }
 
 // TestRunNightlySources drives each kind of nightly source through pinbot
-// run: a build that starts failing is alerted once with since when, in
-// the text report and in Slack; a later build failing the same way is
-// not; no pull request is opened and the exit code stays 0.
+// run, week by week: a build that passes; one that starts failing, alerted
+// once with since when, in the text report and in Slack; a later one
+// failing the same way, not alerted; two weeks the source is down, a
+// warning and nothing else (nightlyDown); a build that passes again,
+// alerted as a fix. No pull request is opened and the exit code stays 0.
 func TestRunNightlySources(t *testing.T) {
 	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
 	for _, k := range nightlyKinds {
@@ -617,53 +796,162 @@ func TestRunNightlySources(t *testing.T) {
 			ew := strings.ReplaceAll(k.earlyWarning, "NIGHTLY", nightly.URL)
 			e := newRunEnv(t, nightlyProbe+"    add-cap: false\n    early-warning: "+ew+"\n")
 			e.pypi.Add("numba", numbaRelease("0.65.0", false), numbaRelease("0.66.0", false))
-			v1, v2, v3 := "0.69.0.dev20261124", "0.69.0.dev20261130", "0.69.0.dev20261201"
-			if k.name == "a conda label channel" {
-				v1, v2, v3 = "0.69.0dev20261124", "0.69.0dev20261130", "0.69.0dev20261201"
+			conda := func(v string) string { // a version as the kind's source spells it
+				if k.name == "a conda label channel" {
+					return strings.Replace(v, ".dev", "dev", 1)
+				}
+				return v
 			}
-			builds := []fakes.Release{nightlyBuild(v1, false, day(24)), nightlyBuild(v2, true, day(30))}
-			k.serve(t, e.env, nightly, builds...)
-			code, out, stderr := e.run("--static")
-			want := "  early warning: numba nightly " + v2 + " (" + k.source(nightly) + "): blocked since " + v2 + " (first failing seen): fails probe "
-			if code != 0 || !strings.Contains(out, want) {
-				t.Fatalf("exit %d, want 0 and %q\n%s\n%s", code, want, out, stderr)
+			var builds []fakes.Release
+			var down func()
+			week := func(b fakes.Release) (string, string) {
+				t.Helper()
+				builds = append(builds, b)
+				down = k.serve(t, e.env, nightly, builds...)
+				code, out, stderr := e.run("--static")
+				if code != 0 {
+					t.Fatalf("%s: exit %d, want 0\n%s\n%s", b.Version, code, out, stderr)
+				}
+				if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
+					t.Fatalf("pull requests %+v", pulls)
+				}
+				return out, "  early warning: numba nightly " + conda(b.Version) + " (" + k.source(nightly) + "): "
 			}
-			if msgs := e.nightlyMessages(); len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly "+v2+" ("+k.source(nightly)+"): blocked since "+v2) {
+			v0, v1 := conda("0.69.0.dev20261117"), conda("0.69.0.dev20261124")
+			if out, line := week(nightlyBuild("0.69.0.dev20261117", false, day(17))); !strings.Contains(out, line+"ok: passes every check against 0.66.0\n") ||
+				len(e.nightlyMessages()) != 0 {
+				t.Fatalf("passing: messages %q\n%s", e.nightlyMessages(), out)
+			}
+			out, line := week(nightlyBuild("0.69.0.dev20261124", true, day(24)))
+			if !strings.Contains(out, line+"blocked since "+v1+" (first failing seen), last passing "+v0+": fails probe ") {
+				t.Fatalf("starts failing:\n%s", out)
+			}
+			if msgs := e.nightlyMessages(); len(msgs) != 1 || !strings.Contains(msgs[0], "numba nightly "+v1+" ("+k.source(nightly)+"): blocked since "+v1) {
 				t.Errorf("slack %q", msgs)
 			}
-			k.serve(t, e.env, nightly, append(builds, nightlyBuild(v3, true, day(1).AddDate(0, 1, 0)))...)
-			code, out, stderr = e.run("--static")
-			if code != 0 || !strings.Contains(out, "  early warning: numba nightly "+v3+" ("+k.source(nightly)+"): blocked since "+v2+" (first failing seen): ") {
-				t.Fatalf("second run: exit %d\n%s\n%s", code, out, stderr)
+			out, line = week(nightlyBuild("0.69.0.dev20261130", true, day(30)))
+			if !strings.Contains(out, line+"blocked since "+v1+" (first failing seen), last passing "+v0+": ") {
+				t.Fatalf("keeps failing:\n%s", out)
 			}
 			if msgs := e.nightlyMessages(); len(msgs) != 1 {
 				t.Errorf("the same failure alerted again: %q", msgs)
 			}
-			if pulls := e.gh.Pulls(testRepo); len(pulls) != 0 {
-				t.Errorf("pull requests %+v", pulls)
+			e.nightlyDown(t, "numba", k.source(nightly), "❌ nightly "+conda("0.69.0.dev20261130")+" blocked since "+v1, down)
+			out, line = week(nightlyBuild("0.69.0.dev20261201", false, day(1).AddDate(0, 1, 0)))
+			if !strings.Contains(out, line+"ok: passes every check against 0.66.0\n") {
+				t.Fatalf("passes again:\n%s", out)
+			}
+			v3 := conda("0.69.0.dev20261201")
+			if msgs := e.nightlyMessages(); len(msgs) != 2 || !strings.Contains(msgs[1], "numba nightly passes again on "+v3+" ("+k.source(nightly)+")") ||
+				!strings.Contains(msgs[1], "It failed from "+v1+" (first failing seen)") {
+				t.Errorf("slack %q", msgs)
+			}
+			if c := changesOf(e.dashboard(t).Body); !strings.Contains(c, "- numba: nightly "+v3+": ok (was blocked)") {
+				t.Errorf("the changes after the fix:\n%s", c)
 			}
 		})
 	}
 }
 
+// nightlyDown runs pinbot run twice with pkg's nightly source down (fail
+// makes it so for one run): each time a warning, and nothing else changes:
+// no message, no nightly in the report, the dashboard's overview still
+// showing overview and its changes saying nothing of the nightly, and what
+// the issue and the state file record of it (the window, the verdict the
+// next run compares with, the alerts) as it was. The second run writes
+// nothing to GitHub: it changes nothing.
+func (e *runTestEnv) nightlyDown(t *testing.T, pkg, source, overview string, fail func()) {
+	t.Helper()
+	was := e.recorded(t)
+	for run := 1; run <= 2; run++ {
+		fail()
+		from, sent := len(e.gh.Requests()), len(e.slack.Messages())
+		code, out, stderr := e.run("--static")
+		if code != 0 || strings.Contains(out, "  early warning: "+pkg+" nightly ") ||
+			!strings.Contains(out, "warning: "+pkg+": early warning: the nightly source "+source+" did not answer (") {
+			t.Fatalf("down, run %d: exit %d\n%s\n%s", run, code, out, stderr)
+		}
+		if n := len(e.slack.Messages()) - sent; n != 0 {
+			t.Errorf("down, run %d: %d messages: %q", run, n, e.slack.Messages()[sent:])
+		}
+		if w := e.writesSince(from); run == 2 && len(w) != 0 {
+			t.Errorf("down, run %d: GitHub writes %q", run, w)
+		}
+		body := e.dashboard(t).Body
+		if !strings.Contains(body, overview) || strings.Contains(changesOf(body), "nightly") ||
+			!strings.Contains(body, "\n## Warnings\n") || !strings.Contains(body, "\n- "+pkg+": early warning: the nightly source ") {
+			t.Errorf("down, run %d: the dashboard, want %q in the overview\n%s", run, overview, body)
+		}
+		st, err := state.Open(filepath.Join(e.vars["PINBOT_CACHE_DIR"], stateFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for where, sc := range map[string]state.Scope{"the dashboard's record": e.recorded(t), "the state file": st.Scope(testRepo + "@main")} {
+			if d := cmp.Diff(was.Nightlies[pkg], sc.Nightlies[pkg]); d != "" {
+				t.Errorf("down, run %d, %s: the nightly recorded changed (-before +now):\n%s", run, where, d)
+			}
+			if d := cmp.Diff(was.Seen[pkg], sc.Seen[pkg]); d != "" {
+				t.Errorf("down, run %d, %s: what %s was seen as changed (-before +now):\n%s", run, where, pkg, d)
+			}
+			if d := cmp.Diff(was.Alerted, sc.Alerted); d != "" {
+				t.Errorf("down, run %d, %s: the alerts recorded changed (-before +now):\n%s", run, where, d)
+			}
+		}
+	}
+}
+
 // TestRunNightlyProject: tf-nightly, tensorflow's nightly under its own
-// name on the package's index, through pinbot run.
+// name on the package's index, through pinbot run, week by week as
+// TestRunNightlySources drives the other kinds: it passes, starts
+// failing (alerted once), keeps failing, is out of reach for two weeks
+// (a warning, nothing else) and passes again.
 func TestRunNightlyProject(t *testing.T) {
 	e := newRunEnvFiles(t, "packages:\n  tensorflow:\n    probes:\n      - path: tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2\n"+
 		"        expect: callable\n    early-warning: {nightly: {project: tf-nightly}}\n", map[string]string{"requirements.txt": "tensorflow>=2.18,<=2.20.0\n"})
 	e.pypi.Add("tensorflow", tfRelease("tensorflow", "2.19.1", false), tfRelease("tensorflow", "2.20.0", false))
-	e.pypi.Add("tf-nightly", tfRelease("tf-nightly", "2.21.0.dev20261130", true))
-	code, out, stderr := e.run("--static")
-	if code != 0 || !strings.Contains(out, "  early warning: tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked since 2.21.0.dev20261130 (first failing seen): fails probe ") {
-		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
-	}
-	var msgs []string
-	for _, m := range e.slack.Messages() {
-		if strings.Contains(string(m), "tensorflow nightly") {
-			msgs = append(msgs, string(m))
+	messages := func() []string {
+		var msgs []string
+		for _, m := range e.slack.Messages() {
+			if strings.Contains(string(m), "tensorflow nightly") {
+				msgs = append(msgs, string(m))
+			}
 		}
+		return msgs
 	}
-	if len(msgs) != 1 || !strings.Contains(msgs[0], "tensorflow nightly 2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked") {
+	var builds []fakes.Release
+	week := func(version string, gone bool) string {
+		t.Helper()
+		builds = append(builds, tfRelease("tf-nightly", version, gone))
+		e.pypi.Add("tf-nightly", builds...)
+		code, out, stderr := e.run("--static")
+		if code != 0 || len(e.gh.Pulls(testRepo)) != 0 {
+			t.Fatalf("%s: exit %d, pull requests %+v\n%s\n%s", version, code, e.gh.Pulls(testRepo), out, stderr)
+		}
+		return out
+	}
+	const line = "  early warning: tensorflow nightly "
+	if out := week("2.21.0.dev20261117", false); !strings.Contains(out, line+"2.21.0.dev20261117 as tf-nightly (tf-nightly on pypi): ok: passes every check against 2.20.0\n") ||
+		len(messages()) != 0 {
+		t.Fatalf("passing: messages %q\n%s", messages(), out)
+	}
+	out := week("2.21.0.dev20261124", true)
+	if !strings.Contains(out, line+"2.21.0.dev20261124 as tf-nightly (tf-nightly on pypi): blocked since 2.21.0.dev20261124 (first failing seen), last passing 2.21.0.dev20261117: fails probe ") {
+		t.Fatalf("starts failing:\n%s", out)
+	}
+	if msgs := messages(); len(msgs) != 1 || !strings.Contains(msgs[0], "tensorflow nightly 2.21.0.dev20261124 as tf-nightly (tf-nightly on pypi): blocked") {
+		t.Errorf("slack %q", msgs)
+	}
+	if out := week("2.21.0.dev20261130", true); !strings.Contains(out, line+"2.21.0.dev20261130 as tf-nightly (tf-nightly on pypi): blocked since 2.21.0.dev20261124 (first failing seen)") ||
+		len(messages()) != 1 {
+		t.Fatalf("keeps failing: messages %q\n%s", messages(), out)
+	}
+	e.nightlyDown(t, "tensorflow", "tf-nightly on pypi", "❌ nightly 2.21.0.dev20261130 blocked since 2.21.0.dev20261124", func() {
+		e.pypi.Fail("/pypi/tf-nightly/json", unavailable...)
+	})
+	if out := week("2.21.0.dev20261201", false); !strings.Contains(out, line+"2.21.0.dev20261201 as tf-nightly (tf-nightly on pypi): ok: ") {
+		t.Fatalf("passes again:\n%s", out)
+	}
+	if msgs := messages(); len(msgs) != 2 || !strings.Contains(msgs[1], "tensorflow nightly passes again on 2.21.0.dev20261201 (tf-nightly on pypi)") {
 		t.Errorf("slack %q", msgs)
 	}
 }

@@ -91,12 +91,15 @@ func JudgeNightly(b Build, source, distribution, baseline string, checks []repor
 }
 
 // A Memory is what earlier runs saw of a package's nightlies: the last
-// build judged and its source, the last verdict that decided (ok or
-// blocked) with its failing checks, and the window. bot/publishing/state
-// keeps it from run to run.
+// build judged, its source and its verdict, the last verdict that decided
+// (ok or blocked) with its failing checks, and the window.
+// bot/publishing/state keeps it from run to run.
 type Memory struct {
 	Build  report.NightlyBuild
 	Source string
+	// Judged is the verdict on Build (ok, blocked or warning): what the
+	// last run that judged a build showed of it.
+	Judged string
 	// Verdict is the last decided verdict (ok or blocked; "" for none),
 	// Failing the checks that failed then (Failing's names).
 	Verdict string
@@ -116,7 +119,7 @@ func Window(last *Memory, n *report.Nightly) Memory {
 	if last != nil && last.Source != n.Source {
 		last = nil // another source: another series of builds
 	}
-	m := Memory{Build: n.Build(), Source: n.Source}
+	m := Memory{Build: n.Build(), Source: n.Source, Judged: n.Verdict}
 	if last != nil {
 		m.Verdict, m.Failing = last.Verdict, last.Failing
 		m.FirstFailing, m.LastPassing = last.FirstFailing, last.LastPassing

@@ -132,6 +132,9 @@ func TestWindow(t *testing.T) {
 		if !cmp.Equal(n.FirstFailing, w.first) || !cmp.Equal(n.LastPassing, w.last) || m.Verdict != w.verdict || !cmp.Equal(m.Failing, w.failing) {
 			t.Errorf("week %d: first %v last %v, remembered %s %v; want %v %v, %s %v", i, n.FirstFailing, n.LastPassing, m.Verdict, m.Failing, w.first, w.last, w.verdict, w.failing)
 		}
+		if m.Judged != w.n.Verdict || !m.Build.Same(w.n.Build()) {
+			t.Errorf("week %d: remembered %v judged %q, want the build judged and its verdict %q", i, m.Build, m.Judged, w.n.Verdict)
+		}
 		if w.n.Verdict == "warning" && (m.FirstFailing == nil || !m.FirstFailing.Same(*b24)) {
 			t.Errorf("week %d: an undecided build forgot the first failure: %v", i, m.FirstFailing)
 		}

@@ -96,8 +96,17 @@ func (d *Dashboard) Seen() map[string]state.Seen {
 		if pr := p.Prerelease; pr != nil {
 			s.Prerelease, s.PrereleaseVerdict = pr.Version, pr.Verdict
 		}
-		if n := p.Nightly; n != nil {
+		switch n := p.Nightly; {
+		case n != nil && n.Verdict != "warning":
 			s.NightlyVerdict = n.Verdict
+		case n != nil || p.NightlyUnseen != nil:
+			// Undecided (the checks could not tell, or the source did not
+			// answer): the last run's verdict stands, so that the next
+			// verdict decided is compared with the last one decided.
+			s.NightlyVerdict = d.Last.Seen[p.Name].NightlyVerdict
+			if s.NightlyVerdict == "" && n != nil {
+				s.NightlyVerdict = n.Verdict
+			}
 		}
 		out[p.Name] = s
 	}
@@ -273,7 +282,7 @@ func overview(ew *errw.Writer, d *Dashboard) {
 			admits += fmt.Sprintf(" (%d behind)", p.Behind)
 		}
 		ew.Printf("| %s | %s | %s | %s | %s | %s |\n", esc.Markdown(p.Name), statusCell(p.Status), admits,
-			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.pull(p)), warningCell(p))
+			esc.Markdown(cmp.Or(p.Newest, "–")), pullCell(d.pull(p)), warningCell(p, d.remembered(p)))
 	}
 }
 
@@ -309,10 +318,39 @@ func statusCell(s string) string {
 	return mark + esc.Markdown(s)
 }
 
+// remembered is the nightly the runs remember of p when its nightly source
+// did not answer in this run (report.Package.NightlyUnseen): the last build
+// judged there, with its verdict and window, as the overview showed it
+// then; nil when p has a nightly in this run, or none is remembered of that
+// source. Last is anyone's with write access to the issue: it is rendered
+// as any outside text is (report.NightlyCell escapes it).
+func (d *Dashboard) remembered(p report.Package) *report.Nightly {
+	if p.Nightly != nil || p.NightlyUnseen == nil {
+		return nil
+	}
+	m, ok := d.Last.Nightlies[p.Name]
+	if !ok || m.Source != p.NightlyUnseen.Source || m.Version == "" {
+		return nil
+	}
+	build := func(b *state.Build) *report.NightlyBuild {
+		if b == nil {
+			return nil
+		}
+		return &report.NightlyBuild{Version: b.Version, Uploaded: b.Uploaded}
+	}
+	n := &report.Nightly{Version: m.Version, Uploaded: m.Uploaded, Source: m.Source, Verdict: cmp.Or(m.Judged, m.Verdict, "warning"),
+		LastPassing: build(m.LastPassing)}
+	if n.Verdict == "blocked" {
+		n.FirstFailing = build(m.FirstFailing)
+	}
+	return n
+}
+
 // warningCell shows the early warning's verdict, or, when the package's
 // gates held back every pre-release newer than the target, the newest of
-// them as not checked; then the nightly's (report.NightlyCell).
-func warningCell(p report.Package) string {
+// them as not checked; then the nightly's (report.NightlyCell), or, when
+// its source did not answer, the one remembered (Dashboard.remembered).
+func warningCell(p report.Package, remembered *report.Nightly) string {
 	var cells []string
 	switch pr := p.Prerelease; {
 	case pr != nil:
@@ -321,8 +359,8 @@ func warningCell(p report.Package) string {
 	case len(p.PrereleaseSkipped) > 0:
 		cells = append(cells, "⏸️ "+esc.Markdown(p.PrereleaseSkipped[0].Version+" not checked (gates)"))
 	}
-	if p.Nightly != nil {
-		cells = append(cells, report.NightlyCell(p.Nightly))
+	if n := cmp.Or(p.Nightly, remembered); n != nil {
+		cells = append(cells, report.NightlyCell(n))
 	}
 	return strings.Join(cells, "; ")
 }

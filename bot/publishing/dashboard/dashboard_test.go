@@ -148,7 +148,8 @@ func TestChanges(t *testing.T) {
 	if !strings.Contains(b.String(), "Nothing changed since the run of 2026-08-21 08:17 UTC.") {
 		t.Errorf("no change:\n%s", b.String())
 	}
-	// A pre-release gone, a target moved, the nightly source down.
+	// A pre-release gone, a target moved, no nightly build newer than the
+	// target.
 	d.Report.Packages[1].Prerelease = nil
 	d.Report.Packages[1].Nightly = nil
 	d.Report.Packages[2].Newest = "6.34.0"
@@ -173,6 +174,62 @@ func TestChanges(t *testing.T) {
 	d.Last = state.Scope{}.Clone()
 	if c := d.Changes(); c != nil {
 		t.Errorf("first run: %q", c)
+	}
+}
+
+// TestNightlyUndecided: a week the nightly source does not answer, the
+// overview shows the nightly the runs remember, as it showed it, the
+// changes say nothing of it and what the next run compares with stays the
+// last verdict decided; so does a week the checks cannot decide.
+func TestNightlyUndecided(t *testing.T) {
+	d := fixture()
+	numba := &d.Report.Packages[1]
+	d.Last.Seen["numba"] = state.Seen{Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked", NightlyVerdict: "blocked"}
+	d.Last.Nightlies["numba"] = state.Nightly{Version: "0.69.0.dev20261130", Source: "numba/label/dev", Judged: "blocked", Verdict: "blocked",
+		FirstFailing: &state.Build{Version: "0.69.0.dev20261124"}, LastPassing: &state.Build{Version: "0.69.0.dev20261117"}}
+	overview := func() string {
+		var b strings.Builder
+		d.Markdown(&b)
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "| numba |") {
+				return l
+			}
+		}
+		return ""
+	}
+	changes := func() []string { // numba's
+		var out []string
+		for _, c := range d.Changes() {
+			if strings.HasPrefix(c, "numba: ") {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	const cell = "❌ 0.68.0rc1 blocked; ❌ nightly 0.69.0.dev20261130 blocked since 0.69.0.dev20261124 |"
+	if l := overview(); !strings.HasSuffix(l, cell) {
+		t.Fatalf("checked: %q", l)
+	}
+	numba.Nightly = nil
+	numba.NightlyUnseen = &report.NightlyUnseen{Source: "numba/label/dev", Reason: "the nightly source numba/label/dev did not answer (503)"}
+	if l, c := overview(), changes(); !strings.HasSuffix(l, cell) || len(c) != 0 || d.Seen()["numba"].NightlyVerdict != "blocked" {
+		t.Errorf("the source down: overview %q, changes %q, seen %+v", l, c, d.Seen()["numba"])
+	}
+	// What is remembered of another source is not shown.
+	numba.NightlyUnseen.Source = "https://idx/simple"
+	if l := overview(); strings.Contains(l, "nightly") {
+		t.Errorf("another source down: overview %q", l)
+	}
+	// The checks could not decide: shown as it is, no change.
+	numba.NightlyUnseen = nil
+	numba.Nightly = &report.Nightly{Version: "0.69.0.dev20261207", Source: "numba/label/dev", Verdict: "warning", Reason: "no wheel to read"}
+	if l, c := overview(), changes(); !strings.HasSuffix(l, "⚠️ nightly 0.69.0.dev20261207 warning |") || len(c) != 0 || d.Seen()["numba"].NightlyVerdict != "blocked" {
+		t.Errorf("undecided: overview %q, changes %q, seen %+v", l, c, d.Seen()["numba"])
+	}
+	// With nothing decided before, a warning is what was seen.
+	d.Last.Seen["numba"] = state.Seen{Status: "bump", Target: "0.67.0", Pull: 12, Prerelease: "0.68.0rc1", PrereleaseVerdict: "blocked"}
+	if c := changes(); len(c) != 1 || c[0] != "numba: nightly 0.69.0.dev20261207: warning (was none checked)" || d.Seen()["numba"].NightlyVerdict != "warning" {
+		t.Errorf("a first warning: changes %q", c)
 	}
 }
 

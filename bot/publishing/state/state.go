@@ -78,10 +78,13 @@ type Scope struct {
 
 // A Nightly is what the runs saw of one package's nightly builds.
 type Nightly struct {
-	// Version, Uploaded and Source are the last build judged.
+	// Version, Uploaded and Source are the last build judged, Judged the
+	// verdict on it (ok, blocked or warning; "" in a record written before
+	// it was kept: Verdict's).
 	Version  string    `json:"version"`
 	Uploaded time.Time `json:"uploaded,omitzero"`
 	Source   string    `json:"source"`
+	Judged   string    `json:"judged,omitempty"`
 	// Verdict is the last verdict that decided (ok or blocked), Failing
 	// the checks that failed then.
 	Verdict string   `json:"verdict,omitempty"`
@@ -119,7 +122,10 @@ type Seen struct {
 	Prerelease        string `json:"prerelease,omitempty"`
 	PrereleaseVerdict string `json:"prerelease_verdict,omitempty"`
 	// NightlyVerdict is the verdict on the nightly build checked ("" when
-	// none was): a new build with the same verdict is no change.
+	// none was): a new build with the same verdict is no change. A run
+	// whose nightly is undecided (its source did not answer, or its checks
+	// gave a warning) keeps the last run's, when it has one, so that the
+	// next verdict decided is compared with the last one decided.
 	NightlyVerdict string `json:"nightly_verdict,omitempty"`
 }
 
