@@ -207,6 +207,10 @@ func decide(baseline string, checks []report.Check, blocked bool, err error) (ve
 	if len(warned) > 0 {
 		return Warning, "the checks could not see everything: " + strings.Join(warned, "; ")
 	}
+	if len(checks) == 0 {
+		// Passing no check is not passing: nothing was seen.
+		return Warning, "no check ran " + against
+	}
 	return OK, "passes every check " + against
 }
 

@@ -160,6 +160,9 @@ func TestJudge(t *testing.T) {
 	if pr := earlywarn.Judge(cand, "0.67.0", []report.Check{passing}, false, nil); pr.Verdict != "ok" || pr.Reason != "passes every check against 0.67.0" {
 		t.Errorf("ok: %+v", pr)
 	}
+	if pr := earlywarn.Judge(cand, "0.67.0", nil, false, nil); pr.Verdict != "warning" || pr.Reason != "no check ran against 0.67.0" {
+		t.Errorf("no check is not ok: %+v", pr)
+	}
 	if pr := earlywarn.Judge(cand, "", []report.Check{passing, warned}, false, nil); pr.Verdict != "warning" ||
 		!strings.Contains(pr.Reason, "symbols tensorflow-protobuf (no wheel for this platform)") {
 		t.Errorf("a warning is not ok: %+v", pr)
