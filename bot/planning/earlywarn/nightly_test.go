@@ -91,7 +91,8 @@ func TestJudgeNightly(t *testing.T) {
 		!n.Uploaded.Equal(day(30)) || n.FirstFailing == nil || !n.FirstFailing.Same(n.Build()) || n.LastPassing != nil {
 		t.Errorf("blocked: %+v", n)
 	}
-	n = earlywarn.JudgeNightly(b, "https://idx", "tf-nightly", "", nil, false, nil)
+	passing := report.Check{Kind: "probe", Name: "other", OK: true, Baseline: "pass", Candidate: "pass", Detail: "ok: fine", Verdict: "ok"}
+	n = earlywarn.JudgeNightly(b, "https://idx", "tf-nightly", "", []report.Check{passing}, false, nil)
 	if n.Verdict != "ok" || n.Reason != "passes every check alone (no release the caps admit to compare with)" || n.Distribution != "tf-nightly" ||
 		n.FirstFailing != nil || n.LastPassing == nil || n.LastPassing.Version != "0.69.0.dev20261130" {
 		t.Errorf("ok: %+v", n)
