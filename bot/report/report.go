@@ -328,14 +328,15 @@ type Check struct {
 // package, as a usage check judged it.
 type Reference struct {
 	Name    string `json:"name"`
-	Kind    string `json:"kind"` // import, attribute, call, assign, delete, subclass, instance
+	Kind    string `json:"kind"` // import, attribute, call, assign, delete, subclass, instance, base
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
 	Private bool   `json:"private"`
 	Guarded bool   `json:"guarded"`
 	// Baseline and Candidate say how the name resolves at each version
-	// ("passes", "missing: ...", "undecided: ...").
+	// ("passes", "missing", "undecided", the call's failure), or what it
+	// is at each when that changed ("a class", "a function").
 	Baseline  string `json:"baseline"`
 	Candidate string `json:"candidate"`
 	// Verdict is blocked or warning; Detail the resolver's account.
@@ -359,7 +360,7 @@ func (r Reference) Place() string {
 func (r Reference) Verb() string {
 	verb := map[string]string{
 		"import": "imports", "call": "calls", "assign": "replaces", "delete": "deletes",
-		"subclass": "uses, through a subclass,", "instance": "uses, on an instance,",
+		"subclass": "uses, through a subclass,", "instance": "uses, on an instance,", "base": "subclasses",
 	}[r.Kind]
 	if verb == "" {
 		verb = "uses"

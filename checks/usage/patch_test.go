@@ -128,7 +128,7 @@ func TestSubclasses(t *testing.T) {
 			"    @staticmethod",
 			"    def st(self):",
 			"        self._not_self",
-		}, want: []string{"1:26 import sklearn.base.BaseEstimator <sklearn.base>", "6:21 subclass sklearn.base.BaseEstimator._validate_data <sklearn.base> private (2 reset= bound)", "7:14 subclass sklearn.base.BaseEstimator.n_features_in_ <sklearn.base>", "14:21 subclass sklearn.base.BaseEstimator._more_tags <sklearn.base> private (0 bound)", "17:20 subclass sklearn.base.BaseEstimator._get_param_names <sklearn.base> private (0 bound)"}},
+		}, want: []string{"1:26 import sklearn.base.BaseEstimator <sklearn.base>", "2:11 base sklearn.base.BaseEstimator <sklearn.base>", "6:21 subclass sklearn.base.BaseEstimator._validate_data <sklearn.base> private (2 reset= bound)", "7:14 subclass sklearn.base.BaseEstimator.n_features_in_ <sklearn.base>", "14:21 subclass sklearn.base.BaseEstimator._more_tags <sklearn.base> private (0 bound)", "17:20 subclass sklearn.base.BaseEstimator._get_param_names <sklearn.base> private (0 bound)"}},
 		{name: "bases through aliases, local bases, several bases", pkgs: []string{"scikit-learn"}, src: []string{
 			"import sklearn.base as skb",
 			"from sklearn.base import TransformerMixin",
@@ -142,7 +142,7 @@ func TestSubclasses(t *testing.T) {
 			"    def fit(self, X):",
 			"        self.shared, self.own(), self.get_params(deep=True)",
 			"        super().own()",
-		}, want: []string{"1:16 import sklearn.base", "2:26 import sklearn.base.TransformerMixin <sklearn.base>", "3:13 attribute sklearn.base.BaseEstimator <sklearn.base>", "9:17 subclass sklearn.base.BaseEstimator.__init__ <sklearn.base> (0 bound)", "9:17 subclass sklearn.base.TransformerMixin.__init__ <sklearn.base> (0 bound)", "11:39 subclass sklearn.base.BaseEstimator.get_params <sklearn.base> (0 deep= bound)", "11:39 subclass sklearn.base.TransformerMixin.get_params <sklearn.base> (0 deep= bound)"}},
+		}, want: []string{"1:16 import sklearn.base", "2:26 import sklearn.base.TransformerMixin <sklearn.base>", "3:13 attribute sklearn.base.BaseEstimator <sklearn.base>", "4:12 base sklearn.base.BaseEstimator <sklearn.base>", "7:11 base sklearn.base.TransformerMixin <sklearn.base>", "9:17 subclass sklearn.base.BaseEstimator.__init__ <sklearn.base> (0 bound)", "9:17 subclass sklearn.base.TransformerMixin.__init__ <sklearn.base> (0 bound)", "11:39 subclass sklearn.base.BaseEstimator.get_params <sklearn.base> (0 deep= bound)", "11:39 subclass sklearn.base.TransformerMixin.get_params <sklearn.base> (0 deep= bound)"}},
 		{name: "a base the analysis cannot see into", pkgs: []string{"scikit-learn"}, src: []string{
 			"from sklearn.base import BaseEstimator",
 			"from .mixins import Mine",
@@ -154,7 +154,30 @@ func TestSubclasses(t *testing.T) {
 			"    def f(self): self._validate_data()",
 			"class D:",
 			"    def f(self): self._validate_data()",
-		}, want: []string{"1:26 import sklearn.base.BaseEstimator <sklearn.base>", "6:23 subclass sklearn.base.BaseEstimator._validate_data <sklearn.base> private (0 bound)", "8:23 subclass sklearn.base.BaseEstimator._validate_data <sklearn.base> private (0 bound)"}},
+		}, want: []string{"1:26 import sklearn.base.BaseEstimator <sklearn.base>", "3:15 base sklearn.base.BaseEstimator <sklearn.base>", "5:9 base sklearn.base.BaseEstimator <sklearn.base>", "6:23 subclass sklearn.base.BaseEstimator._validate_data <sklearn.base> private (0 bound)", "7:17 base sklearn.base.BaseEstimator <sklearn.base>", "8:23 subclass sklearn.base.BaseEstimator._validate_data <sklearn.base> private (0 bound)"}},
+		{name: "bases named every way", pkgs: []string{"scikit-learn"}, src: []string{
+			"import sklearn.base as skb",
+			"from sklearn.base import BaseEstimator as BE",
+			"from typing import Generic",
+			"class A(skb.BaseEstimator, Generic[T]): pass",
+			"class B(BE[int]): pass",
+			"class C(skb.mixins()[0], make(BE)): pass",
+			"try:",
+			"    from sklearn.base import OutlierMixin",
+			"except ImportError:",
+			"    OutlierMixin = object",
+			"class D(OutlierMixin): pass",
+			"if hasattr(skb, 'ClusterMixin'):",
+			"    class E(skb.ClusterMixin): pass",
+		}, want: []string{"1:16 import sklearn.base", "2:26 import sklearn.base.BaseEstimator <sklearn.base>", "4:13 base sklearn.base.BaseEstimator <sklearn.base>",
+			"5:9 base sklearn.base.BaseEstimator <sklearn.base>", "6:13 call sklearn.base.mixins <sklearn.base> (0)",
+			"8:30 import sklearn.base.OutlierMixin <sklearn.base> guarded", "11:9 base sklearn.base.OutlierMixin <sklearn.base>",
+			"12:18 attribute sklearn.base.ClusterMixin <sklearn.base> guarded", "13:17 base sklearn.base.ClusterMixin <sklearn.base> guarded"}},
+		{name: "a base a star import brings", pkgs: []string{"mlir-python-bindings"}, src: []string{
+			"from mlir.ir import *",
+			"class Mine(Context):",
+			"    def f(self): self._x",
+		}, want: []string{"1:11 import mlir.ir", "2:12 base mlir.ir.Context <mlir.ir>", "3:23 subclass mlir.ir.Context._x <mlir.ir> private"}},
 		{name: "getattr of self, nested functions, self rebound", pkgs: []string{"scikit-learn"}, src: []string{
 			"from sklearn.base import BaseEstimator",
 			"class E(BaseEstimator):",
@@ -165,7 +188,7 @@ func TestSubclasses(t *testing.T) {
 			"    def g(self):",
 			"        self = other",
 			"        self._rebound",
-		}, want: []string{"1:26 import sklearn.base.BaseEstimator <sklearn.base>", "4:24 subclass sklearn.base.BaseEstimator._tags <sklearn.base> private guarded", "6:25 subclass sklearn.base.BaseEstimator._closure <sklearn.base> private (0 bound)"}},
+		}, want: []string{"1:26 import sklearn.base.BaseEstimator <sklearn.base>", "2:9 base sklearn.base.BaseEstimator <sklearn.base>", "4:24 subclass sklearn.base.BaseEstimator._tags <sklearn.base> private guarded", "6:25 subclass sklearn.base.BaseEstimator._closure <sklearn.base> private (0 bound)"}},
 	})
 }
 

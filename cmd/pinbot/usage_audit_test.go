@@ -1,0 +1,78 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pinbot-dev/pinbot/internal/fakes"
+)
+
+// auditRelease is auditpkg, whose 2.0 turns the class core.Turned into a
+// function that still accepts the calls the code makes.
+func auditRelease(version string, extra map[string]string) fakes.Release {
+	core := "class Turned:\n    label = \"t\"\n\n    def __init__(self, n=0):\n        self.n = n\n"
+	if version >= "2.0" {
+		core = "def Turned(n=0):\n    return n\n"
+	}
+	files := map[string][]byte{
+		"auditpkg/__init__.py": []byte("__version__ = \"" + version + "\"\n\n\ndef x():\n    return 1\n"),
+		"auditpkg/core.py":     []byte(core),
+	}
+	for k, v := range extra {
+		files[k] = []byte(v)
+	}
+	fn, data := fakes.Wheel("auditpkg", version, "py3-none-any", files)
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// auditEnv is a repository pinning auditpkg<=1.0 with the Python files
+// given, against auditpkg 1.0 and 2.0.
+func auditEnv(t *testing.T, files map[string]string) *env {
+	e := newEnv(t)
+	e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+	e.pypi.Add("auditpkg", auditRelease("1.0", nil), auditRelease("2.0", nil))
+	e.file("requirements.txt", []byte("auditpkg<=1.0\n"))
+	e.file(".pinbot.yml", []byte("packages:\n  auditpkg: {}\n"))
+	for name, src := range files {
+		e.file(name, []byte(src))
+	}
+	return e
+}
+
+// TestCheckUsageClassBecameFunction: a class that became a function breaks
+// the code that subclasses it, not the code that only imports it and calls
+// it the way the function still accepts; the blocked reference says what
+// the name is at each version, never "passes ... passes".
+func TestCheckUsageClassBecameFunction(t *testing.T) {
+	t.Parallel()
+	for mode, flags := range probeModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			e := auditEnv(t, map[string]string{"src/app.py": "from auditpkg.core import Turned\n\n\ndef make():\n    return Turned()\n"})
+			code, rep, stderr := checkJSON(t, e, flags...)
+			p := pkgOf(rep, "auditpkg")
+			c := usageOf(p)
+			if code != exitOK || p.Status != "bump" || p.Newest != "2.0" || c == nil || c.Verdict == "blocked" || c.Uses != 2 {
+				t.Fatalf("calls only: exit %d, auditpkg %s %s, usage %+v\n%s", code, p.Status, p.Newest, c, stderr)
+			}
+			for _, b := range c.Broken {
+				if b.Verdict == "blocked" || b.Baseline == "passes" && b.Candidate == "passes" {
+					t.Errorf("calls only: %+v", b)
+				}
+			}
+
+			e = auditEnv(t, map[string]string{"src/app.py": "from auditpkg.core import Turned\n\n\nclass Mine(Turned):\n    pass\n"})
+			code, rep, stderr = checkJSON(t, e, flags...)
+			p = pkgOf(rep, "auditpkg")
+			c = usageOf(p)
+			want := "src/app.py:4 subclasses auditpkg.core.Turned: a class at 1.0, a function at 2.0"
+			if code != exitCheck || p.Status != "blocked" || c == nil || c.Verdict != "blocked" || !strings.HasPrefix(c.Detail, want) {
+				t.Fatalf("a subclass: exit %d, auditpkg %s, usage %+v, want detail %q\n%s", code, p.Status, c, want, stderr)
+			}
+			for _, b := range c.Broken {
+				if b.Verdict == "blocked" && (b.Kind != "base" || b.Baseline != "a class" || b.Candidate != "a function" || b.Line != 4 || b.Col != 12) {
+					t.Errorf("a subclass: %+v", b)
+				}
+			}
+		})
+	}
+}
