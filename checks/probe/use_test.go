@@ -243,7 +243,10 @@ var usepkgCases = []useCase{
 	{"a classmethod through the class", Use{Module: "usepkg.core", Attrs: []string{"Widget", "load"}, Call: call(1)}, OK, OK, "(signature (path))", "(signature (path))"},
 	{"a replaced constant", Use{Module: "usepkg.core", Attrs: []string{"LIMIT"}, Assign: true}, OK, OK, "", "LIMIT = 10"},
 	{"a patch target that stays", Use{Target: "usepkg.core.helper", Assign: true}, OK, OK, "", ""},
+	{"a module's metadata the import system sets", attrs("usepkg", "__file__"), OK, OK, "", "usepkg.__file__, which the import system sets on every module (str)"},
+	{"a package's __path__", attrs("usepkg", "__path__"), OK, OK, "", "usepkg.__path__, which the import system sets"},
 	// Undecided, or broken already.
+	{"a plain module's __path__", attrs("usepkg.core", "__path__"), Warning, Warning, "already fails at 1.0", "already fails at 1.0"},
 	{"a C function with no signature", Use{Module: "usepkg.core", Attrs: []string{"fast_hypot"}, Call: call(2)},
 		Warning, Warning, "no signature", "outside the wheel"},
 	{"a name that never existed", attrs("usepkg.core", "nothere"), Warning, Warning, "already fails at 1.0", "already fails at 1.0"},

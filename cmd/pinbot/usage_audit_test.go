@@ -15,7 +15,7 @@ func auditRelease(version string, extra map[string]string) fakes.Release {
 		core = "def Turned(n=0):\n    return n\n"
 	}
 	files := map[string][]byte{
-		"auditpkg/__init__.py": []byte("__version__ = \"" + version + "\"\n\n\ndef x():\n    return 1\n"),
+		"auditpkg/__init__.py": []byte("__version__ = \"" + version + "\"\n__all__ = [\"x\"]\n\n\ndef x():\n    return 1\n"),
 		"auditpkg/core.py":     []byte(core),
 	}
 	for k, v := range extra {
@@ -72,6 +72,55 @@ func TestCheckUsageClassBecameFunction(t *testing.T) {
 				if b.Verdict == "blocked" && (b.Kind != "base" || b.Baseline != "a class" || b.Candidate != "a function" || b.Line != 4 || b.Col != 12) {
 					t.Errorf("a subclass: %+v", b)
 				}
+			}
+		})
+	}
+}
+
+// versionIdiom reads auditpkg's version the usual ways, and its metadata.
+const versionIdiom = `import auditpkg
+
+V = auditpkg.__version__.split(".")
+if auditpkg.__version__.startswith("1."):
+    OLD = True
+HERE = auditpkg.__file__.rsplit("/", 1)[0]
+NAMES = auditpkg.__all__.copy() if hasattr(auditpkg, "__all__") else []
+v = auditpkg.__version__
+v.split(".")
+auditpkg.x()
+`
+
+// TestUsageVersionIdiom: the attributes of a module's metadata values
+// (auditpkg.__version__.split) are str's, not the package's: pinbot usage
+// lists auditpkg.__version__ and stops there, and pinbot check gives no
+// warning for them (static: a value computed at run time; dynamic: no
+// signature for str.startswith).
+func TestUsageVersionIdiom(t *testing.T) {
+	t.Parallel()
+	e := auditEnv(t, map[string]string{"src/version.py": versionIdiom})
+	code, out, stderr := e.run("usage", "--dir", e.dir)
+	want := `auditpkg: 8 references in 1 file
+  src/version.py:1:8  import  auditpkg
+  src/version.py:3:14  attribute  auditpkg.__version__
+  src/version.py:4:13  attribute  auditpkg.__version__
+  src/version.py:6:17  attribute  auditpkg.__file__
+  src/version.py:7:18  attribute  auditpkg.__all__  guarded
+  src/version.py:7:55  attribute  auditpkg.__all__  guarded
+  src/version.py:8:14  attribute  auditpkg.__version__
+  src/version.py:10:10  call  auditpkg.x
+
+1 Python file read
+`
+	if code != exitOK || out != want {
+		t.Errorf("usage: exit %d\n%s\nwant\n%s\n%s", code, out, want, stderr)
+	}
+	for mode, flags := range probeModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			code, rep, stderr := checkJSON(t, e, flags...)
+			p := pkgOf(rep, "auditpkg")
+			c := usageOf(p)
+			if code != exitOK || p.Status != "bump" || c == nil || c.Verdict != "ok" || len(c.Broken) != 0 || c.Uses != 8 {
+				t.Errorf("exit %d, auditpkg %s, usage %+v\n%s", code, p.Status, c, stderr)
 			}
 		})
 	}
