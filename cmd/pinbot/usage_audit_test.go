@@ -125,3 +125,55 @@ func TestUsageVersionIdiom(t *testing.T) {
 		})
 	}
 }
+
+// versionBound binds names from auditpkg's version, at module and function
+// level, and tests them.
+const versionBound = `import auditpkg
+from packaging.version import Version
+
+V = tuple(map(int, auditpkg.__version__.split(".")[:2]))
+MAJOR, MINOR = map(int, auditpkg.__version__.split(".")[:2])
+PARTS = tuple(int(p) for p in auditpkg.__version__.split("."))
+LABEL = "x"
+
+
+def f():
+    v = Version(auditpkg.__version__)
+    if v >= Version("2.0"):
+        auditpkg.in_function
+
+
+if V >= (2, 0):
+    auditpkg.after_tuple
+elif MINOR > 5:
+    auditpkg.after_minor
+if PARTS[0] > 1:
+    auditpkg.after_parts
+if LABEL == "x":
+    auditpkg.unguarded
+`
+
+// TestUsageVersionBoundName: a name bound from the package's version
+// (tuple(map(int, numba.__version__.split(".")))) tested in an if is a
+// version test of the package: what the if runs is guarded.
+func TestUsageVersionBoundName(t *testing.T) {
+	e := auditEnv(t, map[string]string{"src/compat.py": versionBound})
+	code, out, stderr := e.run("usage", "--dir", e.dir)
+	want := `auditpkg: 10 references in 1 file
+  src/compat.py:1:8  import  auditpkg
+  src/compat.py:4:29  attribute  auditpkg.__version__
+  src/compat.py:5:34  attribute  auditpkg.__version__
+  src/compat.py:6:40  attribute  auditpkg.__version__
+  src/compat.py:11:26  attribute  auditpkg.__version__
+  src/compat.py:13:18  attribute  auditpkg.in_function  guarded
+  src/compat.py:17:14  attribute  auditpkg.after_tuple  guarded
+  src/compat.py:19:14  attribute  auditpkg.after_minor  guarded
+  src/compat.py:21:14  attribute  auditpkg.after_parts  guarded
+  src/compat.py:23:14  attribute  auditpkg.unguarded
+
+1 Python file read
+`
+	if code != exitOK || out != want {
+		t.Errorf("usage: exit %d\n%s\nwant\n%s\n%s", code, out, want, stderr)
+	}
+}
