@@ -14,7 +14,7 @@ import (
 // UsageKind is the kind of the check that judges every name the
 // repository's code uses from a package (issue #29): one per package, beside
 // its probes and symbol scan.
-const UsageKind = "usage"
+const UsageKind = report.UsageKind
 
 // MaxBroken bounds the references a usage check lists (report.Check.Broken);
 // past it they are counted in the detail. A pull request body shows the

@@ -122,6 +122,12 @@ func TestUsageVersionIdiom(t *testing.T) {
 			if code != exitOK || p.Status != "bump" || c == nil || c.Verdict != "ok" || len(c.Broken) != 0 || c.Uses != 8 {
 				t.Errorf("exit %d, auditpkg %s, usage %+v\n%s", code, p.Status, c, stderr)
 			}
+			// An ok usage check still says how many references it checked,
+			// and that none broke.
+			_, out, _ := e.run(append([]string{"check", "--dir", e.dir, "--format", "json"}, flags...)...)
+			if !strings.Contains(out, `"uses": 8,`+"\n"+`          "broken": []`) {
+				t.Errorf("the ok usage check's JSON lacks uses and broken:\n%s", out)
+			}
 		})
 	}
 }
