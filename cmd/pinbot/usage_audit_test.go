@@ -183,3 +183,48 @@ func TestUsageVersionBoundName(t *testing.T) {
 		t.Errorf("usage: exit %d\n%s\nwant\n%s\n%s", code, out, want, stderr)
 	}
 }
+
+// TestUsageBuildOutput: setuptools' build output (build/lib,
+// build/lib.linux-x86_64-cpython-312, build/bdist.linux-x86_64) holds
+// copies of the package's sources, not read twice even when .gitignore
+// does not ignore it; the rest of build/ (scripts, pin files) is the
+// project's own and still read.
+func TestUsageBuildOutput(t *testing.T) {
+	src := "import auditpkg\nauditpkg.x()\n"
+	e := auditEnv(t, map[string]string{
+		"src/app/core.py":                                src,
+		"build/lib/app/core.py":                          src,
+		"build/lib.linux-x86_64-cpython-312/app/core.py": src,
+		"build/bdist.linux-x86_64/wheel/app/core.py":     src,
+		"pkg/build/lib/app/core.py":                      src,
+		"build/scripts/make_wheels.py":                   src,
+		"build/requirements.txt":                         "auditpkg<=1.0\n",
+		"build/library/keep.py":                          src,
+	})
+	code, out, stderr := e.run("usage", "--dir", e.dir)
+	want := `auditpkg: 6 references in 3 files
+  build/library/keep.py:1:8  import  auditpkg
+  build/library/keep.py:2:10  call  auditpkg.x
+  build/scripts/make_wheels.py:1:8  import  auditpkg
+  build/scripts/make_wheels.py:2:10  call  auditpkg.x
+  src/app/core.py:1:8  import  auditpkg
+  src/app/core.py:2:10  call  auditpkg.x
+
+3 Python files read
+`
+	if code != exitOK || out != want {
+		t.Errorf("usage: exit %d\n%s\nwant\n%s\n%s", code, out, want, stderr)
+	}
+	code, rep, stderr := checkJSON(t, e, "--static")
+	p := pkgOf(rep, "auditpkg")
+	var files []string
+	for _, pin := range p.Pins {
+		files = append(files, pin.File)
+	}
+	if code != exitOK || strings.Join(files, " ") != "build/requirements.txt requirements.txt" {
+		t.Errorf("check: exit %d, pins in %v, want build/requirements.txt's and requirements.txt's\n%s", code, files, stderr)
+	}
+	if c := usageOf(p); c == nil || c.Uses != 6 {
+		t.Errorf("usage check %+v, want 6 references", c)
+	}
+}
