@@ -11,14 +11,32 @@ import (
 // SkipDirs are directory names Discover never enters: version control, caches,
 // dependencies and build output, where pins are copies rather than sources.
 // A directory named build is not among them: projects keep sources there
-// (jax's build/requirements.in), and a build directory's output is skipped
-// when the repository's .gitignore ignores it, as it does in practice.
+// (jax's build/requirements.in); only setuptools' output in it is skipped
+// (skipDir), and the rest of it when the repository's .gitignore ignores
+// it, as it does in practice.
 var SkipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true,
 	".venv": true, "venv": true, ".tox": true, ".nox": true, ".mypy_cache": true,
 	".pytest_cache": true, ".ruff_cache": true, "site-packages": true, ".pixi": true,
 	"dist": true, ".eggs": true, "_build": true, "vendor": true,
 	"testdata": true, // test fixtures, by the go tool's convention
+}
+
+// skipDir reports whether the walk skips the directory p (slash-separated,
+// relative to the root) for its name alone: one of SkipDirs, or what
+// setuptools writes in a build directory, build/lib, build/lib.<platform>
+// and build/bdist.<platform>, copies of the sources (at the root or under
+// a subproject's directory). It is the one decision of which directories
+// are not a repository's own, for the walk and for where links lead.
+func skipDir(p string) bool {
+	base := path.Base(p)
+	if SkipDirs[base] {
+		return true
+	}
+	if path.Base(path.Dir(p)) != "build" {
+		return false
+	}
+	return base == "lib" || strings.HasPrefix(base, "lib.") || strings.HasPrefix(base, "bdist.")
 }
 
 // A Found is a file Discover matched, with the format that reads it.
@@ -76,10 +94,11 @@ func DiscoverFS(fsys fs.FS, formats []Format) ([]Found, error) {
 // Walk walks a file system, such as a repository's (repofs.Root.FS), whose
 // root is ".", and calls visit with each file a repository's own sources
 // are in, in lexical order, depth first: pin discovery and the usage
-// checks' reader of Python code see the same files. It skips SkipDirs,
-// virtual environments (directories holding pyvenv.cfg), what the
-// repository's .gitignore files (and .git/info/exclude) ignore, and
-// anything that is neither a regular file nor a link to one: named pipes,
+// checks' reader of Python code see the same files. It skips SkipDirs and
+// setuptools' build output (skipDir), virtual environments (directories
+// holding pyvenv.cfg), what the repository's .gitignore files (and
+// .git/info/exclude) ignore, and anything that is neither a regular file
+// nor a link to one: named pipes,
 // devices. Only an unreadable root is an error; an unreadable
 // subdirectory is skipped.
 //
@@ -118,7 +137,7 @@ func (w *walker) walk(dir string, entries []fs.DirEntry) {
 	for _, e := range entries {
 		p := path.Join(dir, e.Name())
 		if e.IsDir() {
-			if SkipDirs[e.Name()] || w.ign.ignored(p, true) {
+			if skipDir(p) || w.ign.ignored(p, true) {
 				continue
 			}
 			sub, err := fs.ReadDir(w.fsys, p)
@@ -159,8 +178,8 @@ func (w *walker) linkTarget(p string) string {
 	if info, err := fs.Stat(w.fsys, real); err != nil || !info.Mode().IsRegular() {
 		return ""
 	}
-	for _, dir := range strings.Split(path.Dir(real), "/") {
-		if SkipDirs[dir] {
+	for dir := path.Dir(real); dir != "."; dir = path.Dir(dir) {
+		if skipDir(dir) {
 			return ""
 		}
 	}

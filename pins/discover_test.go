@@ -275,3 +275,38 @@ func TestWalk(t *testing.T) {
 		t.Errorf("Walk (-want +got):\n%s", diff)
 	}
 }
+
+// TestWalkBuildOutput: setuptools' output in a build directory (build/lib,
+// build/lib.<platform>, build/bdist.<platform>, at the root or under a
+// subproject) is skipped with no .gitignore, and links into it are not
+// visited; the rest of build/ is the project's own.
+func TestWalkBuildOutput(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"build/lib/pkg/core.py":                          "",
+		"build/lib.linux-x86_64-cpython-312/pkg/core.py": "",
+		"build/bdist.linux-x86_64/wheel/pkg/core.py":     "",
+		"sub/build/lib/pkg/core.py":                      "",
+		"build/requirements.txt":                         "numba\n",
+		"build/scripts/make.py":                          "",
+		"build/library/keep.py":                          "",
+		"lib/pkg/core.py":                                "",
+		"tools/lib.x/keep.py":                            "",
+	})
+	if err := os.Symlink("build/lib/pkg/core.py", filepath.Join(root, "copy.py")); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := repofs.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	var got []string
+	if err := pins.Walk(repo.FS(), func(p, target string) { got = append(got, p+" -> "+target) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"build/library/keep.py -> ", "build/requirements.txt -> ", "build/scripts/make.py -> ", "lib/pkg/core.py -> ", "tools/lib.x/keep.py -> "}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Walk (-want +got):\n%s", diff)
+	}
+}

@@ -10,6 +10,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -319,7 +320,8 @@ type Check struct {
 	// in; nil for symbol scans and static probes.
 	Environment *Environment `json:"environment,omitempty"`
 	// Uses is, for a usage check (kind "usage"), how many of the
-	// repository's references to the package were checked.
+	// repository's references to the package were checked. It and Broken
+	// are always in a usage check's JSON, never in another's (MarshalJSON).
 	Uses int `json:"uses,omitempty"`
 	// Broken lists, for a usage check, the references whose verdict is not
 	// ok: those that resolve at the baseline and not at the candidate
@@ -329,18 +331,50 @@ type Check struct {
 	Broken []Reference `json:"broken,omitempty"`
 }
 
+// UsageKind is the kind of a usage check (Check.Kind).
+const UsageKind = "usage"
+
+// MarshalJSON writes a check with the keys of its kind: a usage check
+// always has uses and broken ([] when no reference breaks), so that a
+// script reads them without checking; other checks never have them.
+func (c Check) MarshalJSON() ([]byte, error) {
+	type plain Check // without the method
+	var v any = plain(c)
+	if c.Kind == UsageKind {
+		broken := c.Broken
+		if broken == nil {
+			broken = []Reference{}
+		}
+		v = struct {
+			plain
+			Uses   int         `json:"uses"`
+			Broken []Reference `json:"broken"`
+		}{plain(c), c.Uses, broken}
+	}
+	// As JSON writes the report: text from outside keeps its < > &; an
+	// encoder that escapes them escapes this too.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // A Reference is one place where the repository's code uses a name of the
 // package, as a usage check judged it.
 type Reference struct {
 	Name    string `json:"name"`
-	Kind    string `json:"kind"` // import, attribute, call, assign, delete, subclass, instance
+	Kind    string `json:"kind"` // import, attribute, call, assign, delete, subclass, instance, base
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
 	Private bool   `json:"private"`
 	Guarded bool   `json:"guarded"`
 	// Baseline and Candidate say how the name resolves at each version
-	// ("passes", "missing: ...", "undecided: ...").
+	// ("passes", "missing", "undecided", the call's failure), or what it
+	// is at each when that changed ("a class", "a function").
 	Baseline  string `json:"baseline"`
 	Candidate string `json:"candidate"`
 	// Verdict is blocked or warning; Detail the resolver's account.
@@ -364,7 +398,7 @@ func (r Reference) Place() string {
 func (r Reference) Verb() string {
 	verb := map[string]string{
 		"import": "imports", "call": "calls", "assign": "replaces", "delete": "deletes",
-		"subclass": "uses, through a subclass,", "instance": "uses, on an instance,",
+		"subclass": "uses, through a subclass,", "instance": "uses, on an instance,", "base": "subclasses",
 	}[r.Kind]
 	if verb == "" {
 		verb = "uses"

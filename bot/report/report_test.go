@@ -190,6 +190,57 @@ func TestJSONContract(t *testing.T) {
 			t.Errorf("%s = %v, want []", k, doc[k])
 		}
 	}
+
+	// A usage check always carries uses and broken ([] when none breaks);
+	// other checks never do. Text from outside keeps its < and >.
+	buf.Reset()
+	r.Packages[0].Checks = []report.Check{
+		{Kind: "usage", Name: "references", OK: true, Verdict: "ok", Detail: "all 0 references resolve at <=1"},
+		{Kind: "probe", Name: "numba.njit", OK: true, Verdict: "ok"},
+		{Kind: "usage", Name: "references", Uses: 3, Verdict: "blocked", Broken: []report.Reference{{Name: "numba.x", Kind: "call"}}},
+	}
+	r.Packages[0].Prerelease.Checks = r.Packages[0].Checks[:1]
+	if err := report.JSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var withChecks struct {
+		Packages []struct {
+			Checks     []map[string]any `json:"checks"`
+			Prerelease struct {
+				Checks []map[string]any `json:"checks"`
+			} `json:"prerelease"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &withChecks); err != nil {
+		t.Fatal(err)
+	}
+	cs := withChecks.Packages[0].Checks
+	if b, ok := cs[0]["broken"].([]any); !ok || len(b) != 0 || cs[0]["uses"] != 0.0 {
+		t.Errorf("an ok usage check: uses %v, broken %v, want 0 and []", cs[0]["uses"], cs[0]["broken"])
+	}
+	if b, ok := cs[2]["broken"].([]any); !ok || len(b) != 1 || cs[2]["uses"] != 3.0 {
+		t.Errorf("a blocked usage check: uses %v, broken %v", cs[2]["uses"], cs[2]["broken"])
+	}
+	for _, k := range []string{"uses", "broken"} {
+		if _, ok := cs[1][k]; ok {
+			t.Errorf("a probe check has %s = %v, want it absent", k, cs[1][k])
+		}
+	}
+	if pc := withChecks.Packages[0].Prerelease.Checks; len(pc) != 1 || pc[0]["broken"] == nil {
+		t.Errorf("the early warning's usage check %v, want broken []", pc)
+	}
+	for _, k := range []string{"kind", "name", "ok", "baseline", "candidate", "detail", "verdict"} {
+		if _, ok := cs[0][k]; !ok {
+			t.Errorf("usage check key %q missing: %v", k, cs[0])
+		}
+	}
+	if !strings.Contains(buf.String(), `"detail": "all 0 references resolve at <=1"`) {
+		t.Errorf("the detail is escaped:\n%s", buf.String())
+	}
+	var back report.Report
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.Packages[0].Checks[2].Uses != 3 || len(back.Packages[0].Checks[2].Broken) != 1 {
+		t.Errorf("read back: %v %+v", err, back.Packages[0].Checks)
+	}
 }
 
 // hostileReport puts h in every string a renderer shows.

@@ -14,7 +14,7 @@ import (
 // UsageKind is the kind of the check that judges every name the
 // repository's code uses from a package (issue #29): one per package, beside
 // its probes and symbol scan.
-const UsageKind = "usage"
+const UsageKind = report.UsageKind
 
 // MaxBroken bounds the references a usage check lists (report.Check.Broken);
 // past it they are counted in the detail. A pull request body shows the
@@ -38,6 +38,7 @@ func usesOf(refs []usage.Ref) []probe.Use {
 			Instance: r.Kind == usage.Instance || r.Kind == usage.Subclass,
 			Assign:   r.Kind == usage.Assign || r.Kind == usage.Delete,
 			Import:   r.Kind == usage.Import,
+			Base:     r.Kind == usage.Base,
 		}
 		if r.Module == "" {
 			u.Target = r.Name
@@ -128,7 +129,7 @@ func usageCheck(refs []usage.Ref, results []probe.UseResult, baseline, candidate
 			c.Broken = append(c.Broken, report.Reference{
 				Name: j.ref.Name, Kind: string(j.ref.Kind), File: j.ref.File, Line: j.ref.Line, Col: j.ref.Col,
 				Private: j.ref.Private, Guarded: j.ref.Guarded,
-				Baseline: sideWord(j.res.Baseline), Candidate: sideWord(&j.res.Candidate), Verdict: string(j.verdict),
+				Baseline: sideWord(j.res.Baseline, &j.res), Candidate: sideWord(&j.res.Candidate, &j.res), Verdict: string(j.verdict),
 				Detail: j.res.Detail,
 			})
 		}
@@ -167,15 +168,26 @@ func usageCheck(refs []usage.Ref, results []probe.UseResult, baseline, candidate
 	return c
 }
 
+// kindWords name the kinds of a resolved use in a sentence.
+var kindWords = map[string]string{
+	probe.KindModule: "a module", probe.KindClass: "a class", probe.KindFunction: "a function", probe.KindOther: "a value",
+}
+
 // sideWord says in a word or a clause how a use resolved at one version:
 // "passes", "missing", "not callable", "takes no keyword argument y",
-// "undecided"; "none" with no baseline.
-func sideWord(s *probe.UseSide) string {
+// "undecided"; "none" with no baseline. A use that resolves at both
+// versions as different kinds says what it is at each ("a class", "a
+// function"), since that, not its resolving, is what the verdict is about.
+func sideWord(s *probe.UseSide, r *probe.UseResult) string {
 	if s == nil {
 		return "none"
 	}
 	switch s.Status {
 	case probe.Pass:
+		if b := r.Baseline; b != nil && b.Status == probe.Pass && r.Candidate.Status == probe.Pass &&
+			b.Kind != r.Candidate.Kind && kindWords[s.Kind] != "" {
+			return kindWords[s.Kind]
+		}
 		return "passes"
 	case probe.Unknown:
 		return "undecided"

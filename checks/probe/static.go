@@ -2,6 +2,7 @@ package probe
 
 import (
 	"archive/zip"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -208,6 +209,27 @@ type sobj struct {
 	// unfollowed is set for a name bound by assignment to a value static
 	// mode cannot follow (an attribute of a run-time value): why.
 	unfollowed string
+	// implicit is set for an attribute the import system sets on every
+	// module (__name__, __file__, __spec__; __path__ on a package): it is
+	// there, a value, whatever the source says.
+	implicit bool
+}
+
+// implicitAttrs are the attributes the import system sets on every module
+// loaded from a file of the wheel, and their values' types; a package also
+// has __path__.
+var implicitAttrs = map[string]string{
+	"__name__": "str", "__file__": "str", "__doc__": "str or None", "__spec__": "ModuleSpec", "__loader__": "a loader",
+	"__package__": "str", "__cached__": "str or None", "__builtins__": "dict", "__dict__": "dict",
+}
+
+// implicitMember returns the attribute name the import system sets on the
+// module obj, when it is one.
+func (w *wheel) implicitMember(obj *sobj, name string) (*sobj, bool) {
+	if _, ok := implicitAttrs[name]; !ok && (name != "__path__" || !w.isPackage(obj.module)) {
+		return nil, false
+	}
+	return &sobj{kind: bAssign, module: obj.module, file: obj.file, owner: obj.file.top, b: &pyBinding{kind: bAssign, name: name}, implicit: true}, true
 }
 
 // compiledModule is the phrase that marks an answer hidden in a compiled
@@ -228,6 +250,9 @@ func (o *sobj) describe() string {
 		return fmt.Sprintf("%s = %s (%s line %d; %s is outside the wheel)", o.b.name, o.b.value, o.module, o.b.line, o.outside)
 	case o.outside != "":
 		return fmt.Sprintf("%s, imported from %s (%s line %d; outside the wheel)", o.b.name, o.outside, o.module, o.b.line)
+	case o.implicit:
+		typ := cmp.Or(implicitAttrs[o.b.name], "list")
+		return fmt.Sprintf("%s.%s, which the import system sets on every module (%s)", o.module, o.b.name, typ)
 	case o.unfollowed != "":
 		return fmt.Sprintf("%s = %s (%s line %d; its value is not followed: %s)", o.b.name, clipText(squashSpaces(o.b.value), 60), o.module, o.b.line, clipText(o.unfollowed, 160))
 	case o.kind == 0 && o.file == nil:
@@ -403,6 +428,9 @@ func (w *wheel) member(obj *sobj, name string, seg, hops int) (*sobj, Status, st
 		}
 		if obj.file == nil {
 			return nil, Unknown, fmt.Sprintf("%s is a namespace package; another distribution may provide %s", obj.module, sub)
+		}
+		if o, ok := w.implicitMember(obj, name); ok {
+			return o, Pass, ""
 		}
 		if why := moduleDynamic(obj.file, name); why != "" {
 			return nil, Unknown, fmt.Sprintf("%s is not defined statically in module %s, which may make names at run time: %s", name, obj.module, why)

@@ -65,7 +65,10 @@ func isPropertyDeco(d string) bool {
 }
 
 func (w *wheel) facts(o *sobj) facts {
-	if o.outside != "" || o.unfollowed != "" {
+	switch {
+	case o.implicit:
+		return facts{callable: no, iterator: no, isModule: no, isClass: no}
+	case o.outside != "" || o.unfollowed != "":
 		return facts{}
 	}
 	switch o.kind {

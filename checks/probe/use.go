@@ -47,6 +47,9 @@ type Use struct {
 	// Import says the code imports it (import m, from m import x: the
 	// attribute x of m, else the submodule m.x).
 	Import bool `json:"import,omitempty"`
+	// Base says the code subclasses it (class X(Base)): it must stay a
+	// class. Resolution is the same.
+	Base bool `json:"base,omitempty"`
 }
 
 // A UseCall is the shape of a call site: what the callee must accept.
@@ -128,8 +131,8 @@ func (u *Use) Validate() error {
 		if !strings.Contains(u.Target, ".") {
 			return fmt.Errorf("target: %q names no attribute (mock.patch needs module.attribute)", u.Target)
 		}
-		if u.Instance {
-			return errors.New("a target is not an instance's attribute")
+		if u.Instance || u.Base {
+			return errors.New("a target is not an instance's attribute or a base")
 		}
 	case u.Module == "":
 		return errors.New("a use needs a module or a target")
@@ -151,6 +154,9 @@ func (u *Use) Validate() error {
 	}
 	if n := len(u.Name()); n > maxUseName {
 		return fmt.Errorf("the name is %d bytes long, more than %d", n, maxUseName)
+	}
+	if u.Base && (u.Call != nil || u.Instance || u.Assign) {
+		return errors.New("a base is neither called, an instance's attribute nor replaced")
 	}
 	if c := u.Call; c != nil {
 		if c.Positional < 0 || c.Positional > maxCallArgs || len(c.Keywords) > maxCallArgs {
@@ -263,15 +269,24 @@ func judgeUse(u *Use, r *UseResult) (Verdict, string) {
 }
 
 // kindChange judges a use that resolves at both sides by what it is at each.
-// A module, a class, a function and a value are different kinds: a class
-// that became a function breaks a subclass or an isinstance, a module that
-// became anything else an import. Two exceptions: a call accepted at both
-// sides is fine whatever the callee is (a function that became a class, or
-// a class a factory function, still takes the call); and a function that
-// became a class, in a use that does not call it, is undecided (calls
-// still work; binding as a method or __code__ do not). When one side's kind
-// cannot be told, only a module or a class on the other side leaves it
-// undecided: nothing else the code can do with a name depends on its kind.
+// A module, a class, a function and a value are different kinds, and what a
+// change breaks depends on what the code does with the name:
+//   - a call accepted at both sides is fine whatever the callee is (a
+//     function that became a class, or a class a factory function, still
+//     takes the call);
+//   - a base (the code subclasses it) must stay a class;
+//   - any other use (an import, an attribute read, a replaced name) that
+//     changed between a class and a function is undecided: calls of it are
+//     references of their own, checked against the signature, and so are the
+//     attributes read through it, but a use of the bare name as a class (an
+//     isinstance, an except) or as a function (binding it as a method) is not
+//     seen;
+//   - a module that became anything else (or became one), a value that became
+//     callable (or callable that became a value) breaks the code.
+//
+// When one side's kind cannot be told, only a module or a class on the other
+// side leaves it undecided: nothing else the code can do with a name depends
+// on its kind.
 func kindChange(u *Use, b, c *UseSide) (Verdict, string) {
 	bk, ck := b.Kind, c.Kind
 	switch {
@@ -288,8 +303,12 @@ func kindChange(u *Use, b, c *UseSide) (Verdict, string) {
 		return OK, ""
 	case u.Call != nil:
 		return OK, fmt.Sprintf("%s at %s, %s at %s; it still accepts the call: %s", kindPhrase(bk), b.Version, kindPhrase(ck), c.Version, c.Detail)
+	case u.Base && bk == KindClass:
+		return Blocked, fmt.Sprintf("a class at %s, %s at %s, and the code subclasses it: %s", b.Version, kindPhrase(ck), c.Version, c.Detail)
 	case bk == KindFunction && ck == KindClass:
 		return Warning, fmt.Sprintf("a function at %s, a class at %s: calls still work, but code that relies on a function (binding as a method, __code__) may not: %s", b.Version, c.Version, c.Detail)
+	case bk == KindClass && ck == KindFunction:
+		return Warning, fmt.Sprintf("a class at %s, a function at %s: calls still work, but code that relies on a class (isinstance, except) may not: %s", b.Version, c.Version, c.Detail)
 	}
 	return Blocked, fmt.Sprintf("%s at %s, %s at %s: %s", kindPhrase(bk), b.Version, kindPhrase(ck), c.Version, c.Detail)
 }

@@ -588,10 +588,14 @@ func (w *walker) bind(t, value pyast.Expr, sc *scope) {
 	switch t := t.(type) {
 	case *pyast.Name:
 		sc.set(t.Id, w.targetsOf(value, sc, 0))
+		var tested []int
 		if flagLike(value) {
-			if tested := w.tests(value, sc); len(tested) > 0 {
-				w.flags[t.Id] = tested
-			}
+			tested = w.tests(value, sc)
+		} else {
+			tested = w.versions(value, sc)
+		}
+		if len(tested) > 0 {
+			w.flags[t.Id] = tested
 		}
 	case *pyast.Tuple:
 		w.bindSeq(t.Elts, value, sc)
@@ -611,8 +615,14 @@ func (w *walker) bindSeq(elts []pyast.Expr, value pyast.Expr, sc *scope) {
 		vals = v.Elts
 	}
 	if len(vals) != len(elts) || slices.ContainsFunc(vals, isStarred) || slices.ContainsFunc(elts, isStarred) {
+		// MAJOR, MINOR = map(int, numba.__version__.split(".")[:2]): each
+		// name holds a part of the version.
+		tested := w.versions(value, sc)
 		for _, e := range elts {
 			w.unbind(e, sc)
+			if n, ok := e.(*pyast.Name); ok && len(tested) > 0 {
+				w.flags[n.Id] = tested
+			}
 		}
 		return
 	}

@@ -80,7 +80,7 @@ func (w *walker) class(s *pyast.ClassDef, sc *scope, g *guard) {
 		body = body.tested(w.skipTest(d, sc))
 	}
 	for _, b := range s.Bases {
-		w.expr(b, sc, g)
+		w.baseRefs(b, sc, g)
 	}
 	for _, k := range s.Keywords {
 		w.expr(k.Value, sc, g)
@@ -105,6 +105,47 @@ func (w *walker) class(s *pyast.ClassDef, sc *scope, g *guard) {
 		selfStores(s.Body, info.defined)
 	}
 	sc.set(s.Name, binding{{local: info}})
+}
+
+// baseRefs walks the base expression b of a class: a name or a chain that
+// stands for a package's name is a Base reference (the code needs it to be
+// a class), at its last segment; anything else is walked as an expression.
+func (w *walker) baseRefs(b pyast.Expr, sc *scope, g *guard) {
+	v, rest := b, pyast.Expr(nil)
+	if sub, ok := b.(*pyast.Subscript); ok {
+		v, rest = sub.Value, sub.Slice // Base[T]: T is walked as an expression
+	}
+	var pos pyast.Pos
+	switch v := v.(type) {
+	case *pyast.Name:
+		pos = v.Pos()
+	case *pyast.Attribute:
+		if _, ok := w.chainOf(v).(*pyast.Name); !ok {
+			w.expr(b, sc, g)
+			return
+		}
+		pos = v.AttrPos
+	default:
+		w.expr(b, sc, g)
+		return
+	}
+	ts := w.targetsOf(v, sc, 0)
+	multi := w.watchedTargets(ts) > 1
+	found := false
+	for _, t := range ts {
+		if t.qual == "" || t.inst || t.local != nil {
+			continue
+		}
+		if pkg := w.an.pkgOf(t.qual); pkg >= 0 {
+			found = true
+			w.add(pkg, t.qual, t.module, Base, nil, pos, multi || g.covers(pkg))
+		}
+	}
+	if !found {
+		w.expr(b, sc, g)
+		return
+	}
+	w.expr(rest, sc, g)
 }
 
 // base adds what the base expression b of a class stands for to info.

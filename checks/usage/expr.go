@@ -212,6 +212,10 @@ func (w *walker) dotted(chain []*pyast.Attribute) string {
 // subclass; ctx.x one of an instance. What is not a name at the chain's
 // root (a call, a subscript) is walked on its own.
 func (w *walker) attribute(top *pyast.Attribute, it item) {
+	if cut := metadataCut(top); cut != nil && cut != top {
+		w.push(cut, load, nil, it.sc, it.g) // numba.__version__.split(".") reads numba.__version__
+		return
+	}
 	root := w.chainOf(top)
 	first := w.chain[0]
 	switch r := root.(type) {
@@ -226,6 +230,31 @@ func (w *walker) attribute(top *pyast.Attribute, it item) {
 	default:
 		w.push(root, load, nil, it.sc, it.g)
 	}
+}
+
+// metadataAttrs are the attributes that hold a module's (or any object's)
+// metadata, values of builtin types (a str, a list, a ModuleSpec): what is
+// read through them (numba.__version__.split, numba.__file__.rsplit) is
+// not the package's API. The finder decides it here, once: a chain stops
+// at them (the reference is numba.__version__, read), and a name bound to
+// one stands for nothing followed.
+var metadataAttrs = map[string]bool{
+	"__version__": true, "__version_info__": true, "__file__": true, "__name__": true, "__qualname__": true,
+	"__module__": true, "__path__": true, "__doc__": true, "__spec__": true, "__all__": true,
+	"__loader__": true, "__package__": true, "__cached__": true, "__dict__": true, "__builtins__": true,
+	"__author__": true, "__license__": true, "__copyright__": true,
+}
+
+// metadataCut returns the attribute nearest the root of the chain ending at
+// top that reads a metadata value (metadataAttrs), or nil.
+func metadataCut(top *pyast.Attribute) *pyast.Attribute {
+	var cut *pyast.Attribute
+	for a, ok := top, true; ok; a, ok = a.Value.(*pyast.Attribute) {
+		if metadataAttrs[a.Attr] {
+			cut = a
+		}
+	}
+	return cut
 }
 
 // kindOf returns what the code does with the chain ending at top, and the
@@ -386,6 +415,9 @@ func (w *walker) targetsOf(e pyast.Expr, sc *scope, depth int) binding {
 	case *pyast.Name:
 		return w.lookup(e.Id, sc)
 	case *pyast.Attribute:
+		if metadataCut(e) != nil {
+			return nil // v = numba.__version__: a str, not the package's
+		}
 		root, ok := w.chainOf(e).(*pyast.Name)
 		if !ok {
 			return nil

@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/pinbot-dev/pinbot/internal/pyast"
@@ -168,19 +169,7 @@ func (w *walker) tests(e pyast.Expr, sc *scope) []int {
 				add(p)
 			}
 		case *pyast.Attribute:
-			root, ok := w.chainOf(n).(*pyast.Name)
-			if !ok {
-				return true
-			}
-			version := false
-			for _, a := range w.chain {
-				version = version || versionAttrs[a.Attr]
-			}
-			if version {
-				for _, q := range w.quals(root, sc) {
-					add(w.an.pkgOf(q))
-				}
-			}
+			w.versionRead(n, sc, add)
 			return false
 		case *pyast.Call:
 			if len(n.Args) == 0 {
@@ -196,11 +185,10 @@ func (w *walker) tests(e pyast.Expr, sc *scope) []int {
 					switch q {
 					case "importlib.util.find_spec", "pkgutil.find_loader", "importlib.find_loader":
 						add(w.an.pkgOf(s))
-					case "importlib.metadata.version", "importlib_metadata.version", "pkg_resources.get_distribution":
-						add(w.an.pkgNamed(s))
 					}
 				}
 			}
+			w.versionRead(n, sc, add)
 		}
 		return true
 	})
@@ -208,6 +196,93 @@ func (w *walker) tests(e pyast.Expr, sc *scope) []int {
 		add(p)
 	}
 	return out
+}
+
+// versionRead adds the packages whose version the node n reads: a chain
+// through a version attribute rooted at a package's name
+// (numba.__version__, tf.version.VERSION), or a call asking for a
+// distribution's version (importlib.metadata.version("numba")).
+func (w *walker) versionRead(n pyast.Node, sc *scope, add func(int)) {
+	switch n := n.(type) {
+	case *pyast.Attribute:
+		root, ok := w.chainOf(n).(*pyast.Name)
+		if !ok || !slices.ContainsFunc(w.chain, func(a *pyast.Attribute) bool { return versionAttrs[a.Attr] }) {
+			return
+		}
+		for _, q := range w.quals(root, sc) {
+			add(w.an.pkgOf(q))
+		}
+	case *pyast.Call:
+		if len(n.Args) == 0 {
+			return
+		}
+		if s, ok := stringLit(n.Args[0]); ok {
+			for _, q := range w.quals(n.Func, sc) {
+				switch q {
+				case "importlib.metadata.version", "importlib_metadata.version", "pkg_resources.get_distribution":
+					add(w.an.pkgNamed(s))
+				}
+			}
+		}
+	}
+}
+
+// versions returns the packages whose version the value e reads, anywhere
+// in it (comprehensions included): V = tuple(map(int,
+// numba.__version__.split("."))), NV = Version(numba.__version__). A name
+// bound to such a value is a flag: comparing it tests the version.
+func (w *walker) versions(e pyast.Expr, sc *scope) []int {
+	if e == nil || !w.mayReadVersion(e) {
+		return nil // most values: not walked twice
+	}
+	var out []int
+	add := func(p int) {
+		if p >= 0 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	seen := 0
+	pyast.Inspect(e, func(n pyast.Node) bool {
+		if seen++; seen > maxTestNodes {
+			return false
+		}
+		switch n := n.(type) {
+		case *pyast.Lambda:
+			return false
+		case *pyast.Name:
+			for _, p := range w.flags[n.Id] {
+				add(p) // MINOR = VERSION[1] after VERSION = ...
+			}
+		case *pyast.Attribute:
+			w.versionRead(n, sc, add)
+			return false
+		case *pyast.Call:
+			w.versionRead(n, sc, add)
+		}
+		return true
+	})
+	return out
+}
+
+// mayReadVersion reports whether the source text of e could read a
+// version: it names one (version, VERSION, __version_info__), asks for a
+// distribution, or names a flag.
+func (w *walker) mayReadVersion(e pyast.Expr) bool {
+	start, end := int(e.Pos()), int(e.End())
+	if start < 0 || end > len(w.src) || start >= end {
+		return true
+	}
+	text := w.src[start:end]
+	if bytes.Contains(text, []byte("version")) || bytes.Contains(text, []byte("VERSION")) ||
+		bytes.Contains(text, []byte("get_distribution")) {
+		return true
+	}
+	for name := range w.flags {
+		if bytes.Contains(text, []byte(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // flagLike reports whether an assigned value may be a test worth a flag

@@ -99,8 +99,8 @@ func checkPosition(src []byte, r usage.Ref) error {
 	switch {
 	case ident == last:
 		return nil
-	case ident != "" && r.Kind == usage.Call:
-		return nil
+	case ident != "" && (r.Kind == usage.Call || r.Kind == usage.Base):
+		return nil // a name bound to it: j = numba.njit; j(f), or class C(Alias)
 	case len(at) > 0 && (at[0] == '"' || at[0] == '\'' || strings.ContainsRune("rRbBuUfF", rune(at[0])) && ident != "" && len(at) > len(ident) && (at[len(ident)] == '"' || at[len(ident)] == '\'')):
 		return nil // a string literal whose text cannot be pointed into
 	}

@@ -87,6 +87,9 @@ const (
 	// Instance: an attribute of an instance the code made by calling a
 	// package class: ctx = Context(); ctx.x is Context.x.
 	Instance Kind = "instance"
+	// Base: a base of a class the code defines, class Scaler(BaseEstimator)
+	// or class X(numba.Foo): the name must stay a class.
+	Base Kind = "base"
 )
 
 // A CallShape is the shape of a call site: what the callee must accept.

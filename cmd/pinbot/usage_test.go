@@ -122,11 +122,12 @@ func TestUsagePytensorCache(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	want := `numba: 5 references in 1 file
+	want := `numba: 6 references in 1 file
   pytensor/link/numba/cache.py:14:33  import  numba.core.bytecode.FunctionIdentity
   pytensor/link/numba/cache.py:15:32  import  numba.core.caching.CacheImpl
   pytensor/link/numba/cache.py:15:43  import  numba.core.caching._CacheLocator  private
   pytensor/link/numba/cache.py:41:18  assign  numba.core.bytecode.FunctionIdentity._unique_ids  private
+  pytensor/link/numba/cache.py:44:29  base  numba.core.caching._CacheLocator  private
   pytensor/link/numba/cache.py:70:28  call  numba.core.caching.CacheImpl._locator_classes.insert  private
 
 protobuf: no references (modules google.protobuf)
