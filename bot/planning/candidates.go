@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pinbot-dev/pinbot/bot/planning/plan"
+	"github.com/pinbot-dev/pinbot/bot/verifying"
 	"github.com/pinbot-dev/pinbot/checks/probe"
 	"github.com/pinbot-dev/pinbot/checks/symbols"
 	"github.com/pinbot-dev/pinbot/config"
@@ -93,6 +94,16 @@ func condaChannel(p *plan.Plan) string {
 		}
 	}
 	return channel
+}
+
+// baselineOf returns a package's baseline among its releases rs (in
+// scheme): the release its pins ps admit now (currentRelease) among the
+// acceptable ones (verifying.Acceptable), which it returns too; nil for
+// none. A checked package's baseline and a group member's, installed
+// beside the others' baselines, are decided here alike.
+func (c *Checker) baselineOf(scheme versions.Scheme, rs []sources.Release, prereleases bool, ps []pins.Pin) (*sources.Release, []sources.Release) {
+	accepted := verifying.Acceptable(scheme, rs, prereleases)
+	return currentRelease(c.Schemes, accepted, ps), accepted
 }
 
 // currentRelease returns the newest release every pin admits as written

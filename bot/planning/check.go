@@ -185,9 +185,10 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	}
 	groups := groupsOf(c.Config, names)
 	c.planGroups(ctx, log, groups, plans, pkgs, byPkg, lookups, watched)
+	c.memberBaselines(ctx, groups, pkgs, byPkg, lookups)
 	refs, usageWarnings := c.usageRefs(ctx, log, repo, plans, watched)
 	rep.Warnings = append(rep.Warnings, usageWarnings...)
-	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups.together(plans), refs)
+	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups, refs)
 	groups.settle(plans)
 	prereleases, earlyWarnings := c.earlyWarnAll(ctx, log, plans, pkgs, otherPins, lookups, watched, project, groups, refs)
 	rep.Warnings = append(rep.Warnings, earlyWarnings...)

@@ -16,6 +16,7 @@ import (
 	"github.com/pinbot-dev/pinbot/config"
 	"github.com/pinbot-dev/pinbot/pins"
 	"github.com/pinbot-dev/pinbot/sources"
+	"github.com/pinbot-dev/pinbot/versions/pep440"
 )
 
 // maxGroupCandidates bounds the releases of one member a group's search
@@ -34,6 +35,10 @@ type groupRun struct {
 	// notes says, per group, what the consistent set changed, or why none
 	// was found.
 	notes map[string]string
+	// baselines maps a member to its baseline (memberBaselines), as it is
+	// installed beside the other members' baselines; a member with none is
+	// not in it.
+	baselines map[string]verifying.Beside
 }
 
 // groupsOf returns the run's groups among the packages planned: a group
@@ -262,6 +267,48 @@ func (g *groupRun) together(plans []plan.Plan) map[string][]string {
 				}
 			}
 			out[m] = with
+		}
+	}
+	return out
+}
+
+// memberBaselines records in g each member's baseline, where the probes
+// install it (PyPI): the release its caps admit now, as baselineOf decides
+// a checked package's, name==version. A member whose caps admit no release
+// (or whose releases cannot be had) has none, and is installed beside no
+// baseline.
+func (c *Checker) memberBaselines(ctx context.Context, g *groupRun, pkgs []plan.Package, byPkg map[string][]pins.Pin, lookups map[string][]plan.Lookup) {
+	g.baselines = map[string]verifying.Beside{}
+	for _, pkg := range pkgs {
+		if ms := g.members[g.of[pkg.Name]]; len(ms) < 2 {
+			continue
+		}
+		rs, err := c.pypiReleases(ctx, pkg.Name, lookups[pkg.Name])
+		if err != nil {
+			if c.Log != nil {
+				c.Log.Debug("no releases to find a group member's baseline in", "package", pkg.Name, "err", err)
+			}
+			continue
+		}
+		if r, _ := c.baselineOf(pep440.Scheme{}, rs, pkg.Prereleases, byPkg[pkg.Name]); r != nil {
+			g.baselines[pkg.Name] = verifying.Beside{Requirement: pkg.Name + "==" + r.Version, Release: r}
+		}
+	}
+}
+
+// baselineWith returns the releases installed beside m's baseline: the
+// other members of its group at their baselines (memberBaselines), in the
+// order the configuration lists them; nil when m is in no group of two or
+// more planned members.
+func (g *groupRun) baselineWith(m string) []verifying.Beside {
+	ms := g.members[g.of[m]]
+	if len(ms) < 2 {
+		return nil
+	}
+	var out []verifying.Beside
+	for _, o := range ms {
+		if b, ok := g.baselines[o]; ok && o != m {
+			out = append(out, b)
 		}
 	}
 	return out

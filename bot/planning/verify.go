@@ -48,15 +48,17 @@ const heldByConstraints = "held by the project's constraints: "
 // them, turning its plan blocked (or an error) as the results say. It returns
 // each package's check results and verdicts.
 //
-// together maps a group's members to the releases their checks install
-// beside them (the other members' targets); a member of a group is judged
-// at its target alone, with no fallback, for the group has one verdict.
+// A group's member is probed with the group's other members beside it:
+// at their targets beside its target (groupRun.together), at their
+// baselines beside its baseline (groupRun.baselineWith). It is judged at
+// its target alone, with no fallback, for the group has one verdict.
 func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.Package, byPkg, otherPins map[string][]pins.Pin,
-	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, together map[string][]string, refs map[string][]usage.Ref) map[string]verified {
+	lookups map[string][]plan.Lookup, settings map[string]*config.Package, project []pins.Pin, groups *groupRun, refs map[string][]usage.Ref) map[string]verified {
 	out := map[string]verified{}
 	if c.Verifier == nil {
 		return out
 	}
+	together := groups.together(plans)
 	planned := &installed{plans: map[string]*plan.Plan{}, pins: otherPins, schemes: c.Schemes}
 	for i := range plans {
 		planned.plans[plans[i].Name] = &plans[i]
@@ -73,13 +75,14 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 		with, grouped := together[p.Name]
 		if grouped {
 			// The group's other members are installed at their targets
-			// beside it: their pins as written are not constraints.
+			// beside it (at their baselines beside its baseline): their
+			// pins as written are not constraints.
 			constraints = slices.DeleteFunc(constraints, func(c probe.Constraint) bool {
 				return slices.ContainsFunc(with, func(w string) bool { return requirementName(w) == requirementName(c.Requirement) })
 			})
 		}
 		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints,
-			With: c.besides(ctx, with, lookups), Installs: planned.version, Uses: usesFor(settings[p.Name], refs[p.Name])}
+			With: c.besides(ctx, with, lookups), BaselineWith: groups.baselineWith(p.Name), Installs: planned.version, Uses: usesFor(settings[p.Name], refs[p.Name])}
 		checks, verdicts, err := c.verify(ctx, p, pkgs[i], byPkg[p.Name], lookups[p.Name], req, grouped)
 		if reason, ok := verifying.HeldReason(err); ok {
 			// The project's own pins shut the target out: held, not an error.
@@ -123,8 +126,7 @@ func (c *Checker) verify(ctx context.Context, p *plan.Plan, pkg plan.Package, ps
 	if err != nil {
 		return nil, nil, err
 	}
-	accepted := verifying.Acceptable(scheme, rs, pkg.Prereleases)
-	baseline := currentRelease(c.Schemes, accepted, ps)
+	baseline, accepted := c.baselineOf(scheme, rs, pkg.Prereleases, ps)
 	target, ok := verifying.FindRelease(scheme, accepted, p.Target)
 	if !ok {
 		return nil, nil, fmt.Errorf("%s %s is not an installable release on %s, where the checks get it", p.Name, p.Target, where)

@@ -237,7 +237,7 @@ func condaTarget(settings *config.Package) condafile.Target {
 func (v *Verifier) condaProbe(ctx context.Context, req *Request, cand sources.Release) ([]report.Check, bool, error) {
 	name, baseline, settings := req.Package, req.Baseline, req.Settings
 	if v.NoInstall {
-		return v.probe(ctx, req, baseline, cand, nil) // probes what is installed, conda or not
+		return v.probe(ctx, req, baseline, cand, nil, nil) // probes what is installed, conda or not
 	}
 	reason := "--static"
 	if !v.Static {
@@ -246,7 +246,7 @@ func (v *Verifier) condaProbe(ctx context.Context, req *Request, cand sources.Re
 	if v.Dynamic() {
 		twinBase, twinCand, why := v.pipTwins(ctx, name, baseline, cand, settings)
 		if why == "" {
-			checks, blocked, err := v.probe(ctx, req, twinBase, twinCand, nil)
+			checks, blocked, err := v.probe(ctx, req, twinBase, twinCand, nil, nil)
 			note := fmt.Sprintf("; probes ran on %s %s installed from the index's pip wheels: the conda package is what users install, the wheels are what probes could run", name, cand.Version)
 			for i := range checks {
 				checks[i].Detail += note

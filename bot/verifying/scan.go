@@ -273,6 +273,16 @@ func (v *Verifier) storedWheels(ctx context.Context, rs ...*sources.Release) []p
 	return out
 }
 
+// requirements returns the requirements (name==version) of with, as
+// probe.Options.With and BaselineWith take them.
+func requirements(with []Beside) []string {
+	var out []string
+	for _, w := range with {
+		out = append(out, w.Requirement)
+	}
+	return out
+}
+
 // besides returns the releases of with that planning found on PyPI, for
 // storedWheels; the others the installer takes from the index.
 func besides(with []Beside) []*sources.Release {

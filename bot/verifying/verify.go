@@ -97,6 +97,11 @@ type Request struct {
 	// With are the releases installed beside each candidate: a group's
 	// other members at their targets.
 	With []Beside
+	// BaselineWith are the releases installed beside the baseline: a
+	// group's other members at the releases their caps admit now (a
+	// member whose caps admit none is left out), so that the baseline is
+	// what the project runs today. Static probes read neither.
+	BaselineWith []Beside
 	// Installs says which release of another package the project installs
 	// (a symbol scan's against packages) among accepted, newest first, and
 	// why; nil takes the newest.
@@ -223,7 +228,7 @@ func (v *Verifier) run(ctx context.Context, req *Request, cand sources.Release) 
 		if isConda(cand) {
 			pc, b, err = v.condaProbe(ctx, req, cand)
 		} else {
-			pc, b, err = v.probe(ctx, req, req.Baseline, cand, req.With)
+			pc, b, err = v.probe(ctx, req, req.Baseline, cand, req.With, req.BaselineWith)
 		}
 		if err != nil {
 			return pc, false, err
@@ -241,15 +246,13 @@ func (v *Verifier) run(ctx context.Context, req *Request, cand sources.Release) 
 }
 
 // probe runs req's probes of one candidate against baseline, with the
-// releases of with installed beside it (a group's other members).
-func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Release, cand sources.Release, with []Beside) ([]report.Check, bool, error) {
+// releases of with installed beside it and those of baseWith beside the
+// baseline (a group's other members).
+func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Release, cand sources.Release, with, baseWith []Beside) ([]report.Check, bool, error) {
 	name, settings := req.Package, req.Settings
-	var withReqs []string
-	for _, w := range with {
-		withReqs = append(withReqs, w.Requirement)
-	}
 	opts := probe.Options{
-		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, Uses: usesOf(req.Uses), With: withReqs,
+		Package: name, Baseline: versionOf(baseline), Candidate: cand.Version, Specs: settings.Probes, Uses: usesOf(req.Uses),
+		With: requirements(with), BaselineWith: requirements(baseWith),
 		Index: v.Index, Python: v.Python, NoInstall: v.NoInstall, Static: v.Static,
 		CacheDir: v.EnvCache, Timeout: v.Timeout, Runner: v.Runner,
 		Constraints: req.Constraints, HTTPClient: v.HTTPClient, Progress: v.Progress,
@@ -272,8 +275,10 @@ func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Re
 	} else if !v.NoInstall {
 		// Installs take the wheels the store holds (fleet plan's shared
 		// cache) instead of downloading them again: the baseline's, the
-		// candidate's, and those of the group members installed beside it.
-		opts.LocalWheels = v.storedWheels(ctx, append([]*sources.Release{baseline, &cand}, besides(with)...)...)
+		// candidate's, and those of the group members installed beside
+		// each.
+		rs := append([]*sources.Release{baseline, &cand}, besides(with)...)
+		opts.LocalWheels = v.storedWheels(ctx, append(rs, besides(baseWith)...)...)
 		if req.Nightly {
 			pinned, err := v.pinnedWheels(ctx, req, cand, with)
 			if err != nil {
@@ -292,7 +297,7 @@ func (v *Verifier) probe(ctx context.Context, req *Request, baseline *sources.Re
 		// A baseline that no longer installs (a newer Python, say) leaves the
 		// candidate to be judged alone.
 		v.log().Warn("baseline does not install; probing the candidate alone", "package", name, "baseline", baseline.Version, "err", err)
-		opts.Baseline, opts.BaselineWheel = "", probe.Wheel{}
+		opts.Baseline, opts.BaselineWheel, opts.BaselineWith = "", probe.Wheel{}, nil
 		rep, err = probe.Run(ctx, opts)
 	}
 	if errors.As(err, &re) && re.Version == cand.Version {

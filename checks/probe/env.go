@@ -51,10 +51,10 @@ func envKey(opts *Options, py *pyInfo, version string, dists []Dist) (dirName st
 }
 
 // withFor returns the releases installed beside version: opts.With for
-// the candidate, none for the baseline.
+// the candidate, opts.BaselineWith for the baseline.
 func withFor(opts *Options, version string) []string {
 	if version != opts.Candidate {
-		return nil
+		return opts.BaselineWith
 	}
 	return opts.With
 }

@@ -129,8 +129,8 @@ func pinned(opts *Options, name, version string) bool {
 }
 
 // installsFor returns the releases installed for version, as name and
-// version: the package (its distribution for the candidate) and, for the
-// candidate, With's.
+// version: the package (its distribution for the candidate) and withFor's
+// (With's for the candidate, BaselineWith's for the baseline).
 func installsFor(opts *Options, version string) [][2]string {
 	out := [][2]string{{distOf(opts, version), version}}
 	for _, w := range withFor(opts, version) {

@@ -132,6 +132,11 @@ type Options struct {
 	// are probed together). A release of With that LocalWheels holds is
 	// installed from it, as the candidate is.
 	With []string
+	// BaselineWith are the releases installed beside the baseline, in the
+	// same form: a group's other members at the releases their caps admit
+	// now, so that the baseline is what the project runs today. Static
+	// probes read neither With nor BaselineWith.
+	BaselineWith []string
 
 	// Index is a PIP_INDEX_URL-compatible URL or a local directory of wheels. Empty
 	// means the caller's PIP_INDEX_URL / UV_INDEX_URL settings (from Environ), else PyPI.
@@ -170,7 +175,7 @@ type Options struct {
 	// LocalWheels are verified wheels on this machine that dynamic probes
 	// install instead of downloading the same files from the index (see
 	// LocalWheel): those of releases they install (the baseline, the
-	// candidate, With's) that fit the interpreter.
+	// candidate, With's, BaselineWith's) that fit the interpreter.
 	LocalWheels []LocalWheel
 	// CandidateDist is the candidate's distribution name when it is not
 	// Package: the same code published under another name (tf-nightly for
@@ -336,6 +341,12 @@ func checkOptions(o *Options) error {
 		name, version, ok := strings.Cut(w, "==")
 		if !ok || !validName(name) || !validVersion(version) {
 			return fmt.Errorf("probe: with: %q is not name==version", w)
+		}
+	}
+	for _, w := range o.BaselineWith {
+		name, version, ok := strings.Cut(w, "==")
+		if !ok || !validName(name) || !validVersion(version) {
+			return fmt.Errorf("probe: baseline with: %q is not name==version", w)
 		}
 	}
 	for _, w := range o.LocalWheels {

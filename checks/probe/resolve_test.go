@@ -349,3 +349,24 @@ func newPageServer(t *testing.T) *pageServer {
 	t.Cleanup(ps.srv.Close)
 	return ps
 }
+
+// TestResolveKeyBaselineWith: the releases installed beside the baseline
+// (BaselineWith) key its resolution, as With keys the candidate's, and
+// each keys only its own side's.
+func TestResolveKeyBaselineWith(t *testing.T) {
+	py := &pyInfo{Version: "3.11.7", Executable: "/opt/py/bin/python3.11", Pip: "23.2.1"}
+	opts := &Options{Package: "protobuf", Baseline: "4.0.0", Candidate: "5.0.0", CacheDir: "/cache", With: []string{"legacy-gen==2.0.0"}}
+	alone, _ := resolveRequest(opts, py, "4.0.0")
+	cand, _ := resolveRequest(opts, py, "5.0.0")
+	opts.BaselineWith = []string{"legacy-gen==1.0.0"}
+	beside, req := resolveRequest(opts, py, "4.0.0")
+	if beside == alone || req["with"] != "legacy-gen==1.0.0" {
+		t.Errorf("the baseline's key ignores BaselineWith: %s, %+v", beside, req)
+	}
+	if again, _ := resolveRequest(opts, py, "5.0.0"); again != cand {
+		t.Errorf("BaselineWith changed the candidate's key: %s, was %s", again, cand)
+	}
+	if got := installsFor(opts, "4.0.0"); len(got) != 2 || got[1] != [2]string{"legacy-gen", "1.0.0"} {
+		t.Errorf("baseline installs %v", got)
+	}
+}

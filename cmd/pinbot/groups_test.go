@@ -237,3 +237,62 @@ func TestRunGroup(t *testing.T) {
 		t.Errorf("second run: exit %d, %d pull requests", code, len(p2))
 	}
 }
+
+// pyWheel is a release of name whose wheel holds module, with its version.
+func pyWheel(name, module, version string) fakes.Release {
+	fn, data := fakes.Wheel(name, version, "py3-none-any", map[string][]byte{module + "/__init__.py": []byte("__version__ = '" + version + "'\n")})
+	return fakes.Release{Version: version, Artifacts: map[string][]byte{fn: data}}
+}
+
+// TestCheckGroupBaselineWith: the baseline is probed as the project runs
+// today, with the group's other members at the releases their caps admit
+// now. legacy-gen is no dependency of protobuf, so without it beside the
+// baseline the probe importing it would fail there, and the candidate's
+// pass would read as a fix.
+func TestCheckGroupBaselineWith(t *testing.T) {
+	py := dynamicOnly(t)
+	t.Parallel() // slow (environments, subprocesses): overlaps the other tests
+	const cfg = "packages:\n  protobuf:\n    probes:\n      - name: generated code imports\n        expect: pass\n        run: |\n" +
+		"          import google_pb, legacy_gen\n          print(google_pb.__version__, legacy_gen.__version__)\n" +
+		"  legacy-gen:\ngroups:\n  codegen: [protobuf, legacy-gen]\n"
+	for _, tt := range []struct {
+		name, pin    string // legacy-gen's pin
+		wantBaseline string // the probe at the baseline
+		wantBeside   string // legacy-gen in the baseline's environment
+	}{
+		{"at its cap", "legacy-gen>=0.1,<=1.0.0", "pass", "1.0.0"},
+		// No release its caps admit: installed beside no baseline.
+		{"no baseline release", "legacy-gen<0.5", "fail", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.vars["PINBOT_CACHE_DIR"] = t.TempDir()
+			e.pypi.Add("protobuf", pyWheel("protobuf", "google_pb", "4.0.0"), pyWheel("protobuf", "google_pb", "5.0.0"))
+			e.pypi.Add("legacy-gen", pyWheel("legacy-gen", "legacy_gen", "1.0.0"), pyWheel("legacy-gen", "legacy_gen", "2.0.0"))
+			e.file("pyproject.toml", []byte("[project]\nname = \"x\"\ndependencies = [\"protobuf>=3,<=4.0.0\", \""+tt.pin+"\"]\n"))
+			e.file(".pinbot.yml", []byte(cfg))
+			code, rep, stderr := checkJSON(t, e, "--python", py)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			protobuf := pkgOf(rep, "protobuf")
+			if protobuf.Status != "bump" || rep.Groups[0].Targets["legacy-gen"] != "2.0.0" || rep.Groups[0].Targets["protobuf"] != "5.0.0" {
+				t.Fatalf("protobuf %+v\ngroups %+v", protobuf, rep.Groups)
+			}
+			var check *report.Check
+			for i, c := range protobuf.Checks {
+				if c.Name == "generated code imports" {
+					check = &protobuf.Checks[i]
+				}
+			}
+			if check == nil || check.Baseline != tt.wantBaseline || check.Candidate != "pass" {
+				t.Fatalf("baseline %s with legacy-gen %q beside it: %+v", tt.wantBaseline, tt.wantBeside, protobuf.Checks)
+			}
+			env := check.Environment
+			if env == nil || distVersion(asDists(env.Baseline), "legacy-gen") != tt.wantBeside || distVersion(asDists(env.Baseline), "protobuf") != "4.0.0" ||
+				distVersion(asDists(env.Candidate), "legacy-gen") != "2.0.0" || distVersion(asDists(env.Candidate), "protobuf") != "5.0.0" {
+				t.Errorf("environments %+v", env)
+			}
+		})
+	}
+}
