@@ -214,14 +214,55 @@ func (w *walker) settleModules() {
 // maxModuleLen bounds the dotted module names settleModules looks for.
 const maxModuleLen = 256
 
-// block walks a list of statements in sc, under the guard g.
+// block walks a list of statements in sc, under the guard g. After an
+// if that tests a package and whose body always leaves the block (`if not
+// hasattr(numba, "prange"): return`, `if NUMBA_OLD: pytest.skip(...)`),
+// the rest of the block runs only when the test let it: it is under the
+// test, as the if's else would be.
 func (w *walker) block(body []pyast.Stmt, sc *scope, g *guard) {
 	for _, s := range body {
 		if w.full {
 			return
 		}
+		var exit []int
+		if i, ok := s.(*pyast.If); ok && w.exits(i.Body, sc) {
+			exit = w.tests(i.Test, sc)
+		}
 		w.stmt(s, sc, g)
+		g = g.tested(exit)
 	}
+}
+
+// exits reports whether a block always leaves the code around it: its
+// last statement is a return, raise, continue or break, or a call that
+// raises (pytest.skip, self.skipTest, sys.exit).
+func (w *walker) exits(body []pyast.Stmt, sc *scope) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch s := body[len(body)-1].(type) {
+	case *pyast.Return, *pyast.Raise, *pyast.Continue, *pyast.Break:
+		return true
+	case *pyast.ExprStmt:
+		c, ok := s.Value.(*pyast.Call)
+		if !ok {
+			return false
+		}
+		if f, ok := c.Func.(*pyast.Attribute); ok {
+			if v, ok := f.Value.(*pyast.Name); ok && exitCalls[v.Id+"."+f.Attr] {
+				return true // sys.exit, self.skipTest: names the analysis binds to nothing
+			}
+		}
+		return slices.ContainsFunc(w.quals(c.Func, sc), func(q string) bool { return exitCalls[q] })
+	}
+	return false
+}
+
+// exitCalls are the calls that never return: pytest's outcomes (a skip at
+// module level skips the rest of the module), unittest's skipTest, exits.
+var exitCalls = map[string]bool{
+	"pytest.skip": true, "pytest.xfail": true, "pytest.fail": true, "pytest.exit": true,
+	"self.skipTest": true, "sys.exit": true, "os._exit": true,
 }
 
 // stmt walks one statement.

@@ -283,3 +283,55 @@ func usageExample(t *testing.T, name, heading string) {
 		t.Errorf("%s's example is not what pinbot usage prints (-want +got):\n%s", name, diff)
 	}
 }
+
+// usageJSON runs pinbot usage --format json over e's repository and
+// returns each reference of the package pkg as "file:line:col kind name"
+// with " guarded" when it is.
+func usageJSON(t *testing.T, e *env, pkg string) []string {
+	t.Helper()
+	code, out, stderr := e.run("usage", "--dir", e.dir, "--format", "json", "--package", pkg)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep struct {
+		Packages []struct {
+			Name       string
+			References []struct {
+				Name, Kind, File string
+				Line, Col        int
+				Guarded          bool
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rep.Packages {
+		for _, r := range p.References {
+			s := r.File + ":" + strconv.Itoa(r.Line) + ":" + strconv.Itoa(r.Col) + " " + r.Kind + " " + r.Name
+			if r.Guarded {
+				s += " guarded"
+			}
+			got = append(got, s)
+		}
+	}
+	return got
+}
+
+// TestUsageEarlyExit: a test module that skips itself on an old numba
+// and a function that returns early without numba.prange: what follows
+// each is guarded.
+func TestUsageEarlyExit(t *testing.T) {
+	e := newEnv(t)
+	e.file("tests/test_prange.py", []byte("import numba\nimport pytest\n\n"+
+		"if tuple(map(int, numba.__version__.split(\".\")[:2])) < (0, 59):\n    pytest.skip(\"needs numba 0.59\", allow_module_level=True)\n\n\n"+
+		"def total(x):\n    if not hasattr(numba, \"prange\"):\n        return sum(x)\n    return sum(x[i] for i in numba.prange(len(x)))\n\n\n"+
+		"def test_njit():\n    numba.njit(total)\n"))
+	want := []string{"tests/test_prange.py:1:8 import numba", "tests/test_prange.py:4:25 attribute numba.__version__",
+		"tests/test_prange.py:9:28 attribute numba.prange guarded", "tests/test_prange.py:11:36 call numba.prange guarded",
+		"tests/test_prange.py:15:11 call numba.njit guarded"}
+	if diff := cmp.Diff(want, usageJSON(t, e, "numba")); diff != "" {
+		t.Errorf("references (-want +got):\n%s", diff)
+	}
+}
