@@ -121,6 +121,7 @@ func (an *analyzer) source(name string, src []byte) ([]Ref, *diag.Error) {
 		w.deferred = w.deferred[1:]
 		w.function(d)
 	}
+	w.settleAttrs()
 	w.settleModules()
 	var warn *diag.Error
 	if w.full {
@@ -159,6 +160,9 @@ type walker struct {
 	// is set when it star-imports another (star.go).
 	stars       []string
 	foreignStar bool
+	// attrUses are the chains through self.NAME (cls.NAME) in methods,
+	// recorded once every method has assigned what it does (settleAttrs).
+	attrUses []attrUse
 }
 
 // A deferred is a function body to walk: in which scope it was defined,
@@ -290,15 +294,15 @@ func (w *walker) stmt(s pyast.Stmt, sc *scope, g *guard) {
 	case *pyast.AugAssign:
 		w.expr(s.Value, sc, g)
 		w.expr(s.Target, sc, g)
-		if n, ok := s.Target.(*pyast.Name); ok {
-			sc.set(n.Id, nil)
-		}
+		w.unbind(s.Target, sc)
 	case *pyast.TypeAlias:
 		sc.set(s.Name.Id, nil)
 	case *pyast.Delete:
 		for _, t := range s.Targets {
 			w.expr(t, sc, g)
-			w.unbind(t, sc)
+			if _, ok := t.(*pyast.Attribute); !ok {
+				w.unbind(t, sc) // del self.ctx assigns nothing else to it
+			}
 		}
 	case *pyast.ExprStmt:
 		w.expr(s.Value, sc, g)
@@ -568,9 +572,8 @@ func (w *walker) arguments(a *pyast.Arguments, sc *scope, g *guard) {
 }
 
 // params binds the parameters of a function in its scope: to nothing
-// followed, except the first of a method of a subclass of a package
-// class (self, cls), which stands for the class.
-func params(a *pyast.Arguments, sc *scope, self *classInfo) {
+// followed, except the first of a method (self, cls), bound to self.
+func params(a *pyast.Arguments, sc *scope, self binding) {
 	if a == nil {
 		return
 	}
@@ -585,7 +588,7 @@ func params(a *pyast.Arguments, sc *scope, self *classInfo) {
 			switch {
 			case p == nil:
 			case p == first && self != nil:
-				sc.set(p.Arg, binding{{self: self}})
+				sc.set(p.Arg, self)
 			default:
 				sc.set(p.Arg, nil)
 			}
@@ -601,9 +604,16 @@ func (w *walker) function(d deferred) {
 		w.expr(d.lambda.Body, sc, d.g)
 		return
 	}
-	var self *classInfo
-	if d.class != nil && d.class.subclasses() && !hasDecorator(d.def, "staticmethod") {
-		self = d.class
+	// self (or cls) in a method stands for the class's instance: its
+	// attributes are the class's (attrs), and in a subclass of a package
+	// class the names it does not define are its bases'.
+	var self binding
+	if d.class != nil && !hasDecorator(d.def, "staticmethod") {
+		t := target{owner: d.class}
+		if d.class.subclasses() {
+			t.self = d.class
+		}
+		self = binding{t}
 	}
 	if d.class != nil {
 		sc.method = d.class
@@ -628,7 +638,11 @@ func hasDecorator(def *pyast.FunctionDef, n string) bool {
 func (w *walker) bind(t, value pyast.Expr, sc *scope) {
 	switch t := t.(type) {
 	case *pyast.Name:
-		sc.set(t.Id, w.targetsOf(value, sc, 0))
+		b := w.targetsOf(value, sc, 0)
+		sc.set(t.Id, b)
+		if sc.kind == classScope && sc.class != nil {
+			sc.class.assign(t.Id, b, isNone(value)) // NAME = Context() in the class body
+		}
 		var tested []int
 		if flagLike(value) {
 			tested = w.tests(value, sc)
@@ -642,8 +656,24 @@ func (w *walker) bind(t, value pyast.Expr, sc *scope) {
 		w.bindSeq(t.Elts, value, sc)
 	case *pyast.List:
 		w.bindSeq(t.Elts, value, sc)
+	case *pyast.Attribute:
+		w.storeAttr(t, w.targetsOf(value, sc, 0), isNone(value), sc)
 	case *pyast.Starred:
 		w.unbind(t.Value, sc)
+	}
+}
+
+// storeAttr records what self.NAME (or cls.NAME) is assigned in a method:
+// b, or None.
+func (w *walker) storeAttr(t *pyast.Attribute, b binding, none bool, sc *scope) {
+	v, ok := t.Value.(*pyast.Name)
+	if !ok {
+		return
+	}
+	for _, o := range w.lookup(v.Id, sc) {
+		if o.owner != nil {
+			o.owner.assign(t.Attr, b, none)
+		}
 	}
 }
 
@@ -691,6 +721,8 @@ func (w *walker) unbind(t pyast.Expr, sc *scope) {
 		for _, e := range t.Elts {
 			w.unbind(e, sc)
 		}
+	case *pyast.Attribute:
+		w.storeAttr(t, nil, false, sc)
 	case *pyast.Starred:
 		w.unbind(t.Value, sc)
 	}

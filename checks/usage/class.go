@@ -23,6 +23,85 @@ type classInfo struct {
 	// defined are the names the class body binds (methods, attributes,
 	// nested classes) and those its methods assign to self.
 	defined map[string]bool
+	// attrs are what the class's attributes are assigned: NAME = ... in
+	// its body, self.NAME = ... (cls.NAME = ...) in its methods.
+	attrs map[string]*attrAssign
+}
+
+// An attrAssign is what every assignment of one attribute of a class
+// bound: one package name or instance (t), else nothing followed (bad).
+// None is no value to reach a name through, and is left aside.
+type attrAssign struct {
+	t   target
+	set bool
+	bad bool
+}
+
+// assign records an assignment of the attribute name of the class, to b
+// (or to None).
+func (c *classInfo) assign(name string, b binding, none bool) {
+	if c.attrs == nil {
+		c.attrs = map[string]*attrAssign{}
+	}
+	a := c.attrs[name]
+	if a == nil {
+		a = &attrAssign{}
+		c.attrs[name] = a
+	}
+	switch {
+	case none:
+	case len(b) != 1 || b[0].qual == "" || b[0].local != nil:
+		a.bad = true
+	case !a.set:
+		a.t, a.set = b[0], true
+	case a.t != b[0]:
+		a.bad = true
+	}
+}
+
+// attr returns what the attribute name of the class stands for, when
+// every assignment of it agrees.
+func (c *classInfo) attr(name string) (target, bool) {
+	a := c.attrs[name]
+	if a == nil || a.bad || !a.set {
+		return target{}, false
+	}
+	return a.t, true
+}
+
+// An attrUse is a chain through an attribute of self (self.ctx.x) in a
+// method of class, walked as item it.
+type attrUse struct {
+	class *classInfo
+	top   *pyast.Attribute
+	it    item
+}
+
+// settleAttrs records the chains through self.NAME once the file's
+// methods have all been walked, when what every assignment of NAME binds
+// agrees: self.ctx.x after self.ctx = Context() is Context.x, an instance's
+// attribute, and self.nb.njit after self.nb = numba is numba.njit.
+func (w *walker) settleAttrs() {
+	for _, u := range w.attrUses {
+		if w.full {
+			return
+		}
+		w.chainOf(u.top)
+		t, ok := u.class.attr(w.chain[0].Attr)
+		if !ok {
+			continue
+		}
+		if t.inst {
+			w.instanceRef(t, w.chain[1], u.top, u.it)
+			continue
+		}
+		full := t.qual + "." + w.dotted(w.chain[1:])
+		if pkg := w.an.pkgOf(full); pkg >= 0 {
+			kind, call := kindOf(u.top, u.it, false)
+			w.add(pkg, full, t.module, kind, call, u.top.AttrPos, u.it.g.covers(pkg))
+		}
+	}
+	w.attrUses = nil
 }
 
 // maxBases bounds the package classes a class is known to subclass, and
@@ -97,8 +176,11 @@ func (w *walker) class(s *pyast.ClassDef, sc *scope, g *guard) {
 	inner := newScope(classScope, sc)
 	inner.class = info
 	w.block(s.Body, inner, body)
-	for n := range inner.state {
+	for n, b := range inner.state {
 		info.defined[n] = true
+		if a := info.attrs[n]; a != nil && !a.bad && (len(b) != 1 && a.set || len(b) == 1 && b[0] != a.t) {
+			a.bad = true // bound otherwise too: a def, an import, a loop
+		}
 	}
 	annotated(s.Body, info.defined)
 	if info.subclasses() {

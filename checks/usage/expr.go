@@ -282,6 +282,9 @@ func (w *walker) nameChain(root *pyast.Name, first, top *pyast.Attribute, it ite
 	rest := ""
 	multi := w.watchedTargets(b) > 1
 	for _, t := range b {
+		if t.owner != nil && len(w.chain) > 1 {
+			w.attrUses = append(w.attrUses, attrUse{class: t.owner, top: top, it: it})
+		}
 		switch {
 		case t.self != nil:
 			w.selfRef(t.self, first, top, it)

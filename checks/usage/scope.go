@@ -16,6 +16,9 @@ type target struct {
 	// self is set for the first parameter of a method of a class that
 	// subclasses a package class: self or cls.
 	self *classInfo
+	// owner is set for the first parameter of any method of a class the
+	// file defines (self, cls): its attributes are the class's (attrs).
+	owner *classInfo
 	// local is set for a class the file defines.
 	local *classInfo
 }

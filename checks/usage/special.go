@@ -96,6 +96,9 @@ func (w *walker) attrCall(c *pyast.Call, fn string, it item) {
 	b := w.targetsOf(c.Args[0], it.sc, 0)
 	multi := w.watchedTargets(b) > 1
 	for _, t := range b {
+		if t.owner != nil && kind == Assign {
+			t.owner.assign(attr, nil, false) // setattr(self, "ctx", v): not followed
+		}
 		switch {
 		case t.self != nil:
 			if kind == Attribute || kind == Call {

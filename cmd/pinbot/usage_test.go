@@ -319,6 +319,21 @@ func usageJSON(t *testing.T, e *env, pkg string) []string {
 	return got
 }
 
+// TestUsageSelfInstance: a unittest class that stores MLIR's Context on
+// self in setUp and calls its private method in a test: the call is the
+// class's attribute, an instance reference.
+func TestUsageSelfInstance(t *testing.T) {
+	e := newEnv(t)
+	e.file(".pinbot.yml", []byte("packages:\n  mlir-python-bindings: {}\n"))
+	e.file("tests/test_live.py", []byte("import unittest\nfrom mlir.ir import Context\n\n\nclass LiveTest(unittest.TestCase):\n"+
+		"    def setUp(self):\n        self.ctx = Context()\n\n    def test_live(self):\n        self.assertEqual(self.ctx._get_live_operation_count(), 0)\n"))
+	want := []string{"tests/test_live.py:2:21 import mlir.ir.Context", "tests/test_live.py:7:20 call mlir.ir.Context",
+		"tests/test_live.py:10:35 instance mlir.ir.Context._get_live_operation_count"}
+	if diff := cmp.Diff(want, usageJSON(t, e, "mlir-python-bindings")); diff != "" {
+		t.Errorf("references (-want +got):\n%s", diff)
+	}
+}
+
 // TestUsageEarlyExit: a test module that skips itself on an old numba
 // and a function that returns early without numba.prange: what follows
 // each is guarded.
