@@ -150,24 +150,10 @@ func (w *walker) tests(e pyast.Expr, sc *scope) []int {
 	if e == nil {
 		return nil
 	}
-	var out []int
-	add := func(p int) {
-		if p >= 0 && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	seen := 0
-	pyast.Inspect(e, func(n pyast.Node) bool {
-		if seen++; seen > maxTestNodes {
-			return false
-		}
+	out := w.packagesIn(e, func(n pyast.Node, add func(int)) bool {
 		switch n := n.(type) {
 		case *pyast.Lambda, *pyast.ListComp, *pyast.SetComp, *pyast.DictComp, *pyast.GeneratorExp:
 			return false
-		case *pyast.Name:
-			for _, p := range w.flags[n.Id] {
-				add(p)
-			}
 		case *pyast.Attribute:
 			w.versionRead(n, sc, add)
 			return false
@@ -193,8 +179,35 @@ func (w *walker) tests(e pyast.Expr, sc *scope) []int {
 		return true
 	})
 	for _, p := range w.available(e, sc, 0) {
-		add(p)
+		if p >= 0 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
 	}
+	return out
+}
+
+// packagesIn walks e, at most maxTestNodes of its nodes, and returns the
+// packages visit adds and those of the flags e names (HAS_NUMBA, MINOR),
+// each once, in the order met; visit says whether to walk n's children.
+func (w *walker) packagesIn(e pyast.Expr, visit func(n pyast.Node, add func(int)) bool) []int {
+	var out []int
+	add := func(p int) {
+		if p >= 0 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	seen := 0
+	pyast.Inspect(e, func(n pyast.Node) bool {
+		if seen++; seen > maxTestNodes {
+			return false
+		}
+		if name, ok := n.(*pyast.Name); ok {
+			for _, p := range w.flags[name.Id] {
+				add(p)
+			}
+		}
+		return visit(n, add)
+	})
 	return out
 }
 
@@ -235,24 +248,12 @@ func (w *walker) versions(e pyast.Expr, sc *scope) []int {
 	if e == nil || !w.mayReadVersion(e) {
 		return nil // most values: not walked twice
 	}
-	var out []int
-	add := func(p int) {
-		if p >= 0 && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	seen := 0
-	pyast.Inspect(e, func(n pyast.Node) bool {
-		if seen++; seen > maxTestNodes {
-			return false
-		}
+	// A flag named in e (MINOR = VERSION[1] after VERSION = ...) reads
+	// its version too: packagesIn adds it.
+	return w.packagesIn(e, func(n pyast.Node, add func(int)) bool {
 		switch n := n.(type) {
 		case *pyast.Lambda:
 			return false
-		case *pyast.Name:
-			for _, p := range w.flags[n.Id] {
-				add(p) // MINOR = VERSION[1] after VERSION = ...
-			}
 		case *pyast.Attribute:
 			w.versionRead(n, sc, add)
 			return false
@@ -261,7 +262,6 @@ func (w *walker) versions(e pyast.Expr, sc *scope) []int {
 		}
 		return true
 	})
-	return out
 }
 
 // mayReadVersion reports whether the source text of e could read a
