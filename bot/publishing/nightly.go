@@ -44,25 +44,13 @@ func NightlyWindows(rep *report.Report, last map[string]state.Nightly, keep func
 }
 
 func toMemory(m state.Nightly) *earlywarn.Memory {
-	build := func(b *state.Build) *report.NightlyBuild {
-		if b == nil {
-			return nil
-		}
-		return &report.NightlyBuild{Version: b.Version, Uploaded: b.Uploaded}
-	}
 	return &earlywarn.Memory{Build: report.NightlyBuild{Version: m.Version, Uploaded: m.Uploaded}, Source: m.Source, Judged: m.Judged,
-		Verdict: m.Verdict, Failing: m.Failing, FirstFailing: build(m.FirstFailing), LastPassing: build(m.LastPassing)}
+		Verdict: m.Verdict, Failing: m.Failing, FirstFailing: m.FirstFailing, LastPassing: m.LastPassing}
 }
 
 func fromMemory(m earlywarn.Memory) state.Nightly {
-	build := func(b *report.NightlyBuild) *state.Build {
-		if b == nil {
-			return nil
-		}
-		return &state.Build{Version: b.Version, Uploaded: b.Uploaded}
-	}
 	return state.Nightly{Version: m.Build.Version, Uploaded: m.Build.Uploaded, Source: m.Source, Judged: m.Judged, Verdict: m.Verdict,
-		Failing: m.Failing, FirstFailing: build(m.FirstFailing), LastPassing: build(m.LastPassing)}
+		Failing: m.Failing, FirstFailing: m.FirstFailing, LastPassing: m.LastPassing}
 }
 
 // nightlyItems are the message items of the packages' nightlies: each a

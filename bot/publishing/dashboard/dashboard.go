@@ -332,16 +332,10 @@ func (d *Dashboard) remembered(p report.Package) *report.Nightly {
 	if !ok || m.Source != p.NightlyUnseen.Source || m.Version == "" {
 		return nil
 	}
-	build := func(b *state.Build) *report.NightlyBuild {
-		if b == nil {
-			return nil
-		}
-		return &report.NightlyBuild{Version: b.Version, Uploaded: b.Uploaded}
-	}
 	n := &report.Nightly{Version: m.Version, Uploaded: m.Uploaded, Source: m.Source, Verdict: cmp.Or(m.Judged, m.Verdict, "warning"),
-		LastPassing: build(m.LastPassing)}
+		LastPassing: m.LastPassing}
 	if n.Verdict == "blocked" {
-		n.FirstFailing = build(m.FirstFailing)
+		n.FirstFailing = m.FirstFailing
 	}
 	return n
 }

@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/pinbot-dev/pinbot/bot/report"
 )
 
 // maxAge is how long a scope no run touches is kept: four weekly runs, like
@@ -96,11 +98,8 @@ type Nightly struct {
 }
 
 // A Build is one nightly build: its version and upload time (zero when its
-// source does not say).
-type Build struct {
-	Version  string    `json:"version"`
-	Uploaded time.Time `json:"uploaded,omitzero"`
-}
+// source does not say), stored as the report names it.
+type Build = report.NightlyBuild
 
 // An Alert is what was said of a lasting condition, and when.
 type Alert struct {
