@@ -185,7 +185,7 @@ func (c *Checker) Check(ctx context.Context, opts CheckOptions) (*report.Report,
 	}
 	groups := groupsOf(c.Config, names)
 	c.planGroups(ctx, log, groups, plans, pkgs, byPkg, lookups, watched)
-	c.memberBaselines(ctx, groups, pkgs, byPkg, lookups)
+	c.memberBaselines(groups, pkgs, byPkg, lookups)
 	refs, usageWarnings := c.usageRefs(ctx, log, repo, plans, watched)
 	rep.Warnings = append(rep.Warnings, usageWarnings...)
 	checks := c.verifyAll(ctx, plans, pkgs, byPkg, otherPins, lookups, watched, project, groups, refs)

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pinbot-dev/pinbot/bot/planning/groups"
 	"github.com/pinbot-dev/pinbot/bot/planning/holds"
@@ -35,10 +36,10 @@ type groupRun struct {
 	// notes says, per group, what the consistent set changed, or why none
 	// was found.
 	notes map[string]string
-	// baselines maps a member to its baseline (memberBaselines), as it is
-	// installed beside the other members' baselines; a member with none is
-	// not in it.
-	baselines map[string]verifying.Beside
+	// baseline returns a member's baseline as it is installed beside the
+	// other members' baselines (nil: none), decided when first asked
+	// (memberBaselines); nil until memberBaselines sets it.
+	baseline func(ctx context.Context, member string) *verifying.Beside
 }
 
 // groupsOf returns the run's groups among the packages planned: a group
@@ -272,27 +273,42 @@ func (g *groupRun) together(plans []plan.Plan) map[string][]string {
 	return out
 }
 
-// memberBaselines records in g each member's baseline, where the probes
+// memberBaselines lets g say each member's baseline, where the probes
 // install it (PyPI): the release its caps admit now, as baselineOf decides
-// a checked package's, name==version. A member whose caps admit no release
+// a checked package's, name==version. It is decided when a member's checks
+// first ask (baselineWith), once per member, so that a run that verifies
+// no group member asks nothing more. A member whose caps admit no release
 // (or whose releases cannot be had) has none, and is installed beside no
 // baseline.
-func (c *Checker) memberBaselines(ctx context.Context, g *groupRun, pkgs []plan.Package, byPkg map[string][]pins.Pin, lookups map[string][]plan.Lookup) {
-	g.baselines = map[string]verifying.Beside{}
-	for _, pkg := range pkgs {
-		if ms := g.members[g.of[pkg.Name]]; len(ms) < 2 {
-			continue
+func (c *Checker) memberBaselines(g *groupRun, pkgs []plan.Package, byPkg map[string][]pins.Pin, lookups map[string][]plan.Lookup) {
+	var mu sync.Mutex
+	decided := map[string]*verifying.Beside{}
+	g.baseline = func(ctx context.Context, name string) *verifying.Beside {
+		mu.Lock()
+		defer mu.Unlock()
+		if b, ok := decided[name]; ok {
+			return b
 		}
-		rs, err := c.pypiReleases(ctx, pkg.Name, lookups[pkg.Name])
-		if err != nil {
+		i := slices.IndexFunc(pkgs, func(p plan.Package) bool { return p.Name == name })
+		if i < 0 {
+			return nil
+		}
+		var b *verifying.Beside
+		rs, err := c.pypiReleases(ctx, name, lookups[name])
+		switch {
+		case err != nil:
 			if c.Log != nil {
-				c.Log.Debug("no releases to find a group member's baseline in", "package", pkg.Name, "err", err)
+				c.Log.Debug("no releases to find a group member's baseline in", "package", name, "err", err)
 			}
-			continue
+		default:
+			if r, _ := c.baselineOf(pep440.Scheme{}, rs, pkgs[i].Prereleases, byPkg[name]); r != nil {
+				b = &verifying.Beside{Requirement: name + "==" + r.Version, Release: r}
+			}
 		}
-		if r, _ := c.baselineOf(pep440.Scheme{}, rs, pkg.Prereleases, byPkg[pkg.Name]); r != nil {
-			g.baselines[pkg.Name] = verifying.Beside{Requirement: pkg.Name + "==" + r.Version, Release: r}
+		if ctx.Err() == nil {
+			decided[name] = b
 		}
+		return b
 	}
 }
 
@@ -300,15 +316,18 @@ func (c *Checker) memberBaselines(ctx context.Context, g *groupRun, pkgs []plan.
 // other members of its group at their baselines (memberBaselines), in the
 // order the configuration lists them; nil when m is in no group of two or
 // more planned members.
-func (g *groupRun) baselineWith(m string) []verifying.Beside {
+func (g *groupRun) baselineWith(ctx context.Context, m string) []verifying.Beside {
 	ms := g.members[g.of[m]]
-	if len(ms) < 2 {
+	if len(ms) < 2 || g.baseline == nil {
 		return nil
 	}
 	var out []verifying.Beside
 	for _, o := range ms {
-		if b, ok := g.baselines[o]; ok && o != m {
-			out = append(out, b)
+		if o == m {
+			continue
+		}
+		if b := g.baseline(ctx, o); b != nil {
+			out = append(out, *b)
 		}
 	}
 	return out

@@ -107,7 +107,7 @@ func (c *Checker) judgeNightly(ctx context.Context, log *slog.Logger, b *nightly
 	req.Nightly, req.Uploaded, req.Distribution = true, b.build.Uploaded, b.distribution
 	var beside []string
 	req.With, beside = c.groupBeside(ctx, b, builds, groups, plans, lookups)
-	req.BaselineWith = groups.baselineWith(p.Name) // the other members as the project runs them
+	req.BaselineWith = groups.baselineWith(ctx, p.Name) // the other members as the project runs them
 	if len(req.With) > 0 {
 		// The members installed beside it: their pins as written are not
 		// constraints (as verifyAll does for a group's targets).

@@ -82,7 +82,7 @@ func (c *Checker) verifyAll(ctx context.Context, plans []plan.Plan, pkgs []plan.
 			})
 		}
 		req := verifying.Request{Package: p.Name, Settings: settings[p.Name], Constraints: constraints,
-			With: c.besides(ctx, with, lookups), BaselineWith: groups.baselineWith(p.Name), Installs: planned.version, Uses: usesFor(settings[p.Name], refs[p.Name])}
+			With: c.besides(ctx, with, lookups), BaselineWith: groups.baselineWith(ctx, p.Name), Installs: planned.version, Uses: usesFor(settings[p.Name], refs[p.Name])}
 		checks, verdicts, err := c.verify(ctx, p, pkgs[i], byPkg[p.Name], lookups[p.Name], req, grouped)
 		if reason, ok := verifying.HeldReason(err); ok {
 			// The project's own pins shut the target out: held, not an error.
